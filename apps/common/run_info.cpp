@@ -1,0 +1,48 @@
+#include "run_info.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <ctime>
+
+#include "hympi/topology.hpp"
+#include "hympi/version.hpp"
+
+#ifndef HYMPI_GIT_REVISION
+#define HYMPI_GIT_REVISION "unknown"
+#endif
+
+extern "C" char* openblas_get_config(void) __attribute__((weak));
+
+namespace hympi::apps {
+
+RunInfo gather_run_info(const Topology& topo) {
+  RunInfo info;
+  char buf[64];
+  std::time_t now = std::time(nullptr);
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  info.date = buf;
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  info.host = host;
+  info.mpi = mpi_library_version();
+  info.blas = openblas_get_config ? openblas_get_config() : "unknown";
+  info.git = HYMPI_GIT_REVISION;
+  info.ranks = topo.size();
+  info.nodes = topo.num_nodes();
+  for (const auto& ranks : topo.map().ranks_of_node)
+    info.ranks_per_node = std::max<int>(info.ranks_per_node, static_cast<int>(ranks.size()));
+  info.layout = topo.layout().describe();
+  return info;
+}
+
+std::vector<std::string> run_info_columns() {
+  return {"date", "host", "mpi", "blas", "git", "ranks", "nodes", "ranks_per_node", "layout"};
+}
+
+std::vector<std::string> run_info_fields(const RunInfo& info) {
+  return {info.date, info.host, info.mpi, info.blas, info.git, std::to_string(info.ranks),
+          std::to_string(info.nodes), std::to_string(info.ranks_per_node), info.layout};
+}
+
+}  // namespace hympi::apps

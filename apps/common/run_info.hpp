@@ -1,0 +1,33 @@
+// Metadata every CSV row carries: where and with what a measurement ran.
+#pragma once
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+namespace hympi {
+class Topology;
+}
+
+namespace hympi::apps {
+
+struct RunInfo {
+  std::string date;         // ISO 8601, UTC, at start
+  std::string host;         // hostname of rank 0
+  std::string mpi;          // MPI library version (first line)
+  std::string blas;         // OpenBLAS config string, or "unknown"
+  std::string git;          // git revision the binary was built from
+  int ranks = 0;
+  int nodes = 0;            // real or emulated nodes of the topology
+  int ranks_per_node = 0;   // max over nodes
+  std::string layout;       // "real", "rpn=2,block", ...
+};
+
+// Collective over topo.comm().
+RunInfo gather_run_info(const Topology& topo);
+
+// Column names and values in a fixed order, for CsvWriter.
+std::vector<std::string> run_info_columns();
+std::vector<std::string> run_info_fields(const RunInfo& info);
+
+}  // namespace hympi::apps

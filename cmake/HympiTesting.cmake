@@ -1,0 +1,86 @@
+# MPI test registration. Every MPI test runs under the chosen launcher with the
+# environment that lets Open MPI run as root and oversubscribe the 2-core machine.
+include_guard(GLOBAL)
+
+set(HYMPI_TEST_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OPENBLAS_NUM_THREADS=1")
+set(HYMPI_LAUNCH_FLAGS "")
+if(HYMPI_MPI_FAMILY STREQUAL "openmpi")
+  set(HYMPI_LAUNCH_FLAGS --oversubscribe --bind-to none)
+endif()
+
+# hympi_add_mpi_test(NAME <name> NP <n> COMMAND <target-or-path> [args...]
+#                    [ENV VAR=value...] [LABELS l...] [TIMEOUT s])
+function(hympi_add_mpi_test)
+  cmake_parse_arguments(T "" "NAME;NP;TIMEOUT" "COMMAND;ENV;LABELS" ${ARGN})
+  list(POP_FRONT T_COMMAND exe)
+  if(TARGET ${exe})
+    set(exe $<TARGET_FILE:${exe}>)
+  endif()
+  add_test(NAME ${T_NAME}
+           COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${T_NP} ${HYMPI_LAUNCH_FLAGS}
+                   ${MPIEXEC_PREFLAGS} ${exe} ${MPIEXEC_POSTFLAGS} ${T_COMMAND})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 300)
+  endif()
+  set(procs ${T_NP})
+  if(procs GREATER 2)
+    set(procs 2)
+  endif()
+  set_tests_properties(${T_NAME} PROPERTIES
+    ENVIRONMENT "${HYMPI_TEST_ENV};${T_ENV}"
+    LABELS "mpi;${T_LABELS}" TIMEOUT ${T_TIMEOUT} PROCESSORS ${procs})
+endfunction()
+
+# The emulated node layouts every collective-level test runs over:
+# "<np>:<suffix>:<env...>" with env entries separated by '|'.
+set(HYMPI_LAYOUTS
+  "1:onenode:"
+  "2:onenode:"
+  "2:2nodes:HYMPI_RANKS_PER_NODE=1"
+  "3:onenode:"
+  "3:irregular21:HYMPI_NODE_SIZES=2,1"
+  "3:rr2nodes:HYMPI_RANKS_PER_NODE=2|HYMPI_PLACEMENT=roundrobin"
+  "4:onenode:"
+  "4:2nodes:HYMPI_RANKS_PER_NODE=2"
+  "4:rr2nodes:HYMPI_RANKS_PER_NODE=2|HYMPI_PLACEMENT=roundrobin"
+  "4:irregular31:HYMPI_NODE_SIZES=3,1"
+  "4:rrirregular13:HYMPI_NODE_SIZES=1,3|HYMPI_PLACEMENT=roundrobin"
+  "6:3nodes:HYMPI_RANKS_PER_NODE=2"
+  "6:irregular42:HYMPI_NODE_SIZES=4,2"
+  "6:rr3nodes:HYMPI_RANKS_PER_NODE=2|HYMPI_PLACEMENT=roundrobin"
+  "6:irregular123:HYMPI_NODE_SIZES=1,2,3")
+if(HYMPI_MPI_FAMILY STREQUAL "mpich")
+  # MPICH's own clique emulation changes what MPI_Comm_split_type(SHARED) returns.
+  list(APPEND HYMPI_LAYOUTS
+    "4:cliques2rr:MPIR_CVAR_NUM_CLIQUES=2"
+    "4:cliques2block:MPIR_CVAR_NUM_CLIQUES=2|MPIR_CVAR_CLIQUES_BY_BLOCK=1"
+    "6:cliques3block:MPIR_CVAR_NUM_CLIQUES=3|MPIR_CVAR_CLIQUES_BY_BLOCK=1")
+endif()
+
+# hympi_add_layout_tests(PREFIX <p> COMMAND <target> [args...] [MAX_NP n] [LABELS ...])
+# registers <p>.np<N>.<layout> for every layout above (up to MAX_NP ranks).
+function(hympi_add_layout_tests)
+  cmake_parse_arguments(T "" "PREFIX;MAX_NP;TIMEOUT" "COMMAND;LABELS;LAYOUTS" ${ARGN})
+  if(NOT T_MAX_NP)
+    set(T_MAX_NP 6)
+  endif()
+  if(NOT T_LAYOUTS)
+    set(T_LAYOUTS ${HYMPI_LAYOUTS})
+  endif()
+  foreach(layout IN LISTS T_LAYOUTS)
+    string(REPLACE ":" ";" parts "${layout}")
+    list(GET parts 0 np)
+    list(GET parts 1 suffix)
+    list(LENGTH parts nparts)
+    set(env "")
+    if(nparts GREATER 2)
+      list(GET parts 2 envs)
+      string(REPLACE "|" ";" env "${envs}")
+    endif()
+    if(np GREATER T_MAX_NP)
+      continue()
+    endif()
+    hympi_add_mpi_test(NAME ${T_PREFIX}.np${np}.${suffix} NP ${np} COMMAND ${T_COMMAND}
+                       ENV ${env} LABELS ${T_LABELS} TIMEOUT ${T_TIMEOUT})
+  endforeach()
+endfunction()

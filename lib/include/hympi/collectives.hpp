@@ -1,0 +1,105 @@
+// Collectives with one interface and two policies:
+//  * pure   - every rank holds a private copy (MPI_Allgatherv / MPI_Bcast);
+//  * hybrid - one copy per node in a shared window: ranks write their part in
+//             place, node leaders exchange over the bridge, everyone reads the
+//             node copy by load/store.
+// Both are persistent and zero-copy for the caller: write into slot()/buffer(),
+// call run(), read result(). The hybrid form double-buffers the node copy, so a
+// result stays valid until this rank's next run() and no rank overwrites data a
+// neighbour may still be reading (the sync inside the next run() is the fence).
+#pragma once
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hympi/node_sync.hpp"
+
+namespace hympi {
+
+class Topology;
+
+enum class Policy { pure, hybrid };
+Policy parse_policy(const std::string& text);  // "pure" | "hybrid"
+const char* to_string(Policy policy);
+
+struct CollectiveOptions {
+  Policy policy = Policy::hybrid;
+  SyncKind sync = SyncKind::flags;
+};
+
+class Allgatherv {
+ public:
+  virtual ~Allgatherv() = default;
+
+  // Collective over topo.comm(). counts[r] elements of `elem_size` bytes from rank r;
+  // counts must be identical on every rank (checked).
+  static std::unique_ptr<Allgatherv> create(const Topology& topo, std::vector<std::int64_t> counts,
+                                            std::size_t elem_size, CollectiveOptions options);
+  // Equal counts: an allgather.
+  static std::unique_ptr<Allgatherv> create_allgather(const Topology& topo, std::int64_t count_per_rank,
+                                                      std::size_t elem_size, CollectiveOptions options);
+
+  // Where this rank writes its counts()[rank] elements before the next run().
+  virtual void* slot() = 0;
+  // The exchange. Collective over topo.comm().
+  virtual void run() = 0;
+  // The whole result in communicator-rank order: rank r's data at displs()[r].
+  virtual const void* result() const = 0;
+  // Collective: new counts (same rules as create); buffers grow when needed.
+  virtual void set_counts(std::vector<std::int64_t> counts) = 0;
+  // Bytes of result memory this rank's node holds (pure: one copy per rank).
+  virtual std::size_t bytes_per_node() const = 0;
+
+  template <class T>
+  T* slot_as() { return static_cast<T*>(slot()); }
+  template <class T>
+  const T* result_as() const { return static_cast<const T*>(result()); }
+
+  const std::vector<std::int64_t>& counts() const { return counts_; }
+  const std::vector<std::int64_t>& displs() const { return displs_; }
+  std::size_t elem_size() const { return elem_size_; }
+  CollectiveOptions options() const { return options_; }
+
+ protected:
+  std::vector<std::int64_t> counts_, displs_;
+  std::size_t elem_size_ = 0;
+  CollectiveOptions options_;
+};
+
+class Bcast {
+ public:
+  virtual ~Bcast() = default;
+
+  // Collective over topo.comm(). Room for up to `capacity` elements of `elem_size` bytes.
+  static std::unique_ptr<Bcast> create(const Topology& topo, std::int64_t capacity, std::size_t elem_size,
+                                       CollectiveOptions options);
+
+  // Where the root writes its `count` elements before run(root, count). Only the
+  // root may write; other ranks must not touch it.
+  virtual void* buffer() = 0;
+  // Broadcast from `root` (any rank of topo.comm(), leader or not). `root` and
+  // `count` must agree on every rank; count <= capacity.
+  virtual void run(int root, std::int64_t count) = 0;
+  // The broadcast data, valid until this rank's next run().
+  virtual const void* result() const = 0;
+  virtual std::size_t bytes_per_node() const = 0;
+
+  template <class T>
+  T* buffer_as() { return static_cast<T*>(buffer()); }
+  template <class T>
+  const T* result_as() const { return static_cast<const T*>(result()); }
+
+  std::int64_t capacity() const { return capacity_; }
+  CollectiveOptions options() const { return options_; }
+
+ protected:
+  std::int64_t capacity_ = 0;
+  std::size_t elem_size_ = 0;
+  CollectiveOptions options_;
+};
+
+}  // namespace hympi

@@ -1,0 +1,41 @@
+// Node synchronization policies. A collective step is: stores -> arrive ->
+// (leaders work on the bridge) -> release -> loads. Both policies make the
+// stores of every node rank visible to every other node rank (MPI_Win_sync around
+// the synchronization, unified memory model).
+#pragma once
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace hympi {
+
+class Topology;
+class NodeBuffer;
+
+enum class SyncKind {
+  barrier,  // MPI_Barrier on the node communicator (as in Zhou et al.)
+  flags     // per-rank epoch counters in shared memory, acquire/release
+};
+SyncKind parse_sync(const std::string& text);  // "barrier" | "flags"
+const char* to_string(SyncKind kind);
+
+class NodeSync {
+ public:
+  virtual ~NodeSync() = default;
+  // After arrive() returns on the leader, every node rank has arrived (its stores
+  // before arrive() are visible to the leader). Non-leaders do not wait.
+  virtual void arrive() = 0;
+  // After release() returns on any rank, the leader has passed release() (its
+  // stores, including what it received on the bridge, are visible).
+  virtual void release() = 0;
+  // arrive + release in one step when there is no bridge work: a full node barrier.
+  virtual void full() = 0;
+  virtual SyncKind kind() const = 0;
+
+  // `data` is the window whose memory is ordered; may be null (pure barrier).
+  static std::unique_ptr<NodeSync> create(SyncKind kind, const Topology& topo, const NodeBuffer* data);
+};
+
+}  // namespace hympi

@@ -1,0 +1,61 @@
+// Topology of a communicator: its node communicator (shared memory; real or
+// emulated), the bridge communicator of node leaders, and the rank map that lets
+// results come out in communicator-rank order for any placement.
+// Created once per (communicator, layout), cached on the communicator, reused.
+#pragma once
+#include <mpi.h>
+
+#include <memory>
+#include <vector>
+
+#include "hympi/layout.hpp"
+#include "hympi/rank_map.hpp"
+
+namespace hympi {
+
+class Topology {
+ public:
+  // The cached topology of `comm` under `layout` (default: from the environment).
+  // Collective over `comm` the first time; later calls are free. The reference is
+  // valid until `comm` is freed (or MPI_Finalize for MPI_COMM_WORLD).
+  static const Topology& of(MPI_Comm comm);
+  static const Topology& of(MPI_Comm comm, const LayoutSpec& layout);
+
+  // Builds an uncached topology; the object owns its node and bridge communicators.
+  Topology(MPI_Comm comm, const LayoutSpec& layout);
+  ~Topology();
+  Topology(const Topology&) = delete;
+  Topology& operator=(const Topology&) = delete;
+
+  MPI_Comm comm() const { return comm_; }
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+
+  MPI_Comm node_comm() const { return node_comm_; }
+  int node_rank() const { return node_rank_; }
+  int node_size() const { return node_size_; }
+  bool is_leader() const { return node_rank_ == 0; }
+
+  // Communicator of node leaders (rank = node index); MPI_COMM_NULL on non-leaders.
+  MPI_Comm bridge_comm() const { return bridge_comm_; }
+  int node_index() const { return map_.node_of_rank[rank_]; }
+  int num_nodes() const { return map_.num_nodes; }
+  const NodeRankMap& map() const { return map_; }
+  const LayoutSpec& layout() const { return layout_; }
+
+  // comm ranks of my node, ascending; node_ranks()[i] has node rank i.
+  const std::vector<int>& node_ranks() const { return map_.ranks_of_node[node_index()]; }
+  int node_of(int comm_rank) const { return map_.node_of_rank[comm_rank]; }
+  int leader_of_node(int node) const { return map_.ranks_of_node[node].front(); }
+
+ private:
+  MPI_Comm comm_;
+  LayoutSpec layout_;
+  int rank_ = 0, size_ = 0;
+  MPI_Comm node_comm_ = MPI_COMM_NULL;
+  MPI_Comm bridge_comm_ = MPI_COMM_NULL;
+  int node_rank_ = 0, node_size_ = 0;
+  NodeRankMap map_;
+};
+
+}  // namespace hympi
