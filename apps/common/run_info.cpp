@@ -41,8 +41,15 @@ std::vector<std::string> run_info_columns() {
 }
 
 std::vector<std::string> run_info_fields(const RunInfo& info) {
-  return {info.date, info.host, info.mpi, info.blas, info.git, std::to_string(info.ranks),
-          std::to_string(info.nodes), std::to_string(info.ranks_per_node), info.layout};
+  return {info.date,
+          info.host,
+          info.mpi,
+          info.blas,
+          info.git,
+          std::to_string(info.ranks),
+          std::to_string(info.nodes),
+          std::to_string(info.ranks_per_node),
+          info.layout};
 }
 
 }  // namespace hympi::apps

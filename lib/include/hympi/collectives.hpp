@@ -55,9 +55,13 @@ class Allgatherv {
   virtual std::size_t bytes_per_node() const = 0;
 
   template <class T>
-  T* slot_as() { return static_cast<T*>(slot()); }
+  T* slot_as() {
+    return static_cast<T*>(slot());
+  }
   template <class T>
-  const T* result_as() const { return static_cast<const T*>(result()); }
+  const T* result_as() const {
+    return static_cast<const T*>(result());
+  }
 
   const std::vector<std::int64_t>& counts() const { return counts_; }
   const std::vector<std::int64_t>& displs() const { return displs_; }
@@ -89,9 +93,13 @@ class Bcast {
   virtual std::size_t bytes_per_node() const = 0;
 
   template <class T>
-  T* buffer_as() { return static_cast<T*>(buffer()); }
+  T* buffer_as() {
+    return static_cast<T*>(buffer());
+  }
   template <class T>
-  const T* result_as() const { return static_cast<const T*>(result()); }
+  const T* result_as() const {
+    return static_cast<const T*>(result());
+  }
 
   std::int64_t capacity() const { return capacity_; }
   CollectiveOptions options() const { return options_; }

@@ -11,8 +11,8 @@ enum class Placement { block, round_robin };
 
 struct LayoutSpec {
   // Emulation off when both are empty/zero: the real shared-memory nodes are used.
-  int ranks_per_node = 0;           // regular emulated nodes of this many ranks (last may be smaller)
-  std::vector<int> node_sizes;      // irregular emulated nodes, e.g. {4, 2}; wins over ranks_per_node
+  int ranks_per_node = 0;       // regular emulated nodes of this many ranks (last may be smaller)
+  std::vector<int> node_sizes;  // irregular emulated nodes, e.g. {4, 2}; wins over ranks_per_node
   Placement placement = Placement::block;
 
   bool emulated() const { return ranks_per_node > 0 || !node_sizes.empty(); }

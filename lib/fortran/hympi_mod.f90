@@ -1,0 +1,190 @@
+! hympi Fortran 2008 module: the C API through iso_c_binding, with mpi_f08
+! communicator handles. Results are exposed as Fortran pointers into the node copy.
+module hympi
+  use, intrinsic :: iso_c_binding
+  use mpi_f08, only: MPI_Comm
+  implicit none
+  private
+
+  integer, parameter, public :: HYMPI_SUCCESS = 0
+  integer, parameter, public :: HYMPI_POLICY_PURE = 0, HYMPI_POLICY_HYBRID = 1
+  integer, parameter, public :: HYMPI_SYNC_BARRIER = 0, HYMPI_SYNC_FLAGS = 1
+
+  type, public :: hympi_allgather_t
+    type(c_ptr) :: handle = c_null_ptr
+    integer(c_int64_t) :: total = 0
+  end type
+  type, public :: hympi_bcast_t
+    type(c_ptr) :: handle = c_null_ptr
+    integer(c_int64_t) :: capacity = 0
+  end type
+
+  public :: hympi_node_info, hympi_last_error
+  public :: hympi_allgather_create, hympi_allgather_slot, hympi_allgather_run, hympi_allgather_result, &
+            hympi_allgather_free
+  public :: hympi_bcast_create, hympi_bcast_buffer, hympi_bcast_run, hympi_bcast_result, hympi_bcast_free
+
+  interface
+    integer(c_int) function c_node_info(comm, node_rank, node_size, node_index, num_nodes) &
+        bind(C, name="hympi_node_info_f")
+      import :: c_int
+      integer(c_int), value :: comm
+      integer(c_int), intent(out) :: node_rank, node_size, node_index, num_nodes
+    end function
+    integer(c_int) function c_allgather_create(comm, count, elem_size, policy, sync, out) &
+        bind(C, name="hympi_allgather_create_f")
+      import :: c_int, c_int64_t, c_size_t, c_ptr
+      integer(c_int), value :: comm, policy, sync
+      integer(c_int64_t), value :: count
+      integer(c_size_t), value :: elem_size
+      type(c_ptr), intent(out) :: out
+    end function
+    type(c_ptr) function c_allgather_slot(h) bind(C, name="hympi_allgatherv_slot")
+      import :: c_ptr
+      type(c_ptr), value :: h
+    end function
+    type(c_ptr) function c_allgather_result(h) bind(C, name="hympi_allgatherv_result")
+      import :: c_ptr
+      type(c_ptr), value :: h
+    end function
+    integer(c_int) function c_allgather_run(h) bind(C, name="hympi_allgatherv_run")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: h
+    end function
+    integer(c_int) function c_allgather_free(h) bind(C, name="hympi_allgatherv_free")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: h
+    end function
+    integer(c_int) function c_bcast_create(comm, capacity, elem_size, policy, sync, out) &
+        bind(C, name="hympi_bcast_create_f")
+      import :: c_int, c_int64_t, c_size_t, c_ptr
+      integer(c_int), value :: comm, policy, sync
+      integer(c_int64_t), value :: capacity
+      integer(c_size_t), value :: elem_size
+      type(c_ptr), intent(out) :: out
+    end function
+    type(c_ptr) function c_bcast_buffer(h) bind(C, name="hympi_bcast_buffer")
+      import :: c_ptr
+      type(c_ptr), value :: h
+    end function
+    type(c_ptr) function c_bcast_result(h) bind(C, name="hympi_bcast_result")
+      import :: c_ptr
+      type(c_ptr), value :: h
+    end function
+    integer(c_int) function c_bcast_run(h, root, count) bind(C, name="hympi_bcast_run")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: h
+      integer(c_int), value :: root
+      integer(c_int64_t), value :: count
+    end function
+    integer(c_int) function c_bcast_free(h) bind(C, name="hympi_bcast_free")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: h
+    end function
+    subroutine c_last_error_copy(buf, len) bind(C, name="hympi_last_error_copy")
+      import :: c_char, c_int
+      character(kind=c_char), intent(out) :: buf(*)
+      integer(c_int), value :: len
+    end subroutine
+  end interface
+
+contains
+
+  ! The message of the last failed call, trimmed.
+  function hympi_last_error() result(message)
+    character(len=:), allocatable :: message
+    character(kind=c_char) :: buf(512)
+    integer :: i
+    call c_last_error_copy(buf, 512_c_int)
+    message = ''
+    do i = 1, 512
+      if (buf(i) == c_null_char) exit
+      message = message // buf(i)
+    end do
+  end function
+
+  integer function hympi_node_info(comm, node_rank, node_size, node_index, num_nodes) result(ierr)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(out) :: node_rank, node_size, node_index, num_nodes
+    ierr = c_node_info(comm%MPI_VAL, node_rank, node_size, node_index, num_nodes)
+  end function
+
+  ! Allgather of `count` doubles per rank.
+  integer function hympi_allgather_create(comm, count, policy, sync, h) result(ierr)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: count, policy, sync
+    type(hympi_allgather_t), intent(out) :: h
+    integer :: size
+    ierr = c_allgather_create(comm%MPI_VAL, int(count, c_int64_t), int(c_sizeof(0.0_c_double), c_size_t), &
+                              policy, sync, h%handle)
+    if (ierr == HYMPI_SUCCESS) then
+      call comm_size(comm, size)
+      h%total = int(count, c_int64_t) * size
+    end if
+  end function
+
+  subroutine comm_size(comm, size)
+    use mpi_f08, only: MPI_Comm_size
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(out) :: size
+    call MPI_Comm_size(comm, size)
+  end subroutine
+
+  ! This rank's part, to be written before hympi_allgather_run.
+  function hympi_allgather_slot(h, count) result(p)
+    type(hympi_allgather_t), intent(in) :: h
+    integer, intent(in) :: count
+    real(c_double), pointer :: p(:)
+    call c_f_pointer(c_allgather_slot(h%handle), p, [count])
+  end function
+
+  integer function hympi_allgather_run(h) result(ierr)
+    type(hympi_allgather_t), intent(in) :: h
+    ierr = c_allgather_run(h%handle)
+  end function
+
+  ! The whole result (rank r's part at r*count+1 .. (r+1)*count), valid until the next run.
+  function hympi_allgather_result(h) result(p)
+    type(hympi_allgather_t), intent(in) :: h
+    real(c_double), pointer :: p(:)
+    call c_f_pointer(c_allgather_result(h%handle), p, [h%total])
+  end function
+
+  integer function hympi_allgather_free(h) result(ierr)
+    type(hympi_allgather_t), intent(inout) :: h
+    ierr = c_allgather_free(h%handle)
+  end function
+
+  integer function hympi_bcast_create(comm, capacity, policy, sync, h) result(ierr)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: capacity, policy, sync
+    type(hympi_bcast_t), intent(out) :: h
+    ierr = c_bcast_create(comm%MPI_VAL, int(capacity, c_int64_t), int(c_sizeof(0.0_c_double), c_size_t), &
+                          policy, sync, h%handle)
+    h%capacity = capacity
+  end function
+
+  function hympi_bcast_buffer(h) result(p)
+    type(hympi_bcast_t), intent(in) :: h
+    real(c_double), pointer :: p(:)
+    call c_f_pointer(c_bcast_buffer(h%handle), p, [h%capacity])
+  end function
+
+  integer function hympi_bcast_run(h, root, count) result(ierr)
+    type(hympi_bcast_t), intent(in) :: h
+    integer, intent(in) :: root, count
+    ierr = c_bcast_run(h%handle, int(root, c_int), int(count, c_int64_t))
+  end function
+
+  function hympi_bcast_result(h) result(p)
+    type(hympi_bcast_t), intent(in) :: h
+    real(c_double), pointer :: p(:)
+    call c_f_pointer(c_bcast_result(h%handle), p, [h%capacity])
+  end function
+
+  integer function hympi_bcast_free(h) result(ierr)
+    type(hympi_bcast_t), intent(inout) :: h
+    ierr = c_bcast_free(h%handle)
+  end function
+
+end module hympi

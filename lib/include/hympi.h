@@ -1,0 +1,64 @@
+/* hympi C API: the same collectives as the C++ API (hympi/collectives.hpp).
+ * Every function returns HYMPI_SUCCESS or an error code; hympi_last_error()
+ * gives the message naming the problem (per thread). */
+#ifndef HYMPI_H
+#define HYMPI_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum hympi_error {
+  HYMPI_SUCCESS = 0,
+  HYMPI_ERR_ARG = 1,
+  HYMPI_ERR_MPI = 2,
+  HYMPI_ERR_NOMEM = 3,
+  HYMPI_ERR_UNSUPPORTED = 4,
+  HYMPI_ERR_INTERNAL = 5
+};
+enum hympi_policy { HYMPI_POLICY_PURE = 0, HYMPI_POLICY_HYBRID = 1 };
+enum hympi_sync { HYMPI_SYNC_BARRIER = 0, HYMPI_SYNC_FLAGS = 1 };
+
+typedef struct hympi_allgatherv_s* hympi_allgatherv_t;
+typedef struct hympi_bcast_s* hympi_bcast_t;
+
+const char* hympi_last_error(void);
+
+/* Node layout of `comm` (node layout from HYMPI_* environment variables). */
+int hympi_node_info(MPI_Comm comm, int* node_rank, int* node_size, int* node_index, int* num_nodes);
+
+/* counts: one per rank of comm, identical on every rank. */
+int hympi_allgatherv_create(MPI_Comm comm, const int64_t* counts, size_t elem_size, int policy, int sync,
+                            hympi_allgatherv_t* out);
+int hympi_allgather_create(MPI_Comm comm, int64_t count_per_rank, size_t elem_size, int policy, int sync,
+                           hympi_allgatherv_t* out);
+void* hympi_allgatherv_slot(hympi_allgatherv_t h);         /* write this rank's part here */
+int hympi_allgatherv_run(hympi_allgatherv_t h);            /* collective */
+const void* hympi_allgatherv_result(hympi_allgatherv_t h); /* whole result, comm-rank order */
+int64_t hympi_allgatherv_displ(hympi_allgatherv_t h, int rank);
+int hympi_allgatherv_free(hympi_allgatherv_t* h); /* collective */
+
+int hympi_bcast_create(MPI_Comm comm, int64_t capacity, size_t elem_size, int policy, int sync, hympi_bcast_t* out);
+void* hympi_bcast_buffer(hympi_bcast_t h); /* the root writes here */
+int hympi_bcast_run(hympi_bcast_t h, int root, int64_t count);
+const void* hympi_bcast_result(hympi_bcast_t h);
+int hympi_bcast_free(hympi_bcast_t* h); /* collective */
+
+/* Fortran bridges: communicator as MPI_Fint (mpi_f08 handle %MPI_VAL). */
+int hympi_allgather_create_f(MPI_Fint comm, int64_t count_per_rank, size_t elem_size, int policy, int sync,
+                             hympi_allgatherv_t* out);
+int hympi_allgatherv_create_f(MPI_Fint comm, const int64_t* counts, size_t elem_size, int policy, int sync,
+                              hympi_allgatherv_t* out);
+int hympi_bcast_create_f(MPI_Fint comm, int64_t capacity, size_t elem_size, int policy, int sync, hympi_bcast_t* out);
+int hympi_node_info_f(MPI_Fint comm, int* node_rank, int* node_size, int* node_index, int* num_nodes);
+/* Copies the last error message into buf (NUL-terminated, truncated to len). */
+void hympi_last_error_copy(char* buf, int len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* HYMPI_H */

@@ -1,0 +1,92 @@
+#include "hympi/grid.hpp"
+
+#include "hympi/error.hpp"
+
+namespace hympi {
+
+GridOrder parse_grid_order(const std::string& text) {
+  if (text == "row" || text == "row-major") return GridOrder::row_major;
+  if (text == "col" || text == "column" || text == "column-major") return GridOrder::column_major;
+  throw Error(ErrorCode::invalid_argument, "hympi: grid order must be 'row' or 'col', got '" + text + "'");
+}
+
+namespace {
+void free_comm(MPI_Comm& comm) {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (comm != MPI_COMM_NULL && !finalized) MPI_Comm_free(&comm);
+}
+int comm_size(MPI_Comm comm) {
+  int size = 0;
+  HYMPI_CHECK_MPI(MPI_Comm_size(comm, &size));
+  return size;
+}
+MPI_Comm split(MPI_Comm comm, int color, int key) {
+  MPI_Comm out = MPI_COMM_NULL;
+  HYMPI_CHECK_MPI(MPI_Comm_split(comm, color, key, &out));
+  return out;
+}
+}  // namespace
+
+Grid2D::Grid2D(MPI_Comm comm, int P, int Q, GridOrder order) : comm_(comm), P_(P), Q_(Q), order_(order) {
+  const int size = comm_size(comm);
+  require(P >= 1 && Q >= 1, "grid " + std::to_string(P) + "x" + std::to_string(Q) + " must have P, Q >= 1");
+  require(P * Q == size, "grid " + std::to_string(P) + "x" + std::to_string(Q) + " needs " + std::to_string(P * Q) +
+                             " ranks but the communicator has " + std::to_string(size));
+  int rank = 0;
+  HYMPI_CHECK_MPI(MPI_Comm_rank(comm, &rank));
+  row_ = order == GridOrder::row_major ? rank / Q : rank % P;
+  col_ = order == GridOrder::row_major ? rank % Q : rank / P;
+  row_comm_ = split(comm, row_, col_);
+  col_comm_ = split(comm, col_, row_);
+}
+
+Grid2D::~Grid2D() {
+  free_comm(row_comm_);
+  free_comm(col_comm_);
+}
+
+int Grid2D::rank_of(int row, int col) const {
+  return order_ == GridOrder::row_major ? row * Q_ + col : col * P_ + row;
+}
+
+int TwoLevelShape::rank_of(int row, int col) const {
+  if (!group_major) return order == GridOrder::row_major ? row * Q + col : col * P + row;
+  const int gr = group_rows(), gc = group_cols();
+  const int group = order == GridOrder::row_major ? (row / gr) * J + col / gc : (col / gc) * I + row / gr;
+  const int inside = order == GridOrder::row_major ? (row % gr) * gc + col % gc : (col % gc) * gr + row % gr;
+  return group * gr * gc + inside;
+}
+
+void TwoLevelShape::validate(int comm_size) const {
+  const std::string grid = std::to_string(P) + "x" + std::to_string(Q);
+  const std::string groups = std::to_string(I) + "x" + std::to_string(J);
+  require(P >= 1 && Q >= 1, "grid " + grid + " must have P, Q >= 1");
+  require(P * Q == comm_size, "grid " + grid + " needs " + std::to_string(P * Q) + " ranks but the communicator has " +
+                                  std::to_string(comm_size));
+  require(I >= 1 && J >= 1 && P % I == 0 && Q % J == 0,
+          "groups " + groups + " must divide the grid " + grid + " (I | P and J | Q)");
+}
+
+TwoLevelGrid::TwoLevelGrid(MPI_Comm comm, TwoLevelShape shape) : shape_(shape) {
+  shape_.validate(comm_size(comm));
+  int rank = 0;
+  HYMPI_CHECK_MPI(MPI_Comm_rank(comm, &rank));
+  for (int r = 0; r < shape_.P; ++r)
+    for (int c = 0; c < shape_.Q; ++c)
+      if (shape_.rank_of(r, c) == rank) row_ = r, col_ = c;
+  const int gr = shape_.group_rows(), gc = shape_.group_cols();
+  outer_row_ = split(comm, row_ * gc + col_in_group(), group_col());
+  outer_col_ = split(comm, col_ * gr + row_in_group(), group_row());
+  inner_row_ = split(comm, row_ * shape_.J + group_col(), col_in_group());
+  inner_col_ = split(comm, col_ * shape_.I + group_row(), row_in_group());
+}
+
+TwoLevelGrid::~TwoLevelGrid() {
+  free_comm(outer_row_);
+  free_comm(outer_col_);
+  free_comm(inner_row_);
+  free_comm(inner_col_);
+}
+
+}  // namespace hympi

@@ -1,0 +1,56 @@
+// Internal helpers: an owned MPI datatype and checked narrowing to MPI's int counts.
+#pragma once
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "hympi/error.hpp"
+
+namespace hympi::detail {
+
+class OwnedType {
+ public:
+  OwnedType() = default;
+  explicit OwnedType(MPI_Datatype type) : type_(type) {}
+  ~OwnedType() { reset(); }
+  OwnedType(OwnedType&& o) noexcept : type_(o.type_) { o.type_ = MPI_DATATYPE_NULL; }
+  OwnedType& operator=(OwnedType&& o) noexcept {
+    if (this != &o) {
+      reset();
+      type_ = o.type_;
+      o.type_ = MPI_DATATYPE_NULL;
+    }
+    return *this;
+  }
+  MPI_Datatype get() const { return type_; }
+  void reset() {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (type_ != MPI_DATATYPE_NULL && !finalized) MPI_Type_free(&type_);
+    type_ = MPI_DATATYPE_NULL;
+  }
+
+ private:
+  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+};
+
+// One element of `elem_size` bytes as a committed MPI type.
+inline OwnedType element_type(std::size_t elem_size) {
+  require(elem_size > 0, "element size must be > 0");
+  require(elem_size <= static_cast<std::size_t>(std::numeric_limits<int>::max()), "element size too large");
+  MPI_Datatype type;
+  HYMPI_CHECK_MPI(MPI_Type_contiguous(static_cast<int>(elem_size), MPI_BYTE, &type));
+  HYMPI_CHECK_MPI(MPI_Type_commit(&type));
+  return OwnedType(type);
+}
+
+inline int to_int_count(std::int64_t value, const std::string& what) {
+  require(value >= 0 && value <= std::numeric_limits<int>::max(),
+          what + " = " + std::to_string(value) + " does not fit MPI's int counts; use a larger element size");
+  return static_cast<int>(value);
+}
+
+}  // namespace hympi::detail

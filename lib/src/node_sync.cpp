@@ -1,0 +1,117 @@
+#include "hympi/node_sync.hpp"
+
+#include <sched.h>
+
+#include <cstring>
+
+#include "hympi/error.hpp"
+#include "hympi/node_buffer.hpp"
+#include "hympi/topology.hpp"
+
+namespace hympi {
+
+SyncKind parse_sync(const std::string& text) {
+  if (text == "barrier") return SyncKind::barrier;
+  if (text == "flags" || text == "flag") return SyncKind::flags;
+  throw Error(ErrorCode::invalid_argument, "hympi: sync must be 'barrier' or 'flags', got '" + text + "'");
+}
+
+const char* to_string(SyncKind kind) {
+  return kind == SyncKind::barrier ? "barrier" : "flags";
+}
+
+namespace {
+
+// MPI_Barrier on the node communicator, with MPI_Win_sync on both sides so the
+// barrier also orders memory (a barrier alone orders processes only).
+class BarrierSync final : public NodeSync {
+ public:
+  BarrierSync(const Topology& topo, const NodeBuffer* data) : node_(topo.node_comm()), data_(data) {}
+  void arrive() override { full(); }
+  void release() override { full(); }
+  void full() override {
+    if (data_) data_->sync_memory();
+    HYMPI_CHECK_MPI(MPI_Barrier(node_));
+    if (data_) data_->sync_memory();
+  }
+  SyncKind kind() const override { return SyncKind::barrier; }
+
+ private:
+  MPI_Comm node_;
+  const NodeBuffer* data_;
+};
+
+// Epoch counters in shared memory, one cache line each: line 0 is the leader's
+// release counter, line 1 + i is node rank i's arrival counter. Counters only
+// grow, so a fast rank that is already one step ahead never confuses a slow one.
+class FlagSync final : public NodeSync {
+ public:
+  static constexpr std::size_t kLine = 64;
+
+  FlagSync(const Topology& topo, const NodeBuffer* data)
+      : topo_(topo), flags_(topo, kLine * (1 + static_cast<std::size_t>(topo.node_size()))), data_(data) {
+    if (topo.is_leader()) std::memset(flags_.data(), 0, flags_.capacity());
+    flags_.sync_memory();
+    HYMPI_CHECK_MPI(MPI_Barrier(topo.node_comm()));
+    flags_.sync_memory();
+  }
+
+  void arrive() override {
+    publish();
+    if (topo_.is_leader()) wait_all();
+    acquire();
+  }
+  void release() override {
+    publish_data();
+    if (topo_.is_leader())
+      __atomic_store_n(counter(0), epoch_, __ATOMIC_RELEASE);
+    else
+      wait_for(counter(0), epoch_);
+    acquire();
+  }
+  void full() override {
+    publish();
+    wait_all();
+    acquire();
+  }
+  SyncKind kind() const override { return SyncKind::flags; }
+
+ private:
+  std::uint64_t* counter(int line) const { return reinterpret_cast<std::uint64_t*>(flags_.data() + kLine * line); }
+
+  void publish_data() {
+    if (data_) data_->sync_memory();
+  }
+  void publish() {
+    publish_data();
+    ++epoch_;
+    __atomic_store_n(counter(1 + topo_.node_rank()), epoch_, __ATOMIC_RELEASE);
+    flags_.sync_memory();
+  }
+  void acquire() {
+    flags_.sync_memory();
+    if (data_) data_->sync_memory();
+  }
+  void wait_all() const {
+    for (int i = 0; i < topo_.node_size(); ++i) wait_for(counter(1 + i), epoch_);
+  }
+  static void wait_for(const std::uint64_t* flag, std::uint64_t epoch) {
+    // Spin briefly, then yield: ranks are often oversubscribed on few cores.
+    for (int spins = 0; __atomic_load_n(flag, __ATOMIC_ACQUIRE) < epoch; ++spins)
+      if (spins > 64) sched_yield();
+  }
+
+  const Topology& topo_;
+  NodeBuffer flags_;
+  const NodeBuffer* data_;
+  std::uint64_t epoch_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<NodeSync> NodeSync::create(SyncKind kind, const Topology& topo, const NodeBuffer* data) {
+  if (kind == SyncKind::barrier) return std::make_unique<BarrierSync>(topo, data);
+  return std::make_unique<FlagSync>(topo, data);
+}
+
+}  // namespace hympi

@@ -1,0 +1,90 @@
+#include "hympi/topology.hpp"
+
+#include <map>
+
+#include "hympi/error.hpp"
+
+namespace hympi {
+
+namespace {
+
+using TopologyCache = std::map<LayoutSpec, std::unique_ptr<Topology>>;
+
+int delete_cache(MPI_Comm, int, void* attribute, void*) {
+  delete static_cast<TopologyCache*>(attribute);
+  return MPI_SUCCESS;
+}
+
+int cache_keyval() {
+  static int keyval = [] {
+    int key = MPI_KEYVAL_INVALID;
+    HYMPI_CHECK_MPI(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_cache, &key, nullptr));
+    return key;
+  }();
+  return keyval;
+}
+
+// The emulated node a process belongs to: a property of the process (its world
+// rank), so every communicator sees the same nodes.
+int emulated_node_color(const LayoutSpec& layout) {
+  if (!layout.emulated()) return 0;
+  int world_rank = 0, world_size = 0;
+  HYMPI_CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &world_rank));
+  HYMPI_CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &world_size));
+  return assign_emulated_nodes(world_size, layout)[world_rank];
+}
+
+}  // namespace
+
+const Topology& Topology::of(MPI_Comm comm) {
+  return of(comm, layout_from_env());
+}
+
+const Topology& Topology::of(MPI_Comm comm, const LayoutSpec& layout) {
+  require(comm != MPI_COMM_NULL, "Topology::of called with MPI_COMM_NULL");
+  const int key = cache_keyval();
+  TopologyCache* cache = nullptr;
+  int found = 0;
+  HYMPI_CHECK_MPI(MPI_Comm_get_attr(comm, key, &cache, &found));
+  if (!found) {
+    cache = new TopologyCache;
+    HYMPI_CHECK_MPI(MPI_Comm_set_attr(comm, key, cache));
+  }
+  auto& slot = (*cache)[layout];
+  if (!slot) slot = std::make_unique<Topology>(comm, layout);
+  return *slot;
+}
+
+Topology::Topology(MPI_Comm comm, const LayoutSpec& layout) : comm_(comm), layout_(layout) {
+  HYMPI_CHECK_MPI(MPI_Comm_rank(comm, &rank_));
+  HYMPI_CHECK_MPI(MPI_Comm_size(comm, &size_));
+  // Every rank must be able to compute its emulated node; a bad layout fails on all ranks alike.
+  const int color = emulated_node_color(layout);
+
+  MPI_Comm shared = MPI_COMM_NULL;
+  HYMPI_CHECK_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &shared));
+  // Split further by emulated node; key = comm rank so node rank 0 (the leader) is the lowest comm rank.
+  HYMPI_CHECK_MPI(MPI_Comm_split(shared, color, rank_, &node_comm_));
+  MPI_Comm_free(&shared);
+  HYMPI_CHECK_MPI(MPI_Comm_rank(node_comm_, &node_rank_));
+  HYMPI_CHECK_MPI(MPI_Comm_size(node_comm_, &node_size_));
+
+  int leader = rank_;
+  HYMPI_CHECK_MPI(MPI_Bcast(&leader, 1, MPI_INT, 0, node_comm_));
+  std::vector<int> leader_of_rank(size_);
+  HYMPI_CHECK_MPI(MPI_Allgather(&leader, 1, MPI_INT, leader_of_rank.data(), 1, MPI_INT, comm));
+  map_ = make_node_rank_map(leader_of_rank);
+
+  // Leaders ordered by comm rank: bridge rank == node index.
+  HYMPI_CHECK_MPI(MPI_Comm_split(comm, node_rank_ == 0 ? 0 : MPI_UNDEFINED, rank_, &bridge_comm_));
+}
+
+Topology::~Topology() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized) return;
+  if (bridge_comm_ != MPI_COMM_NULL) MPI_Comm_free(&bridge_comm_);
+  if (node_comm_ != MPI_COMM_NULL) MPI_Comm_free(&node_comm_);
+}
+
+}  // namespace hympi

@@ -1,0 +1,25 @@
+#include "hympi/version.hpp"
+
+#include <mpi.h>
+
+namespace hympi {
+
+std::string library_version() {
+  return HYMPI_VERSION_STRING;
+}
+
+std::string mpi_library_version() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int length = 0;
+  MPI_Get_library_version(text, &length);
+  std::string version(text, length);
+  auto end = version.find_first_of("\r\n");
+  if (end != std::string::npos) version.resize(end);
+  // MPICH prints "MPICH Version:\t4.0.2": make it one clean field.
+  for (char& c : version)
+    if (c == '\t') c = ' ';
+  while (!version.empty() && version.back() == ' ') version.pop_back();
+  return version;
+}
+
+}  // namespace hympi
