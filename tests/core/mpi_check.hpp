@@ -1,0 +1,49 @@
+// A tiny MPI test harness: checks count failures per rank; the test fails (exit
+// code 1 on every rank) if any rank saw a failure. Collective-safe: a failing
+// check never skips a collective call.
+#pragma once
+#include <mpi.h>
+
+#include <cstdio>
+#include <string>
+
+namespace hympi::test {
+
+inline int& failures() {
+  static int count = 0;
+  return count;
+}
+
+inline int world_rank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+inline void check(bool ok, const std::string& what) {
+  if (ok) return;
+  if (++failures() <= 20) std::fprintf(stderr, "[rank %d] FAILED: %s\n", world_rank(), what.c_str());
+}
+
+// Runs `body`, which must throw hympi::Error whose message contains `needle`, on every rank.
+template <class F>
+void expect_error(const std::string& needle, F&& body, const std::string& what) {
+  std::string message;
+  try {
+    body();
+  } catch (const std::exception& e) {
+    message = e.what();
+  }
+  check(message.find(needle) != std::string::npos,
+        what + ": expected an error containing '" + needle + "', got '" + message + "'");
+}
+
+// Sums failures over all ranks; rank 0 prints the verdict. Returns the exit code.
+inline int finish(const char* name) {
+  int local = failures(), total = 0;
+  MPI_Allreduce(&local, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (world_rank() == 0) std::printf("%s: %s (%d failed checks)\n", name, total ? "FAILED" : "passed", total);
+  return total ? 1 : 0;
+}
+
+}  // namespace hympi::test
