@@ -1,0 +1,1 @@
+"""hympi-harness: sweeps one declarative experiment per figure through an MPI launcher."""

@@ -1,0 +1,183 @@
+"""Command line of hympi-harness."""
+import argparse
+import json
+import os
+import shlex
+import shutil
+import sys
+
+from .experiment import Experiment, ExperimentError
+from .launchers import LAUNCHERS, LaunchError, Launcher, slurm_hosts
+from .runner import Sweep
+from .store import StoreError
+
+EPILOG = """\
+examples:
+  hympi-harness results/experiments/laptop/zhou-fig7.toml
+  hympi-harness --dry-run results/experiments/laptop/*.toml
+  hympi-harness --launcher srun --srun-mpi pmix --max-nodes $SLURM_JOB_NUM_NODES \\
+                results/experiments/cluster/zhou-fig8.toml
+  hympi-harness --tiny --set ranks=2 results/experiments/cluster/summa-fig11.toml
+
+Each experiment writes <output>.csv (app rows + point_id, launcher, hosts, experiment),
+<output>.state.json (done points; a rerun skips them), <output>.index.csv (every attempt
+with status, exit code and stderr tail) and <output>.logs/ under --results-dir.
+Exit status: 0 all points ok (or done before), 1 some point failed, 2 bad usage or input.
+"""
+
+
+def load_config(script_dir):
+    """Defaults written by CMake next to the script (build dir or install prefix)."""
+    path = os.path.join(script_dir, "hympi-harness.json")
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        return json.load(f)
+
+
+def find_app(name, config, app_dirs, script_dir):
+    if os.sep in name:
+        return name if os.access(name, os.X_OK) else None
+    for d in app_dirs:
+        candidate = os.path.join(d, name)
+        if os.access(candidate, os.X_OK):
+            return candidate
+    built = config.get("apps", {}).get(name)
+    if built and os.access(built, os.X_OK):
+        return built
+    for d in config.get("app_dirs", []) + [script_dir]:
+        candidate = os.path.join(d, name)
+        if os.access(candidate, os.X_OK):
+            return candidate
+    return shutil.which(name)
+
+
+def _default_cores():
+    for name in ("HYMPI_CORES_PER_NODE", "SLURM_NTASKS_PER_NODE"):
+        text = os.environ.get(name, "")
+        digits = text.split("(")[0].split(",")[0]  # Slurm spells it "24" or "24(x2)"
+        if digits.isdigit():
+            return int(digits)
+    return None
+
+
+def _default_results_dir(config, script_dir):
+    if config.get("results_dir"):
+        return config["results_dir"]
+    source_results = os.path.normpath(os.path.join(script_dir, "..", "..", "results"))
+    if os.path.isdir(os.path.join(source_results, "experiments")):
+        return source_results  # run from the source tree
+    return "results"
+
+
+def parse_args(argv, config, script_dir):
+    env = os.environ.get
+    ap = argparse.ArgumentParser(
+        prog="hympi-harness", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG,
+        description="Sweep hympi experiments (one TOML file per figure) through an MPI launcher, "
+                    "resumably, appending CSV rows with run metadata.")
+    ap.add_argument("experiments", nargs="+", metavar="EXPERIMENT.toml", help="experiment files to run, in order")
+    ap.add_argument("--launcher", choices=LAUNCHERS, default=env("HYMPI_LAUNCHER", "local"),
+                    help="local: mpirun on this machine with emulated nodes; mpirun: real nodes; "
+                         "srun: Slurm/Cray (default $HYMPI_LAUNCHER or local)")
+    ap.add_argument("--emulate-nodes", action="store_true", default=env("HYMPI_EMULATE_NODES") == "1",
+                    help="run every point on the ranks the launcher gives and emulate its nodes in the app "
+                         "(implied by local; $HYMPI_EMULATE_NODES=1)")
+    ap.add_argument("--mpiexec", default=env("HYMPI_MPIEXEC", config.get("mpiexec")),
+                    help="mpirun/mpiexec to use (default: the one the build found)")
+    ap.add_argument("--mpi-family", choices=("openmpi", "mpich", "other"),
+                    default=env("HYMPI_MPI_FAMILY", config.get("mpi_family")),
+                    help="how to spell launcher options (default: from the build, else detected)")
+    ap.add_argument("--srun-mpi", default=env("HYMPI_SRUN_MPI"),
+                    help="srun --mpi=NAME (e.g. pmix for Open MPI; default $HYMPI_SRUN_MPI or srun's default)")
+    ap.add_argument("--launcher-args", default=env("HYMPI_LAUNCHER_ARGS", ""),
+                    help="extra launcher arguments, shell-quoted (default $HYMPI_LAUNCHER_ARGS)")
+    ap.add_argument("--hosts", default=env("HYMPI_HOSTS"),
+                    help="comma-separated hosts for real-node layouts (default: the Slurm allocation)")
+    ap.add_argument("--results-dir", default=env("HYMPI_RESULTS", _default_results_dir(config, script_dir)),
+                    help="where experiment outputs go (default $HYMPI_RESULTS or the source tree's results/)")
+    ap.add_argument("--output", help="CSV path overriding the experiment's own (one experiment only)")
+    ap.add_argument("--app-dir", action="append", default=[], help="look for the apps here first (repeatable)")
+    ap.add_argument("--tiny", action="store_true", default=env("HYMPI_TINY") == "1",
+                    help="use each experiment's [tiny] section (seconds-long runs for tests; $HYMPI_TINY=1)")
+    ap.add_argument("--set", action="append", default=[], metavar="AXIS=V1,V2",
+                    help="replace an axis of every experiment, e.g. --set ranks_per_node=24 (repeatable)")
+    ap.add_argument("--max-ranks", type=int, help="skip points with more ranks (not counted as failed)")
+    ap.add_argument("--max-nodes", type=int, help="skip points with more real nodes (not counted as failed)")
+    ap.add_argument("--cores-per-node", type=int, default=_default_cores(),
+                    help='what ranks_per_node = "full" means; points with fuller nodes are skipped '
+                         "(default $HYMPI_CORES_PER_NODE, else $SLURM_NTASKS_PER_NODE)")
+    ap.add_argument("--timeout", type=float, help="seconds per point (default: the experiment's, else 600)")
+    ap.add_argument("--skip-failed", action="store_true", help="do not retry points that failed before")
+    ap.add_argument("--dry-run", action="store_true", help="print the command of every point, run nothing")
+    ap.add_argument("--list", action="store_true", help="print the points and their status, run nothing")
+    ap.add_argument("--which", action="store_true", help="print the app each experiment would run, run nothing")
+    args = ap.parse_args(argv)
+    if args.output and len(args.experiments) > 1:
+        ap.error("--output needs exactly one experiment")
+    overrides = {}
+    for item in args.set:
+        key, sep, value = item.partition("=")
+        if not sep or not key or not value:
+            ap.error(f"--set expects AXIS=V1,V2,... (got '{item}')")
+        overrides[key.strip()] = value
+    args.overrides = overrides
+    return args
+
+
+def main(argv, script_dir):
+    config = load_config(script_dir)
+    args = parse_args(argv, config, script_dir)
+    try:
+        names = {"source_dir": config.get("source_dir") or os.path.normpath(os.path.join(script_dir, "..", "..")),
+                 "results_dir": os.path.abspath(args.results_dir)}
+        experiments = [Experiment(p, tiny=args.tiny, overrides=args.overrides, template_vars=names)
+                       for p in args.experiments]
+        planned = [(e, e.points(args.cores_per_node)) for e in experiments]
+        for _, points in planned:
+            for p in points:
+                p.app_args(emulate=True)  # every template fills in before anything runs
+    except ExperimentError as e:
+        print(f"hympi-harness: error: {e}", file=sys.stderr)
+        return 2
+    if args.which:
+        for e in experiments:
+            print(f"{e.name}: {e.app} -> {find_app(e.app, config, args.app_dir, script_dir) or 'NOT FOUND'}")
+        return 0
+    hosts = args.hosts.split(",") if args.hosts else (slurm_hosts() if args.launcher != "local" else [])
+    try:
+        launcher = Launcher(args.launcher, mpiexec=args.mpiexec, mpi_family=args.mpi_family,
+                            emulate=args.emulate_nodes, extra_args=shlex.split(args.launcher_args),
+                            srun_mpi=args.srun_mpi, hosts=hosts)
+    except LaunchError as e:
+        print(f"hympi-harness: error: {e}", file=sys.stderr)
+        return 2
+    all_ok = True
+    for exp, points in planned:
+        # Absolute: the apps run in whatever directory the launcher gives them.
+        csv_path = os.path.abspath(args.output or os.path.join(args.results_dir, exp.output))
+        if args.list:
+            sweep = Sweep(exp, points, launcher, exp.app, csv_path)
+            print(f"== {exp.name}: {len(points)} points -> {csv_path}")
+            for p in points:
+                print(f"  {p.id}  {sweep.store.status(p.id) or 'todo':7}  {p.label()}")
+            continue
+        app = find_app(exp.app, config, args.app_dir, script_dir)
+        if app is None:
+            if not args.dry_run:
+                print(f"hympi-harness: error: {exp.name}: app '{exp.app}' not found (build it, or give --app-dir)",
+                      file=sys.stderr)
+                return 2
+            app = exp.app
+        sweep = Sweep(exp, points, launcher, app, csv_path, dry_run=args.dry_run,
+                      retry_failed=not args.skip_failed, max_ranks=args.max_ranks, max_nodes=args.max_nodes,
+                      cores_per_node=args.cores_per_node, timeout=args.timeout)
+        try:
+            all_ok = sweep.run() and all_ok
+        except StoreError as e:
+            print(f"hympi-harness: error: {e}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            print("hympi-harness: interrupted; finished points are kept, rerun to resume", file=sys.stderr)
+            return 130
+    return 0 if all_ok else 1

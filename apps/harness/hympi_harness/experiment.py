@@ -1,0 +1,221 @@
+"""Experiment files: a small TOML description of one figure's sweep, expanded into points.
+
+[experiment]   app, output (CSV path under the results dir), args (fixed; "{name}" is replaced by
+               the point's parameter or by source_dir / results_dir), timeout, csv_option, title
+[axes]         name = [values]; the points are the cartesian product in file order.
+               A table value sets several parameters at once: {ranks = 4, grid = "2x2"}.
+[[exclude]]    a point matching every key of one entry is dropped.
+[options]      renames: param = "--flag" (or "" to keep the parameter out of the command line).
+[tiny]         axes / args / timeout that replace the normal ones under --tiny (CI, Slurm tests).
+
+Parameters named ranks, nodes, ranks_per_node, node_sizes, placement describe the layout;
+ranks_per_node = "full" and "full" inside node_sizes ("full,1") mean the machine's cores per
+node (--cores-per-node), so one cluster file serves 24-core Cray nodes and other machines.
+every other parameter becomes "--name value" (underscores to dashes, true = bare flag,
+false = omitted, lists joined by commas). Names starting with "_" are labels only.
+"""
+import hashlib
+import itertools
+import json
+import math
+import os
+import tomllib
+
+LAYOUT_KEYS = ("ranks", "nodes", "ranks_per_node", "node_sizes", "placement")
+
+
+class ExperimentError(Exception):
+    pass
+
+
+def _as_list(name, values):
+    if isinstance(values, list):
+        if not values:
+            raise ExperimentError(f"axis '{name}' has no values")
+        return values
+    return [values]
+
+
+def _parse_set_value(text):
+    """--set values: comma list of ints/floats/bools/strings ("1,2,4" -> [1, 2, 4])."""
+    out = []
+    for item in text.split(","):
+        item = item.strip()
+        if item.lower() in ("true", "false"):
+            out.append(item.lower() == "true")
+            continue
+        for conv in (int, float):
+            try:
+                out.append(conv(item))
+                break
+            except ValueError:
+                pass
+        else:
+            out.append(item)
+    return out
+
+
+class Point:
+    """One run: its parameters (layout included) and a stable id."""
+
+    def __init__(self, params, experiment):
+        self.params = params
+        self.experiment = experiment
+        canonical = json.dumps({"app": experiment.app, "args": experiment.args, "params": params},
+                               sort_keys=True, default=str)
+        self.id = hashlib.sha1(canonical.encode()).hexdigest()[:12]
+
+    @property
+    def ranks(self):
+        return self.params["ranks"]
+
+    @property
+    def nodes(self):
+        return self.params.get("nodes")
+
+    def label(self):
+        short = {"ranks_per_node": "rpn", "node_sizes": "sizes"}
+        return " ".join(f"{short.get(k, k)}={_text(v)}" for k, v in self.params.items())
+
+    def app_args(self, emulate):
+        """The app's command-line arguments for this point (without --csv)."""
+        exp = self.experiment
+        names = {**exp.template_vars, **self.params}
+        try:
+            args = [a.format(**names) if isinstance(a, str) else str(a) for a in exp.args]
+        except (KeyError, IndexError, ValueError) as e:
+            raise ExperimentError(f"{exp.path}: cannot fill in args {exp.args}: unknown name {e}")
+        for key, value in self.params.items():
+            if key.startswith("_"):
+                continue
+            if key in LAYOUT_KEYS:
+                if not emulate or key in ("ranks", "nodes"):
+                    continue
+                if key == "ranks_per_node" and "node_sizes" in self.params:
+                    continue
+            flag = exp.options.get(key, "--" + key.replace("_", "-"))
+            if not flag:
+                continue
+            if value is True:
+                args.append(flag)
+            elif value is False or value is None:
+                continue
+            else:
+                args += [flag, _text(value)]
+        return args
+
+
+def _text(value):
+    if isinstance(value, list):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def _full(value, cores_per_node):
+    if value != "full":
+        return value
+    if not cores_per_node:
+        raise ExperimentError('"full" nodes need --cores-per-node (or $HYMPI_CORES_PER_NODE, or a Slurm allocation)')
+    return cores_per_node
+
+
+def derive_layout(params, cores_per_node=None):
+    """Fills in ranks / nodes / ranks_per_node from whichever of them the point gives."""
+    p = dict(params)
+    if "ranks_per_node" in p:
+        p["ranks_per_node"] = _full(p["ranks_per_node"], cores_per_node)
+    if "node_sizes" in p:
+        sizes = p["node_sizes"]
+        if isinstance(sizes, str):
+            try:
+                sizes = [int(_full(s.strip(), cores_per_node)) for s in sizes.split(",") if s.strip()]
+            except ValueError:
+                raise ExperimentError(f"bad node_sizes {p['node_sizes']!r}: expected numbers like \"4,2\"")
+        if not sizes or any(s <= 0 for s in sizes):
+            raise ExperimentError(f"bad node_sizes {p['node_sizes']!r}")
+        p["node_sizes"] = sizes
+        if "ranks" in p and p["ranks"] != sum(sizes):
+            raise ExperimentError(f"ranks={p['ranks']} but node_sizes {sizes} sum to {sum(sizes)}")
+        p["ranks"] = sum(sizes)
+        p["nodes"] = len(sizes)
+    elif "ranks_per_node" in p and "nodes" in p and "ranks" not in p:
+        p["ranks"] = p["ranks_per_node"] * p["nodes"]
+    elif "nodes" in p and "ranks" in p and "ranks_per_node" not in p:
+        if p["ranks"] % p["nodes"]:
+            raise ExperimentError(f"ranks={p['ranks']} do not divide into nodes={p['nodes']}; give node_sizes")
+        p["ranks_per_node"] = p["ranks"] // p["nodes"]
+    elif "ranks_per_node" in p and "ranks" in p and "nodes" not in p:
+        if p["ranks_per_node"] > 0:
+            p["nodes"] = math.ceil(p["ranks"] / p["ranks_per_node"])
+    if "ranks" not in p:
+        raise ExperimentError(f"point {params} gives no rank count (ranks, nodes x ranks_per_node, or node_sizes)")
+    if not isinstance(p["ranks"], int) or p["ranks"] <= 0:
+        raise ExperimentError(f"bad rank count {p['ranks']!r}")
+    # Layout first, in a fixed order, so labels and ids read the same way everywhere.
+    ordered = {k: p[k] for k in LAYOUT_KEYS if k in p}
+    ordered.update((k, v) for k, v in p.items() if k not in LAYOUT_KEYS)
+    return ordered
+
+
+class Experiment:
+    def __init__(self, path, tiny=False, overrides=None, template_vars=None):
+        self.path = path
+        # Names usable in args besides the point's parameters: {source_dir}, {results_dir}.
+        self.template_vars = dict(template_vars or {})
+        try:
+            with open(path, "rb") as f:
+                doc = tomllib.load(f)
+        except FileNotFoundError:
+            raise ExperimentError(f"experiment file '{path}' not found")
+        except tomllib.TOMLDecodeError as e:
+            raise ExperimentError(f"{path}: not valid TOML: {e}")
+        known = {"experiment", "axes", "exclude", "options", "tiny", "env"}
+        unknown = set(doc) - known
+        if unknown:
+            raise ExperimentError(f"{path}: unknown section(s) {sorted(unknown)}; expected {sorted(known)}")
+        head = doc.get("experiment", {})
+        self.name = head.get("name", os.path.splitext(os.path.basename(path))[0])
+        self.title = head.get("title", self.name)
+        self.app = head.get("app")
+        if not self.app:
+            raise ExperimentError(f"{path}: [experiment] needs app = \"hympi-...\"")
+        self.output = head.get("output", self.name + ".csv")
+        self.args = list(head.get("args", []))
+        self.timeout = float(head.get("timeout", 600))
+        self.csv_option = head.get("csv_option", "--csv")
+        self.env = {k: str(v) for k, v in doc.get("env", {}).items()}
+        self.options = dict(doc.get("options", {}))
+        self.axes = dict(doc.get("axes", {}))
+        self.exclude = list(doc.get("exclude", []))
+        if tiny and "tiny" in doc:
+            t = doc["tiny"]
+            self.axes.update(t.get("axes", {}))
+            self.args = list(t.get("args", self.args))
+            self.timeout = float(t.get("timeout", self.timeout))
+            self.exclude = list(t.get("exclude", self.exclude))
+        for key, text in (overrides or {}).items():
+            values = _parse_set_value(text)
+            self.axes[key] = values if len(values) > 1 else values[0]
+        if not self.axes:
+            raise ExperimentError(f"{path}: [axes] is empty; give at least ranks = [...]")
+
+    def points(self, cores_per_node=None):
+        names = list(self.axes)
+        value_lists = [_as_list(n, self.axes[n]) for n in names]
+        seen = set()
+        out = []
+        for combo in itertools.product(*value_lists):
+            params = {}
+            for name, value in zip(names, combo):
+                if isinstance(value, dict):
+                    params.update(value)
+                else:
+                    params[name] = value
+            params = derive_layout(params, cores_per_node)
+            if any(all(params.get(k) == v for k, v in ex.items()) for ex in self.exclude):
+                continue
+            point = Point(params, self)
+            if point.id not in seen:
+                seen.add(point.id)
+                out.append(point)
+        return out

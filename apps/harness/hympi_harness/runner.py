@@ -1,0 +1,180 @@
+"""Runs the points of one experiment: skip done ones, launch the rest, record every outcome."""
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+
+from .launchers import LaunchError, run_environment
+from .store import Store, now_iso
+
+STDERR_TAIL_LINES = 12  # enough to get past mpirun's own epilogue to the app's last words
+
+
+def _tail(path, lines=STDERR_TAIL_LINES):
+    try:
+        with open(path, errors="replace") as f:
+            text = f.read()[-8000:]
+    except OSError:
+        return ""
+    kept = [line.strip() for line in text.splitlines() if line.strip().strip("-=*")][-lines:]
+    return " | ".join(kept)[-1500:]
+
+
+def _clock(seconds):
+    seconds = int(seconds)
+    return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+
+
+def _kill_group(proc):
+    """Stops a launcher and everything it started (it runs in its own session)."""
+    for sig, grace in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(timeout=grace)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+class Sweep:
+    def __init__(self, experiment, points, launcher, app_path, csv_path, out=sys.stdout, dry_run=False,
+                 retry_failed=True, max_ranks=None, max_nodes=None, cores_per_node=None, timeout=None):
+        self.exp = experiment
+        self.points = points
+        self.launcher = launcher
+        self.app_path = app_path
+        self.store = Store(csv_path)
+        self.out = out
+        self.dry_run = dry_run
+        self.retry_failed = retry_failed
+        self.max_ranks = max_ranks
+        self.max_nodes = max_nodes
+        self.cores_per_node = cores_per_node
+        self.timeout = timeout or experiment.timeout
+        self.counts = {"ok": 0, "failed": 0, "skipped": 0, "done-before": 0}
+
+    def say(self, text):
+        print(text, file=self.out, flush=True)
+
+    def _too_big(self, point):
+        if self.max_ranks and point.ranks > self.max_ranks:
+            return f"needs {point.ranks} ranks > --max-ranks {self.max_ranks}"
+        nodes = point.nodes or 1
+        if self.max_nodes and not self.launcher.emulate and nodes > self.max_nodes:
+            return f"needs {nodes} nodes > --max-nodes {self.max_nodes}"
+        widest = max(point.params.get("node_sizes") or [point.params.get("ranks_per_node") or 0])
+        if self.cores_per_node and widest > self.cores_per_node:
+            return f"needs {widest} ranks on a node > --cores-per-node {self.cores_per_node}"
+        return None
+
+    def _command(self, point, raw_csv):
+        args = point.app_args(self.launcher.emulate) + [self.exp.csv_option, raw_csv]
+        return self.launcher.command(point, self.app_path, args, self.exp.env)
+
+    def run(self):
+        """Returns True when no point failed."""
+        n = len(self.points)
+        width = len(str(n))
+        if not self.dry_run:
+            self.store.prepare()
+            self.launcher.hostfile_dir = self.store.logs_dir
+        self.say(f"== {self.exp.name}: {self.exp.title}")
+        self.say(f"   {n} points, app {self.app_path}, launcher {self.launcher.kind}"
+                 f"{' (emulated nodes)' if self.launcher.emulate else ''}, csv {self.store.csv_path}")
+        start = time.monotonic()
+        ran_seconds = []
+        for i, point in enumerate(self.points, 1):
+            tag = f"[{i:>{width}}/{n}]"
+            status = self.store.status(point.id)
+            if status == "ok" or (status == "failed" and not self.retry_failed):
+                self.counts["done-before"] += 1
+                self.say(f"{tag} done before ({status}) {point.label()}")
+                continue
+            reason = self._too_big(point)
+            if reason:
+                self.counts["skipped"] += 1
+                self.say(f"{tag} skipped ({reason}) {point.label()}")
+                continue
+            raw_csv = os.path.join(self.store.logs_dir, f"{point.id}.csv")
+            try:
+                cmd, extra_env = self._command(point, raw_csv)
+            except LaunchError as e:
+                self.counts["failed"] += 1
+                self.say(f"{tag} FAILED to build command: {e}  {point.label()}")
+                if not self.dry_run:
+                    self.store.record(point, "failed", "", 0.0, now_iso(), "", str(e))
+                continue
+            if self.dry_run:
+                env_text = " ".join(f"{k}={shlex.quote(v)}" for k, v in {**self.exp.env, **extra_env}.items())
+                self.say(f"{tag} {point.id} {(env_text + ' ') if env_text else ''}{shlex.join(cmd)}")
+                continue
+            self.say(f"{tag} run  {point.label()}")
+            ok, seconds = self._run_point(point, cmd, extra_env, raw_csv, tag)
+            ran_seconds.append(seconds)
+            left = sum(1 for p in self.points[i:] if self.store.status(p.id) != "ok")
+            eta = sum(ran_seconds) / len(ran_seconds) * left
+            self.say(f"{tag} {'ok  ' if ok else 'FAILED'} {seconds:6.1f} s   "
+                     f"elapsed {_clock(time.monotonic() - start)}, about {_clock(eta)} left")
+        c = self.counts
+        self.say(f"== {self.exp.name}: {c['ok']} ok, {c['failed']} failed, {c['skipped']} skipped, "
+                 f"{c['done-before']} done before" + (" (dry run)" if self.dry_run else ""))
+        return c["failed"] == 0
+
+    def _run_point(self, point, cmd, extra_env, raw_csv, tag):
+        out_path = os.path.join(self.store.logs_dir, f"{point.id}.out")
+        err_path = os.path.join(self.store.logs_dir, f"{point.id}.err")
+        for path in (raw_csv, out_path, err_path):
+            if os.path.exists(path):
+                os.remove(path)
+        env = run_environment(self.exp.env)
+        env.update(extra_env)
+        started = now_iso()
+        t0 = time.monotonic()
+        timed_out = False
+        with open(out_path, "w") as out, open(err_path, "w") as err:
+            out.write("# " + shlex.join(cmd) + "\n")
+            out.flush()
+            try:
+                proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env, start_new_session=True)
+            except OSError as e:
+                err.write(f"cannot start {cmd[0]}: {e}\n")
+                proc = None
+            if proc is not None:
+                try:
+                    proc.wait(timeout=self.timeout)
+                except subprocess.TimeoutExpired:
+                    timed_out = True
+                    _kill_group(proc)
+                except KeyboardInterrupt:
+                    _kill_group(proc)
+                    raise
+        seconds = time.monotonic() - t0
+        code = proc.returncode if proc is not None else 127
+        tail = _tail(err_path) or _tail(out_path)
+        status, rows = "failed", 0
+        if timed_out:
+            tail = f"timed out after {self.timeout:g} s; " + tail
+            code = "timeout"
+        elif code == 0:
+            if os.path.exists(raw_csv):
+                # A StoreError (header changed) stops the sweep: every later point would fail too.
+                rows = self.store.merge_rows(raw_csv, [point.id, self.launcher.kind,
+                                                       self.launcher.describe_hosts(), self.exp.name])
+            if rows > 0:
+                status = "ok"
+            else:
+                tail = "exit 0 but the app wrote no CSV rows; " + tail
+        # The tail explains failures; for a success it would only repeat the app's report.
+        self.store.record(point, status, code, seconds, started, shlex.join(cmd), tail if status != "ok" else "")
+        if status == "ok":
+            self.counts["ok"] += 1
+        else:
+            self.counts["failed"] += 1
+            self.say(f"{tag}   exit {code}: {tail[:400]}")
+            self.say(f"{tag}   logs: {err_path}")
+        return status == "ok", seconds

@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""Tests of hympi-harness: expansion of experiment files, launcher commands, and sweeps of a
+fake app (resume, failures, timeouts, dry run). Needs HYMPI_HARNESS=<path to hympi-harness>;
+HYMPI_TEST_MPI=1 also runs the fake app under the real mpirun."""
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+HARNESS = os.environ.get("HYMPI_HARNESS") or os.path.join(os.path.dirname(__file__), "../../apps/harness/hympi-harness")
+HARNESS = os.path.abspath(HARNESS)
+FAKE_APP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_app.py")
+sys.path.insert(0, os.path.dirname(HARNESS))
+
+from hympi_harness.experiment import Experiment, ExperimentError  # noqa: E402
+from hympi_harness.launchers import Launcher  # noqa: E402
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+class HarnessCase(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory(prefix="hympi-harness-test-")
+        self.dir = self.tmp.name
+        self.count = os.path.join(self.dir, "count.txt")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def experiment(self, body, name="exp"):
+        path = os.path.join(self.dir, name + ".toml")
+        with open(path, "w") as f:
+            f.write(textwrap.dedent(body))
+        return path
+
+    def harness(self, *args, expect=None, env=None):
+        cmd = [sys.executable, HARNESS, "--results-dir", os.path.join(self.dir, "results"), *args]
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env={**os.environ, **(env or {})})
+        if expect is not None:
+            self.assertEqual(proc.returncode, expect, f"{cmd}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}")
+        return proc
+
+    def runs(self):
+        if not os.path.exists(self.count):
+            return []
+        with open(self.count) as f:
+            return f.read().splitlines()
+
+
+class ExpansionTest(HarnessCase):
+    def test_product_dict_values_exclude_and_layout(self):
+        path = self.experiment(f"""
+            [experiment]
+            app = "{FAKE_APP}"
+            args = ["--n", "{{size}}"]
+            [axes]
+            layout = [{{ranks = 4, ranks_per_node = 2}}, {{node_sizes = "3,1"}}, {{nodes = 2, ranks_per_node = 1}}]
+            size = [8, 16]
+            policy = ["pure", "hybrid"]
+            _label = "x"
+            [[exclude]]
+            nodes = 2
+            size = 16
+            policy = "hybrid"
+            """)
+        exp = Experiment(path)
+        points = exp.points()
+        self.assertEqual(len(points), 3 * 2 * 2 - 3)  # all three layouts have nodes = 2
+        p = points[0]
+        self.assertEqual(p.params["nodes"], 2)
+        self.assertEqual(p.app_args(emulate=True),
+                         ["--n", "8", "--ranks-per-node", "2", "--size", "8", "--policy", "pure"])
+        self.assertEqual(p.app_args(emulate=False), ["--n", "8", "--size", "8", "--policy", "pure"])
+        irregular = [q for q in points if "node_sizes" in q.params][0]
+        self.assertEqual(irregular.ranks, 4)
+        self.assertIn("--node-sizes", irregular.app_args(True))
+        self.assertNotIn("--ranks-per-node", irregular.app_args(True))
+        self.assertEqual(len({q.id for q in points}), len(points))
+        self.assertEqual(Experiment(path).points()[0].id, p.id, "point ids must be stable")
+
+    def test_tiny_section_and_set_override(self):
+        path = self.experiment(f"""
+            [experiment]
+            app = "{FAKE_APP}"
+            [axes]
+            ranks = [24, 48]
+            size = [1, 2, 3]
+            [tiny.axes]
+            ranks = [2]
+            """)
+        self.assertEqual(len(Experiment(path).points()), 6)
+        self.assertEqual(len(Experiment(path, tiny=True).points()), 3)
+        pts = Experiment(path, tiny=True, overrides={"size": "7"}).points()
+        self.assertEqual([(p.ranks, p.params["size"]) for p in pts], [(2, 7)])
+
+    def test_bad_files_are_named(self):
+        bad = self.experiment('[experiment]\napp = "x"\n[axes]\nnode_sizes = ["2,0"]\n', "bad")
+        with self.assertRaisesRegex(ExperimentError, "node_sizes"):
+            Experiment(bad).points()
+        proc = self.harness(self.experiment("[axes]\nranks = [1]\n", "noapp"), expect=2)
+        self.assertIn("needs app", proc.stderr)
+        proc = self.harness(self.experiment("this is not toml", "garbage"), expect=2)
+        self.assertIn("not valid TOML", proc.stderr)
+        proc = self.harness(os.path.join(self.dir, "missing.toml"), expect=2)
+        self.assertIn("not found", proc.stderr)
+
+
+class LauncherTest(HarnessCase):
+    def point(self, axes):
+        path = self.experiment(f'[experiment]\napp = "a"\n[axes]\n{axes}\n')
+        return Experiment(path).points()[0]
+
+    def test_commands(self):
+        p = self.point("nodes = [2]\nranks_per_node = [3]\nplacement = [\"roundrobin\"]")
+        args = p.app_args(False)
+        srun = Launcher("srun", srun_mpi="pmix")
+        cmd, env = srun.command(p, "app", args, {})
+        self.assertEqual(cmd[1:], ["-n", "6", "--mpi=pmix", "-N", "2", "--ntasks-per-node", "3",
+                                   "--distribution=cyclic", "app"])
+        ompi = Launcher("mpirun", mpiexec="mpirun", mpi_family="openmpi", hosts=["a", "b", "c"])
+        cmd, _ = ompi.command(p, "app", args, {})
+        self.assertEqual(cmd[1:], ["-np", "6", "--host", "a:3,b:3", "--map-by", "node", "app"])
+        mpich = Launcher("mpirun", mpiexec="mpiexec", mpi_family="mpich")
+        cmd, _ = mpich.command(p, "app", args, {})
+        self.assertEqual(cmd[1:], ["-n", "6", "-ppn", "3", "app"])
+        local = Launcher("local", mpiexec="mpirun", mpi_family="openmpi")
+        cmd, _ = local.command(p, "app", p.app_args(local.emulate), {})
+        self.assertEqual(cmd[1:], ["-np", "6", "--oversubscribe", "--bind-to", "none", "app",
+                                   "--ranks-per-node", "3", "--placement", "roundrobin"])
+
+    def test_irregular_srun_uses_a_host_file(self):
+        p = self.point('node_sizes = ["3,1"]')
+        srun = Launcher("srun", hosts=["n1", "n2"])
+        srun.hostfile_dir = self.dir
+        cmd, env = srun.command(p, "app", [], {})
+        self.assertIn("--distribution=arbitrary", cmd)
+        with open(env["SLURM_HOSTFILE"]) as f:
+            self.assertEqual(f.read().split(), ["n1", "n1", "n1", "n2"])
+
+
+class SweepTest(HarnessCase):
+    def sweep_file(self):
+        return self.experiment(f"""
+            [experiment]
+            app = "{FAKE_APP}"
+            output = "fake/sweep.csv"
+            args = ["--count", "{self.count}"]
+            [axes]
+            ranks = [1]
+            size = [1, 2, 3, 4]
+            """)
+
+    def test_failed_point_recorded_and_sweep_goes_on_then_resume(self):
+        exp = self.sweep_file()
+        # sizes 1, 3, 4 succeed; size 2 fails, and it is the second point of four.
+        fail2 = {"FAKE_FAIL_SIZE": "2"}
+        proc = self.harness(exp, expect=1, env=fail2)
+        results = os.path.join(self.dir, "results", "fake")
+        self.assertIn("3 ok, 1 failed", proc.stdout)
+        rows = read_csv(os.path.join(results, "sweep.csv"))
+        self.assertEqual(sorted(r["options"] for r in rows),
+                         ["size=1", "size=3", "size=4"])
+        self.assertTrue(all(r["point_id"] and r["launcher"] == "local" and r["hosts"] for r in rows))
+        index = read_csv(os.path.join(results, "sweep.index.csv"))
+        failed = [r for r in index if r["status"] == "failed"]
+        self.assertEqual(len(failed), 1)
+        self.assertEqual(failed[0]["exit_code"], "3")
+        self.assertIn("last words", failed[0]["stderr_tail"])
+        with open(os.path.join(results, "sweep.state.json")) as f:
+            state = json.load(f)
+        self.assertEqual(sorted(s["status"] for s in state.values()), ["failed", "ok", "ok", "ok"])
+        self.assertEqual(len(self.runs()), 4)
+
+        # Resume: the three done points are skipped, the failed one is retried (and fails again).
+        proc = self.harness(exp, expect=1, env=fail2)
+        self.assertIn("0 ok, 1 failed, 0 skipped, 3 done before", proc.stdout)
+        self.assertEqual(len(self.runs()), 5)
+        self.assertEqual(len(read_csv(os.path.join(results, "sweep.csv"))), 3, "no duplicated rows")
+        # --skip-failed: nothing left to run.
+        proc = self.harness(exp, "--skip-failed", expect=0, env=fail2)
+        self.assertIn("4 done before", proc.stdout)
+        self.assertEqual(len(self.runs()), 5)
+        # The cause of the failure fixed: only the failed point runs again.
+        proc = self.harness(exp, expect=0)
+        self.assertIn("1 ok, 0 failed, 0 skipped, 3 done before", proc.stdout)
+        self.assertEqual(len(read_csv(os.path.join(results, "sweep.csv"))), 4)
+
+    def test_dry_run_prints_commands_and_runs_nothing(self):
+        exp = self.sweep_file()
+        proc = self.harness("--dry-run", "--set", "fail=false,true", exp, expect=0)
+        self.assertEqual(proc.stdout.count(FAKE_APP), 8 + 1)  # eight commands + the header line
+        self.assertIn("--size 3", proc.stdout)
+        self.assertIn("--size 2 --fail --csv", proc.stdout)
+        self.assertRegex(proc.stdout, r" -np? 1 ")  # -np 1 / -n 1, whatever the MPI
+        self.assertEqual(self.runs(), [])
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "results")))
+
+    def test_timeout_and_max_ranks(self):
+        exp = self.experiment(f"""
+            [experiment]
+            app = "{FAKE_APP}"
+            output = "t.csv"
+            args = ["--count", "{self.count}"]
+            [axes]
+            ranks = [1, 64]
+            sleep = [30]
+            """)
+        proc = self.harness(exp, "--timeout", "2", "--max-ranks", "8", expect=1)
+        self.assertIn("0 ok, 1 failed, 1 skipped", proc.stdout)
+        index = read_csv(os.path.join(self.dir, "results", "t.index.csv"))
+        self.assertEqual(index[0]["exit_code"], "timeout")
+
+    def test_no_rows_is_a_failure(self):
+        exp = self.experiment(f"""
+            [experiment]
+            app = "{FAKE_APP}"
+            output = "n.csv"
+            csv_option = "--not-csv"
+            [axes]
+            ranks = [1]
+            """)
+        proc = self.harness(exp, expect=1)
+        self.assertIn("no CSV rows", proc.stdout)
+
+    @unittest.skipUnless(os.environ.get("HYMPI_TEST_MPI") == "1", "HYMPI_TEST_MPI=1 runs the fake app under mpirun")
+    def test_real_mpirun_with_two_ranks(self):
+        exp = self.experiment(f"""
+            [experiment]
+            app = "{FAKE_APP}"
+            output = "mpi.csv"
+            [axes]
+            nodes = [2]
+            ranks_per_node = [1]
+            """)
+        self.harness(exp, expect=0)
+        rows = read_csv(os.path.join(self.dir, "results", "mpi.csv"))
+        self.assertEqual(len(rows), 1)
+        self.assertEqual(rows[0]["world_size"], "2")
+        self.assertIn("ranks-per-node=1", rows[0]["options"])
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

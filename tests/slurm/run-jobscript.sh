@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# run-jobscript.sh JOBSCRIPT NAME [VAR=value...]
+# Submits one hympi jobscript in its tiny configuration to the local test cluster
+# (slurm-local.sh), waits (bounded), and checks that the job COMPLETED and that every
+# experiment it ran produced its CSV with at least one row and no failed point.
+# Needs SLURM_LOCAL_DIR, HYMPI_ROOT, HYMPI_BUILD. Exit 77 if Slurm is not installed.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+jobscript=$1
+name=$2
+shift 2
+PATH=/usr/sbin:$PATH command -v slurmctld >/dev/null || { echo "SKIP: slurmctld not installed"; exit 77; }
+: "${SLURM_LOCAL_DIR:?}" "${HYMPI_ROOT:?}" "${HYMPI_BUILD:?}"
+export SLURM_CONF=$SLURM_LOCAL_DIR/slurm.conf
+if ! "$HERE/slurm-local.sh" status >/dev/null; then
+  echo "FAIL: the local Slurm cluster is not running (did slurm.start fail?)"
+  exit 1
+fi
+
+out=$HYMPI_BUILD/tmp/slurm-jobs/$name
+rm -rf "$out"  # job ids restart at 1 with a fresh cluster: never trust old output
+mkdir -p "$out/results"
+exports="ALL,HYMPI_TINY=1,HYMPI_EMULATE_NODES=1,HYMPI_ROOT=$HYMPI_ROOT,HYMPI_BUILD=$HYMPI_BUILD"
+exports+=",HYMPI_RESULTS=$out/results"
+for kv in "$@"; do exports+=",$kv"; done
+
+rc=0
+"$HERE/slurm-submit-wait.sh" "${HYMPI_SLURM_JOB_LIMIT:-240}" --nodes=1 --ntasks=2 --ntasks-per-node=2 \
+  --time=00:10:00 --job-name="hympi-test-$name" --output="$out/job.out" --chdir="$HYMPI_ROOT" \
+  --export="$exports" "$jobscript" || rc=$?
+echo "---- job output ($out/job.out, last 40 lines)"
+tail -n 40 "$out/job.out" 2>/dev/null || echo "(none)"
+echo "----"
+if ((rc != 0)); then
+  echo "FAIL: $name: job did not complete successfully (submit-wait exit $rc)"
+  exit 1
+fi
+
+# Every experiment leaves <csv>.state.json; its CSV must hold rows and no point may have failed.
+checked=0
+while IFS= read -r state; do
+  csv=${state%.state.json}.csv
+  rows=$(($(wc -l <"$csv" 2>/dev/null || echo 0) - 1))
+  if ((rows < 1)); then
+    echo "FAIL: $name: $csv has no data rows"
+    exit 1
+  fi
+  if grep -q '"status": "failed"' "$state"; then
+    echo "FAIL: $name: failed points in $state"
+    exit 1
+  fi
+  echo "ok: $csv ($rows rows)"
+  checked=$((checked + 1))
+done < <(find "$out/results" -name '*.state.json' | sort)
+if ((checked == 0)); then
+  echo "FAIL: $name: the job wrote no experiment CSV under $out/results"
+  exit 1
+fi
+echo "PASS: $name: job COMPLETED, $checked experiment CSV(s)"
