@@ -1,0 +1,72 @@
+#include "bench_options.hpp"
+
+namespace hympi::bench {
+
+namespace {
+constexpr std::int64_t kLargeMessageBytes = 8192;         // OSU's LARGE_MESSAGE_SIZE
+constexpr std::int64_t kMaxSize = std::int64_t{1} << 27;  // 1 GiB of doubles per rank: beyond any laptop
+}  // namespace
+
+std::vector<std::int64_t> BenchOptions::sizes() const {
+  std::vector<std::int64_t> list;
+  for (std::int64_t size = min_size; size <= max_size; size *= 2) list.push_back(size);
+  return list;
+}
+
+int BenchOptions::iterations_for(std::int64_t size) const {
+  if (iterations != kAuto) return iterations;
+  return size * static_cast<std::int64_t>(sizeof(double)) <= kLargeMessageBytes ? 1000 : 100;
+}
+
+int BenchOptions::warmup_for(std::int64_t size) const {
+  if (warmup != kAuto) return warmup;
+  return size * static_cast<std::int64_t>(sizeof(double)) <= kLargeMessageBytes ? 100 : 10;
+}
+
+void add_bench_options(CLI::App& app, BenchOptions& o) {
+  app.add_option("--min-size", o.min_size, "Smallest message, in doubles per rank")->capture_default_str();
+  app.add_option("--max-size", o.max_size, "Largest message, in doubles per rank (sizes double from --min-size)")
+      ->capture_default_str();
+  app.add_option("-i,--iterations", o.iterations,
+                 "Timed iterations per size (default: 1000 up to 8 KiB per rank, 100 above)");
+  app.add_option("-x,--warmup", o.warmup, "Untimed warm-up iterations per size (default: 100 up to 8 KiB, 10 above)");
+  app.add_flag("-c,--validate", o.validate,
+               "Check every result against the expected data after every iteration (data change each iteration)");
+  app.add_option("--root", o.root, "Root rank of bcast")->capture_default_str();
+  app.add_option("--ops", o.ops, "Operations, comma separated")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"allgather", "allgatherv", "bcast"}))
+      ->capture_default_str();
+  app.add_option("--variants", o.variants,
+                 "Variants, comma separated: pure (MPI collective), hybrid-barrier, hybrid-flags "
+                 "(shared node copy, node sync by MPI_Barrier or flags), node-barrier (MPI_Barrier on the "
+                 "node communicator: the floor)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"pure", "hybrid-barrier", "hybrid-flags", "node-barrier"}))
+      ->capture_default_str();
+  app.add_option("--csv", o.csv, "Append one row per operation x variant x size to this CSV file ('-' = stdout)");
+  app.add_flag("!--no-progress", o.progress, "No progress line on stderr");
+  apps::add_layout_options(app, o.layout);
+}
+
+std::string check_bench_options(const BenchOptions& o, int comm_size) {
+  if (o.min_size < 1) return "--min-size must be >= 1 (got " + std::to_string(o.min_size) + ")";
+  if (o.max_size < 1) return "--max-size must be >= 1 (got " + std::to_string(o.max_size) + ")";
+  if (o.max_size > kMaxSize)
+    return "--max-size must be <= " + std::to_string(kMaxSize) + " doubles (got " + std::to_string(o.max_size) + ")";
+  if (o.min_size > o.max_size)
+    return "--min-size (" + std::to_string(o.min_size) + ") is larger than --max-size (" + std::to_string(o.max_size) +
+           ")";
+  if (o.iterations != BenchOptions::kAuto && o.iterations < 1)
+    return "--iterations must be >= 1 (got " + std::to_string(o.iterations) + ")";
+  if (o.warmup != BenchOptions::kAuto && o.warmup < 0)
+    return "--warmup must be >= 0 (got " + std::to_string(o.warmup) + ")";
+  if (o.root < 0 || o.root >= comm_size)
+    return "--root " + std::to_string(o.root) + " is not a rank of the " + std::to_string(comm_size) +
+           "-rank communicator (0.." + std::to_string(comm_size - 1) + ")";
+  if (o.ops.empty()) return "--ops is empty";
+  if (o.variants.empty()) return "--variants is empty";
+  return "";
+}
+
+}  // namespace hympi::bench

@@ -1,0 +1,41 @@
+#include "measure.hpp"
+
+#include <mpi.h>
+
+namespace hympi::bench {
+
+Measurement measure(Operation& op, const Topology& topo, int iterations, int warmup, bool validate) {
+  const MPI_Comm comm = topo.comm();
+  const bool check = validate && op.checks_data();
+  double timed = 0;
+  std::int64_t errors = 0;
+  MPI_Barrier(comm);
+  for (int it = 0; it < warmup + iterations; ++it) {
+    if (check) op.prepare(it);  // untimed: new data every iteration
+    const double start = MPI_Wtime();
+    op.step();
+    const double stop = MPI_Wtime();
+    if (it >= warmup) timed += stop - start;
+    if (check) errors += op.errors(it);
+    MPI_Barrier(comm);  // untimed, as OSU: no iteration overlaps the next
+  }
+
+  Measurement m;
+  m.iterations = iterations;
+  m.warmup = warmup;
+  m.validated = check;
+  const double mine = iterations > 0 ? timed * 1e6 / iterations : 0.0;
+  MPI_Allreduce(&mine, &m.min_us, 1, MPI_DOUBLE, MPI_MIN, comm);
+  MPI_Allreduce(&mine, &m.max_us, 1, MPI_DOUBLE, MPI_MAX, comm);
+  MPI_Allreduce(&mine, &m.avg_us, 1, MPI_DOUBLE, MPI_SUM, comm);
+  m.avg_us /= topo.size();
+  MPI_Allreduce(&errors, &m.errors, 1, MPI_INT64_T, MPI_SUM, comm);
+  m.result_doubles = op.result_doubles();
+  const unsigned long long bytes = op.bytes_per_node();
+  unsigned long long max_bytes = 0;
+  MPI_Allreduce(&bytes, &max_bytes, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
+  m.bytes_per_node = static_cast<std::size_t>(max_bytes);
+  return m;
+}
+
+}  // namespace hympi::bench

@@ -1,0 +1,35 @@
+// Output of the benchmark: the OSU-style table on stdout, one CSV row per
+// operation x variant x size, and the ratios the benchmark targets.
+#pragma once
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "bench_options.hpp"
+#include "measure.hpp"
+#include "run_info.hpp"
+
+namespace hympi::bench {
+
+struct Result {
+  std::string op;
+  Variant variant;
+  int root = -1;  // bcast only
+  std::int64_t size = 0;
+  Measurement m;
+};
+
+std::string validation_text(const Measurement& m);  // "Pass" | "Fail" | "-" (not checked)
+
+std::vector<std::string> csv_columns();
+std::vector<std::string> csv_fields(const apps::RunInfo& info, const Result& result);
+
+// One OSU table (preamble + rows) for one operation under one variant.
+void print_table(std::ostream& out, const std::string& title, const Variant& variant, const apps::RunInfo& info,
+                 const std::vector<Result>& rows, bool validate);
+
+// "ratio pure/hybrid-flags allgather @32768 = 12.3x" and the other targets.
+void print_ratios(std::ostream& out, const apps::RunInfo& info, const std::vector<Result>& results);
+
+}  // namespace hympi::bench

@@ -1,0 +1,156 @@
+#!/usr/bin/python3
+"""Plots the collective benchmark CSVs of this folder as analogues of Zhou et
+al. (ICPP'19) Figs 7-10. Every panel is titled with the layout it really ran on
+(ranks, emulated nodes, placement, cores of the machine).
+
+    /usr/bin/python3 results/collectives/plot.py [folder]
+"""
+import csv
+import os
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+OPS = ["allgather", "allgatherv", "bcast"]
+STYLE = {  # variant -> (label, colour, marker, linestyle)
+    "pure": ("pure MPI", "tab:red", "o", "-"),
+    "hybrid-barrier": ("hybrid, barrier sync", "tab:blue", "s", "-"),
+    "hybrid-flags": ("hybrid, flag sync", "tab:green", "^", "-"),
+    "node-barrier": ("node MPI_Barrier (floor)", "black", "", ":"),
+}
+
+
+def read(folder, name):
+    path = os.path.join(folder, name)
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def machine(folder):
+    info = {}
+    path = os.path.join(folder, "machine.txt")
+    if os.path.exists(path):
+        for line in open(path):
+            key, _, value = line.strip().partition("=")
+            info[key] = value
+    return info
+
+
+def run_label(row, cores):
+    ranks, nodes, rpn = int(row["ranks"]), int(row["nodes"]), row["ranks_per_node"]
+    text = f"{ranks} ranks, {nodes} node{'s' if nodes > 1 else ''} (max {rpn}/node)\nlayout {row['layout']}"
+    if cores:
+        text += f", {cores} cores"
+        if ranks > int(cores):
+            text += " (oversubscribed)"
+    return text
+
+
+def runs_of(rows):
+    """Groups rows by the run they came from (ranks, layout), in file order."""
+    runs = defaultdict(list)
+    for row in rows:
+        runs[(int(row["ranks"]), row["layout"])].append(row)
+    return runs
+
+
+def sweep_panel(ax, rows, op):
+    for variant, (label, colour, marker, line) in STYLE.items():
+        pts = sorted((int(r["size_doubles"]), float(r["avg_us"]), float(r["min_us"]), float(r["max_us"]))
+                     for r in rows if r["operation"] == op and r["variant"] == variant)
+        if not pts:
+            continue
+        x = [p[0] for p in pts]
+        ax.plot(x, [p[1] for p in pts], marker=marker, linestyle=line, color=colour, label=label, markersize=4)
+        if variant != "node-barrier":  # its min is a 1-rank node's no-op barrier on irregular layouts
+            ax.fill_between(x, [p[2] for p in pts], [p[3] for p in pts], color=colour, alpha=0.12, linewidth=0)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("doubles per rank" + (" (rank r: x(1 + r%3))" if op == "allgatherv" else ""))
+    ax.set_ylabel("avg latency (us), band: min..max over ranks")
+    ax.grid(True, which="major", alpha=0.3)
+
+
+def machine_note(info):
+    load = info.get("load", "").split()
+    return f", load avg {load[0]} at start" if load else ""
+
+
+def sweep_figure(folder, csv_name, png_name, figure, cores, note=""):
+    rows = read(folder, csv_name)
+    if not rows:
+        print(f"plot.py: {csv_name} missing or empty, {png_name} skipped")
+        return
+    runs = runs_of(rows)
+    fig, axes = plt.subplots(len(runs), len(OPS), figsize=(5.2 * len(OPS), 4.2 * len(runs)), squeeze=False)
+    for i, (key, run_rows) in enumerate(runs.items()):
+        for j, op in enumerate(OPS):
+            sweep_panel(axes[i][j], run_rows, op)
+            root = next((r["root"] for r in run_rows if r["operation"] == op and r["root"]), "")
+            axes[i][j].set_title(f"{op}{' root ' + root if root else ''}\n{run_label(run_rows[0], cores)}",
+                                 fontsize=9)
+    axes[0][0].legend(fontsize=8)
+    fig.suptitle(f"{figure} (hympi-bench-collectives, {rows[0]['mpi'].split(',')[0]}, host {rows[0]['host']}{note})")
+    fig.tight_layout()
+    fig.savefig(os.path.join(folder, png_name), dpi=110)
+    plt.close(fig)
+    print(f"plot.py: wrote {png_name}")
+
+
+def rpn_figure(folder, csv_name, png_name, figure, cores, note=""):
+    """Zhou Fig 9: latency against ranks per node at fixed node count, at a small and a large size."""
+    rows = read(folder, csv_name)
+    if not rows:
+        print(f"plot.py: {csv_name} missing or empty, {png_name} skipped")
+        return
+    all_sizes = sorted({int(r["size_doubles"]) for r in rows})
+    sizes = sorted({all_sizes[0], 1024 if 1024 in all_sizes else all_sizes[len(all_sizes) // 2], all_sizes[-1]})
+    nodes = sorted({r["nodes"] for r in rows})
+    fig, axes = plt.subplots(len(sizes), len(OPS), figsize=(5.2 * len(OPS), 3.8 * len(sizes)), squeeze=False)
+    for i, size in enumerate(sizes):
+        for j, op in enumerate(OPS):
+            ax = axes[i][j]
+            for variant, (label, colour, marker, line) in STYLE.items():
+                pts = sorted((int(r["ranks_per_node"]), float(r["avg_us"])) for r in rows
+                             if r["operation"] == op and r["variant"] == variant and int(r["size_doubles"]) == size)
+                if pts:
+                    ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=marker, linestyle=line, color=colour,
+                            label=label)
+            ranks = sorted({int(r["ranks"]) for r in rows})
+            over = [n for n in ranks if cores and n > int(cores)]
+            ax.set_title(f"{op}, {size} doubles per rank\n{'/'.join(nodes)} nodes, ranks {ranks}, {cores or '?'} cores"
+                         + (f" (oversubscribed at {over} ranks)" if over else ""), fontsize=9)
+            ax.set_xlabel("ranks per node")
+            ax.set_ylabel("avg latency (us)")
+            ax.set_yscale("log")
+            ax.set_xticks(sorted({int(r["ranks_per_node"]) for r in rows}))
+            ax.grid(True, alpha=0.3)
+    axes[0][0].legend(fontsize=8)
+    fig.suptitle(f"{figure} (layouts: {', '.join(sorted({r['layout'] for r in rows}))}{note})")
+    fig.tight_layout()
+    fig.savefig(os.path.join(folder, png_name), dpi=110)
+    plt.close(fig)
+    print(f"plot.py: wrote {png_name}")
+
+
+def main():
+    folder = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+    info = machine(folder)
+    cores, note = info.get("cores", ""), machine_note(info)
+    sweep_figure(folder, "fig7_onenode.csv", "fig7_onenode.png", "Zhou Fig 7 analogue: one node", cores, note)
+    sweep_figure(folder, "fig8_one_rank_per_node.csv", "fig8_one_rank_per_node.png",
+                 "Zhou Fig 8 analogue: one rank per emulated node", cores, note)
+    rpn_figure(folder, "fig9_ranks_per_node.csv", "fig9_ranks_per_node.png",
+               "Zhou Fig 9 analogue: ranks-per-node sweep, 2 emulated nodes", cores, note)
+    sweep_figure(folder, "fig10_irregular.csv", "fig10_irregular.png",
+                 "Zhou Fig 10 analogue: irregularly populated emulated nodes", cores, note)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Checks a CSV written by hympi-bench-collectives: exactly one row per
+operation x variant x size, every collective validated (Pass, 0 errors), the
+run-info and size columns consistent with what was asked, timings sane."""
+import argparse
+import csv
+import sys
+
+
+def sizes(lo, hi):
+    s = lo
+    while s <= hi:
+        yield s
+        s *= 2
+
+
+def expected_result_doubles(op, variant, size, ranks):
+    if variant == "node-barrier":
+        return 0
+    if op == "allgather":
+        return size * ranks
+    if op == "allgatherv":
+        return size * sum(1 + r % 3 for r in range(ranks))
+    return size  # bcast
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--csv", required=True)
+    p.add_argument("--ranks", type=int, required=True)
+    p.add_argument("--nodes", type=int, required=True)
+    p.add_argument("--root", type=int, default=0)
+    p.add_argument("--min-size", type=int, default=1)
+    p.add_argument("--max-size", type=int, required=True)
+    p.add_argument("--iterations", type=int, required=True)
+    p.add_argument("--warmup", type=int, required=True)
+    p.add_argument("--ops", default="allgather,allgatherv,bcast")
+    p.add_argument("--variants", default="pure,hybrid-barrier,hybrid-flags,node-barrier")
+    a = p.parse_args()
+
+    with open(a.csv, newline="") as f:
+        rows = list(csv.DictReader(f))
+    problems = []
+    seen = {}
+    for row in rows:
+        key = (row["operation"], row["variant"], int(row["size_doubles"]))
+        seen[key] = seen.get(key, 0) + 1
+    want = {(o, v, s) for o in a.ops.split(",") for v in a.variants.split(",")
+            for s in sizes(a.min_size, a.max_size)}
+    for key in sorted(want - set(seen)):
+        problems.append(f"missing row {key}")
+    for key in sorted(set(seen) - want):
+        problems.append(f"unexpected row {key}")
+    for key, n in seen.items():
+        if n > 1:
+            problems.append(f"{n} rows for {key}")
+
+    for row in rows:
+        op, variant, size = row["operation"], row["variant"], int(row["size_doubles"])
+        where = f"{op}/{variant}@{size}"
+
+        def expect(column, value):
+            if row[column] != str(value):
+                problems.append(f"{where}: {column} = {row[column]!r}, expected {value!r}")
+
+        expect("ranks", a.ranks)
+        expect("nodes", a.nodes)
+        expect("size_bytes", 8 * size)
+        expect("iterations", a.iterations)
+        expect("warmup", a.warmup)
+        expect("root", a.root if op == "bcast" else "")
+        expect("result_doubles", expected_result_doubles(op, variant, size, a.ranks))
+        policy, sync = {"pure": ("pure", ""), "hybrid-barrier": ("hybrid", "barrier"),
+                        "hybrid-flags": ("hybrid", "flags"), "node-barrier": ("none", "barrier")}[variant]
+        expect("policy", policy)
+        expect("sync", sync)
+        if variant == "node-barrier":
+            expect("validation", "-")
+        else:
+            expect("validation", "Pass")
+            expect("errors", 0)
+        lo, avg, hi = float(row["min_us"]), float(row["avg_us"]), float(row["max_us"])
+        if not (0 <= lo <= avg * (1 + 1e-9) and avg <= hi * (1 + 1e-9)):
+            problems.append(f"{where}: min/avg/max not ordered: {lo} {avg} {hi}")
+        result_bytes = 8 * int(row["result_doubles"])
+        held = int(row["bytes_per_node"])
+        rpn = int(row["ranks_per_node"])
+        if variant == "pure" and held < result_bytes * rpn:
+            problems.append(f"{where}: pure holds {held} bytes per node, less than {rpn} copies of {result_bytes}")
+        if variant.startswith("hybrid") and held < result_bytes:
+            problems.append(f"{where}: hybrid holds {held} bytes per node, less than one copy of {result_bytes}")
+
+    for line in problems:
+        print("check_csv:", line)
+    print(f"check_csv: {len(rows)} rows, {len(problems)} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
