@@ -1,0 +1,75 @@
+#include "summa_options.hpp"
+
+#include <cmath>
+
+#include "hympi/error.hpp"
+
+namespace hympi::apps {
+
+void add_summa_options(CLI::App& app, SummaOptions& o) {
+  app.add_option("--alg,-a", o.algorithms, "Algorithms to run: summa, hsumma, pdgemm (several allowed)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"summa", "hsumma", "pdgemm"}))
+      ->capture_default_str();
+  app.add_option("--policy", o.policies, "Broadcast policies: pure (MPI_Bcast), hybrid (one panel per node)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"pure", "hybrid"}))
+      ->capture_default_str();
+  app.add_option("--sync", o.sync, "Node synchronization of the hybrid policy: barrier | flags")
+      ->check(CLI::IsMember({"barrier", "flags"}))
+      ->capture_default_str();
+  app.add_option("-m", o.m, "Rows of A and C")->capture_default_str();
+  app.add_option("-n", o.n, "Columns of B and C")->capture_default_str();
+  app.add_option("-k", o.k, "Columns of A, rows of B")->capture_default_str();
+  app.add_option("--size,-N", o.size, "Sets m = n = k (wins over -m -n -k)");
+  app.add_option("--grid,-g", o.grid, "Process grid PxQ (default: the most square factorization of np)");
+  app.add_option("--groups", o.groups, "HSUMMA groups IxJ (I divides P, J divides Q)")->capture_default_str();
+  app.add_option("-b", o.b, "Inner block size (panel width inside a group; SUMMA's block)")->capture_default_str();
+  app.add_option("-M", o.M, "Outer block size between groups, a multiple of b (default: b)");
+  app.add_option("--pdgemm-nb", o.pdgemm_nb,
+                 "PDGEMM block sizes: 0 = the engine's block-checkerboard distribution, >0 = block-cyclic nb x nb")
+      ->delimiter(',')
+      ->capture_default_str();
+  app.add_option("--order", o.order, "Grid rank order: row | col")
+      ->check(CLI::IsMember({"row", "col"}))
+      ->capture_default_str();
+  app.add_flag("--group-major", o.group_major, "Number ranks group by group (a group is a node under block placement)");
+  app.add_option("--reps,-r", o.reps, "Timed repetitions")->capture_default_str();
+  app.add_option("--warmup,-w", o.warmup, "Untimed warm-up repetitions")->capture_default_str();
+  app.add_option("--batch", o.batch, "Multiplies per timed repetition (time is per multiply; for tiny sizes)")
+      ->capture_default_str();
+  app.add_option("--check", o.check,
+                 "Correctness check after the timed runs: none | residual (random vector, any size) | serial "
+                 "(serial dgemm reference) | pdgemm (PDGEMM on the same arrays) | all")
+      ->check(CLI::IsMember({"none", "residual", "serial", "pdgemm", "all"}))
+      ->capture_default_str();
+  app.add_option("--csv", o.csv, "Append one row per repetition to this CSV file ('-' = stdout)");
+  app.add_option("--threads", o.threads, "OpenBLAS threads per rank")->capture_default_str();
+  app.add_flag("!--no-reference-dgemm", o.reference_dgemm, "Skip the single-rank DGEMM rate measurement");
+  app.add_option("--seed", o.seed, "Seed of the test matrices")->capture_default_str();
+  add_layout_options(app, o.layout);
+}
+
+std::pair<int, int> parse_pair(const std::string& text, const char* option) {
+  const auto x = text.find_first_of("xX");
+  int a = 0, b = 0;
+  try {
+    std::size_t used_a = 0, used_b = 0;
+    if (x == std::string::npos) throw std::invalid_argument("no x");
+    a = std::stoi(text.substr(0, x), &used_a);
+    b = std::stoi(text.substr(x + 1), &used_b);
+    if (used_a != x || used_b != text.size() - x - 1) throw std::invalid_argument("trailing text");
+  } catch (const std::exception&) {
+    require(false, std::string(option) + " expects AxB (e.g. 2x3), got '" + text + "'");
+  }
+  require(a >= 1 && b >= 1, std::string(option) + " needs positive dimensions, got '" + text + "'");
+  return {a, b};
+}
+
+std::pair<int, int> default_grid(int np) {
+  int p = static_cast<int>(std::sqrt(static_cast<double>(np)));
+  while (p > 1 && np % p != 0) --p;
+  return {p, np / p};
+}
+
+}  // namespace hympi::apps

@@ -1,0 +1,40 @@
+// Command line of hympi-summa: one option style for SUMMA, HSUMMA and PDGEMM.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "layout_options.hpp"
+
+namespace hympi::apps {
+
+struct SummaOptions {
+  std::vector<std::string> algorithms{"summa"};  // summa | hsumma | pdgemm
+  std::vector<std::string> policies{"hybrid"};   // pure | hybrid (ignored by pdgemm)
+  std::string sync = "flags";
+  std::int64_t m = 1024, n = 1024, k = 1024, size = 0;
+  std::string grid;  // "PxQ"; empty = the most square factorization of np
+  std::string groups = "1x1";
+  std::int64_t b = 64, M = 0;              // M = 0: M = b
+  std::vector<std::int64_t> pdgemm_nb{0};  // 0 = the engine's distribution
+  std::string order = "row";
+  bool group_major = false;
+  int reps = 5, warmup = 1, batch = 1;
+  std::string check = "residual";  // none | residual | serial | pdgemm | all
+  std::string csv;
+  int threads = 1;
+  bool reference_dgemm = true;
+  std::uint64_t seed = 42;
+  LayoutOptions layout;
+};
+
+void add_summa_options(CLI::App& app, SummaOptions& options);
+
+// "2x3" -> {2, 3}; throws hympi::Error naming the option on bad text.
+std::pair<int, int> parse_pair(const std::string& text, const char* option);
+
+// The most square P x Q with P * Q = np and P <= Q.
+std::pair<int, int> default_grid(int np);
+
+}  // namespace hympi::apps

@@ -1,0 +1,105 @@
+// The one SUMMA/HSUMMA engine: C = A * B (double) on a P x Q grid split into
+// I x J groups (Hasanov's hierarchical SUMMA). Outer panels of width <= M are
+// broadcast between groups (outer row/column communicators), then cut into inner
+// panels of width <= b broadcast inside each group; every rank updates its block
+// of C with cblas_dgemm per inner panel. SUMMA is the case I = J = 1.
+//
+// All panel traffic goes through hympi::Bcast, so the broadcast policy (pure:
+// MPI_Bcast into private panels; hybrid: one panel copy per node) is one switch.
+// A communicator of one rank needs no broadcast: the panel is read in place.
+//
+// Local storage is column-major with leading dimension max(1, local rows), in the
+// block-checkerboard distribution of distribution.hpp:
+//   A: m x k, rows over P, columns over Q;  B: k x n, rows over P, columns over Q;
+//   C: m x n, rows over P, columns over Q.
+#pragma once
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "hympi/collectives.hpp"
+#include "hympi/grid.hpp"
+#include "hympi/hsumma/distribution.hpp"
+#include "hympi/layout.hpp"
+
+namespace hympi::hsumma {
+
+struct EngineOptions {
+  std::int64_t m = 0, n = 0, k = 0;
+  std::int64_t b = 64;  // inner block (panel width inside a group)
+  std::int64_t M = 64;  // outer block (panel width between groups); M % b == 0
+  CollectiveOptions bcast;
+  LayoutSpec layout;  // node layout for the broadcast topologies (emulated or real)
+};
+
+// Seconds spent by this rank in one multiply(), and how many broadcasts it joined.
+struct Timings {
+  double total = 0;  // whole multiply, from entry to the end of the closing barrier
+  double bcast = 0;  // panel packing + broadcasts (the policy's own node sync included)
+  double dgemm = 0;  // local cblas_dgemm updates
+  double sync = 0;   // wait in the closing barrier (load imbalance)
+  std::int64_t outer_bcasts = 0, inner_bcasts = 0;
+};
+
+// Local extent of one distributed matrix on this rank.
+struct LocalBlock {
+  BlockCyclic1D rows, cols;
+  int row_proc = 0, col_proc = 0;
+  std::int64_t local_rows() const { return rows.local_size(row_proc); }
+  std::int64_t local_cols() const { return cols.local_size(col_proc); }
+  std::int64_t ld() const { return local_rows() > 0 ? local_rows() : 1; }
+  std::int64_t elements() const { return local_rows() * local_cols(); }
+};
+
+class Engine {
+ public:
+  // Collective over `comm`. Validates the shape and options (throws hympi::Error
+  // naming the problem, identically on every rank), builds the two-level grid and
+  // the broadcast objects.
+  Engine(MPI_Comm comm, const TwoLevelShape& shape, const EngineOptions& options);
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // C = A * B. Collective over the grid. Pointers may be null when the local
+  // block is empty.
+  Timings multiply(const double* A, const double* B, double* C);
+
+  LocalBlock a_block() const;
+  LocalBlock b_block() const;
+  LocalBlock c_block() const;
+  const TwoLevelGrid& grid() const { return *grid_; }
+  const EngineOptions& options() const { return options_; }
+  MPI_Comm comm() const { return comm_; }
+  const std::vector<OuterStep>& schedule() const { return schedule_; }
+  // Bytes of panel memory this rank's node holds for all broadcast objects.
+  std::size_t panel_bytes_per_node() const;
+
+ private:
+  struct Panel {
+    const double* data;
+    std::int64_t ld;
+  };
+  Panel outer_a(const PanelStep& step, const double* A);
+  Panel outer_b(const PanelStep& step, const double* B);
+  Panel inner_a(const PanelStep& outer, const PanelStep& step, Panel a);
+  Panel inner_b(const PanelStep& outer, const PanelStep& step, Panel b);
+
+  MPI_Comm comm_;
+  EngineOptions options_;
+  std::unique_ptr<TwoLevelGrid> grid_;
+  std::vector<OuterStep> schedule_;
+  std::int64_t lm_ = 0, ln_ = 0;            // local rows of A/C, local columns of B/C
+  std::int64_t a_first_ = 0, b_first_ = 0;  // first k column of my A block, first k row of my B block
+  std::int64_t a_ld_ = 1, b_ld_ = 1;
+  // Null when the communicator has one rank (nothing to broadcast).
+  std::unique_ptr<Bcast> outer_row_, outer_col_, inner_row_, inner_col_;
+  Timings* t_ = nullptr;
+};
+
+// Checks the engine arguments; throws hympi::Error naming the first problem.
+void validate(const TwoLevelShape& shape, int comm_size, const EngineOptions& options);
+
+}  // namespace hympi::hsumma

@@ -1,0 +1,201 @@
+#include "hympi/hsumma/engine.hpp"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "hympi/error.hpp"
+#include "hympi/topology.hpp"
+
+namespace hympi::hsumma {
+
+namespace {
+
+int comm_size(MPI_Comm comm) {
+  int size = 0;
+  HYMPI_CHECK_MPI(MPI_Comm_size(comm, &size));
+  return size;
+}
+
+// A broadcast object only where there is someone to send to.
+std::unique_ptr<Bcast> make_bcast(MPI_Comm comm, std::int64_t capacity, const EngineOptions& options) {
+  if (comm_size(comm) == 1) return nullptr;
+  const Topology& topo = Topology::of(comm, options.layout);
+  return Bcast::create(topo, std::max<std::int64_t>(1, capacity), sizeof(double), options.bcast);
+}
+
+// Copies rows x cols of a column-major matrix (leading dimension ld) into a packed one.
+void pack(const double* src, std::int64_t ld, std::int64_t rows, std::int64_t cols, double* dst) {
+  if (ld == rows) {
+    std::memcpy(dst, src, sizeof(double) * rows * cols);
+    return;
+  }
+  for (std::int64_t j = 0; j < cols; ++j) std::memcpy(dst + j * rows, src + j * ld, sizeof(double) * rows);
+}
+
+}  // namespace
+
+void validate(const TwoLevelShape& shape, int size, const EngineOptions& o) {
+  require(o.m >= 1 && o.n >= 1 && o.k >= 1, "matrix sizes must be positive (m=" + std::to_string(o.m) +
+                                                ", n=" + std::to_string(o.n) + ", k=" + std::to_string(o.k) + ")");
+  require(o.b >= 1, "the inner block size b must be >= 1 (b=" + std::to_string(o.b) + ")");
+  require(o.M >= o.b, "the inner block size b=" + std::to_string(o.b) +
+                          " exceeds the outer block size M=" + std::to_string(o.M) + " (need b <= M)");
+  require(o.M % o.b == 0, "the outer block size M=" + std::to_string(o.M) +
+                              " must be a multiple of the inner block size b=" + std::to_string(o.b));
+  require(shape.P >= 1 && shape.Q >= 1, "the grid must be at least 1x1");
+  require(shape.P * shape.Q == size, "the grid " + std::to_string(shape.P) + "x" + std::to_string(shape.Q) + " has " +
+                                         std::to_string(shape.P * shape.Q) + " ranks but the communicator has " +
+                                         std::to_string(size));
+  require(shape.I >= 1 && shape.J >= 1 && shape.P % shape.I == 0 && shape.Q % shape.J == 0,
+          "the groups " + std::to_string(shape.I) + "x" + std::to_string(shape.J) + " must divide the grid " +
+              std::to_string(shape.P) + "x" + std::to_string(shape.Q));
+  shape.validate(size);
+}
+
+Engine::Engine(MPI_Comm comm, const TwoLevelShape& shape, const EngineOptions& options)
+    : comm_(comm), options_(options) {
+  validate(shape, comm_size(comm), options);
+  grid_ = std::make_unique<TwoLevelGrid>(comm, shape);
+  schedule_ = hsumma_schedule(options.k, shape.P, shape.Q, options.M, options.b);
+
+  const LocalBlock a = a_block(), b = b_block();
+  lm_ = a.local_rows();
+  ln_ = b.local_cols();
+  a_first_ = a.cols.first(a.col_proc);
+  b_first_ = b.rows.first(b.row_proc);
+  a_ld_ = a.ld();
+  b_ld_ = b.ld();
+
+  // Widest panels: M (outer) and b (inner), never more than k.
+  const std::int64_t M = std::min(options.M, options.k), bw = std::min(options.b, options.k);
+  outer_row_ = make_bcast(grid_->outer_row_comm(), lm_ * M, options);
+  outer_col_ = make_bcast(grid_->outer_col_comm(), M * ln_, options);
+  inner_row_ = make_bcast(grid_->inner_row_comm(), lm_ * bw, options);
+  inner_col_ = make_bcast(grid_->inner_col_comm(), bw * ln_, options);
+}
+
+Engine::~Engine() = default;
+
+LocalBlock Engine::a_block() const {
+  const auto& s = grid_->shape();
+  return {BlockCyclic1D::block(options_.m, s.P), BlockCyclic1D::block(options_.k, s.Q), grid_->my_row(),
+          grid_->my_col()};
+}
+
+LocalBlock Engine::b_block() const {
+  const auto& s = grid_->shape();
+  return {BlockCyclic1D::block(options_.k, s.P), BlockCyclic1D::block(options_.n, s.Q), grid_->my_row(),
+          grid_->my_col()};
+}
+
+LocalBlock Engine::c_block() const {
+  const auto& s = grid_->shape();
+  return {BlockCyclic1D::block(options_.m, s.P), BlockCyclic1D::block(options_.n, s.Q), grid_->my_row(),
+          grid_->my_col()};
+}
+
+std::size_t Engine::panel_bytes_per_node() const {
+  std::size_t bytes = 0;
+  for (const auto* bc : {&outer_row_, &outer_col_, &inner_row_, &inner_col_})
+    if (*bc) bytes += (*bc)->bytes_per_node();
+  return bytes;
+}
+
+// The outer A panel: columns [k0, k1) of A on my grid row, held by the ranks whose
+// column-in-group matches the owner's (others return an empty panel).
+Engine::Panel Engine::outer_a(const PanelStep& step, const double* A) {
+  const int gc = grid_->shape().group_cols();
+  const int owner_group = step.a_col / gc, owner_in_group = step.a_col % gc;
+  if (grid_->col_in_group() != owner_in_group) return {nullptr, 0};
+  const bool mine = grid_->my_col() == step.a_col;
+  const double* local = mine && A ? A + (step.k0 - a_first_) * a_ld_ : nullptr;
+  if (!outer_row_) return {local, a_ld_};
+  const std::int64_t count = lm_ * step.width();
+  if (count == 0) return {nullptr, 1};
+  if (mine) pack(local, a_ld_, lm_, step.width(), outer_row_->buffer_as<double>());
+  outer_row_->run(owner_group, count);
+  ++t_->outer_bcasts;
+  return {outer_row_->result_as<double>(), lm_};
+}
+
+Engine::Panel Engine::outer_b(const PanelStep& step, const double* B) {
+  const int gr = grid_->shape().group_rows();
+  const int owner_group = step.b_row / gr, owner_in_group = step.b_row % gr;
+  if (grid_->row_in_group() != owner_in_group) return {nullptr, 0};
+  const bool mine = grid_->my_row() == step.b_row;
+  const double* local = mine && B ? B + (step.k0 - b_first_) : nullptr;
+  if (!outer_col_) return {local, b_ld_};
+  const std::int64_t count = step.width() * ln_;
+  if (count == 0) return {nullptr, 1};
+  if (mine) pack(local, b_ld_, step.width(), ln_, outer_col_->buffer_as<double>());
+  outer_col_->run(owner_group, count);
+  ++t_->outer_bcasts;
+  return {outer_col_->result_as<double>(), step.width()};
+}
+
+Engine::Panel Engine::inner_a(const PanelStep& outer, const PanelStep& step, Panel a) {
+  const int owner = outer.a_col % grid_->shape().group_cols();
+  const bool root = grid_->col_in_group() == owner;
+  const double* sub = root && a.data ? a.data + (step.k0 - outer.k0) * a.ld : nullptr;
+  if (!inner_row_) return {sub, a.ld};
+  const std::int64_t count = lm_ * step.width();
+  if (count == 0) return {nullptr, 1};
+  if (root) pack(sub, a.ld, lm_, step.width(), inner_row_->buffer_as<double>());
+  inner_row_->run(owner, count);
+  ++t_->inner_bcasts;
+  return {inner_row_->result_as<double>(), lm_};
+}
+
+Engine::Panel Engine::inner_b(const PanelStep& outer, const PanelStep& step, Panel b) {
+  const int owner = outer.b_row % grid_->shape().group_rows();
+  const bool root = grid_->row_in_group() == owner;
+  const double* sub = root && b.data ? b.data + (step.k0 - outer.k0) : nullptr;
+  if (!inner_col_) return {sub, b.ld};
+  const std::int64_t count = step.width() * ln_;
+  if (count == 0) return {nullptr, 1};
+  if (root) pack(sub, b.ld, step.width(), ln_, inner_col_->buffer_as<double>());
+  inner_col_->run(owner, count);
+  ++t_->inner_bcasts;
+  return {inner_col_->result_as<double>(), step.width()};
+}
+
+Timings Engine::multiply(const double* A, const double* B, double* C) {
+  Timings t;
+  t_ = &t;
+  const double start = MPI_Wtime();
+  const LocalBlock c = c_block();
+  const std::int64_t c_ld = c.ld();
+  for (std::int64_t j = 0; j < ln_; ++j) std::fill(C + j * c_ld, C + j * c_ld + lm_, 0.0);
+
+  for (const OuterStep& outer : schedule_) {
+    double t0 = MPI_Wtime();
+    const Panel a_outer = outer_a(outer.panel, A);
+    const Panel b_outer = outer_b(outer.panel, B);
+    t.bcast += MPI_Wtime() - t0;
+    for (const PanelStep& step : outer.inner) {
+      t0 = MPI_Wtime();
+      const Panel a = inner_a(outer.panel, step, a_outer);
+      const Panel b = inner_b(outer.panel, step, b_outer);
+      const double t1 = MPI_Wtime();
+      t.bcast += t1 - t0;
+      if (lm_ > 0 && ln_ > 0) {
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(lm_), static_cast<int>(ln_),
+                    static_cast<int>(step.width()), 1.0, a.data, static_cast<int>(a.ld), b.data, static_cast<int>(b.ld),
+                    1.0, C, static_cast<int>(c_ld));
+      }
+      t.dgemm += MPI_Wtime() - t1;
+    }
+  }
+  const double before_barrier = MPI_Wtime();
+  HYMPI_CHECK_MPI(MPI_Barrier(comm_));
+  const double end = MPI_Wtime();
+  t.sync = end - before_barrier;
+  t.total = end - start;
+  t_ = nullptr;
+  return t;
+}
+
+}  // namespace hympi::hsumma
