@@ -1,0 +1,69 @@
+! The Fortran module in a Fortran program: hybrid allgather and bcast checked
+! against MPI_Allgather / known values.
+program f_allgather
+  use mpi_f08
+  use hympi
+  implicit none
+  integer, parameter :: count = 4
+  type(hympi_allgather_t) :: ag
+  type(hympi_bcast_t) :: bc
+  real(8), pointer :: mine(:), whole(:), buf(:), got(:)
+  real(8), allocatable :: own(:), expected(:)
+  integer :: rank, size, it, i, root, bad, total, ierr, policy
+  integer :: node_rank, node_size, node_index, num_nodes
+
+  call MPI_Init()
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank)
+  call MPI_Comm_size(MPI_COMM_WORLD, size)
+  bad = 0
+  ierr = hympi_node_info(MPI_COMM_WORLD, node_rank, node_size, node_index, num_nodes)
+  if (ierr /= HYMPI_SUCCESS) bad = bad + 1
+  allocate(own(count), expected(count * size))
+
+  do policy = HYMPI_POLICY_PURE, HYMPI_POLICY_HYBRID
+    ierr = hympi_allgather_create(MPI_COMM_WORLD, count, policy, HYMPI_SYNC_FLAGS, ag)
+    if (ierr /= HYMPI_SUCCESS) then
+      print *, 'create failed: ', hympi_last_error()
+      bad = bad + 1
+    end if
+    do it = 1, 10
+      mine => hympi_allgather_slot(ag, count)
+      do i = 1, count
+        own(i) = rank * 100 + i + it * 0.5d0
+      end do
+      mine(:) = own(:)
+      ierr = hympi_allgather_run(ag)
+      call MPI_Allgather(own, count, MPI_DOUBLE_PRECISION, expected, count, MPI_DOUBLE_PRECISION, MPI_COMM_WORLD)
+      whole => hympi_allgather_result(ag)
+      if (any(whole /= expected)) bad = bad + 1
+    end do
+    ierr = hympi_allgather_free(ag)
+
+    ierr = hympi_bcast_create(MPI_COMM_WORLD, 2, policy, HYMPI_SYNC_BARRIER, bc)
+    do root = 0, size - 1
+      if (rank == root) then
+        buf => hympi_bcast_buffer(bc)
+        buf(1) = root
+        buf(2) = 2 * root + 1
+      end if
+      ierr = hympi_bcast_run(bc, root, 2)
+      got => hympi_bcast_result(bc)
+      if (got(1) /= root .or. got(2) /= 2 * root + 1) bad = bad + 1
+    end do
+    ! A bad root is reported, not fatal.
+    ierr = hympi_bcast_run(bc, size, 1)
+    if (ierr == HYMPI_SUCCESS .or. index(hympi_last_error(), 'outside') == 0) bad = bad + 1
+    ierr = hympi_bcast_free(bc)
+  end do
+
+  call MPI_Allreduce(bad, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
+  if (rank == 0) then
+    if (total == 0) then
+      print '(a,i0,a)', 'f_allgather: passed (', num_nodes, ' nodes)'
+    else
+      print '(a,i0,a)', 'f_allgather: FAILED (', total, ' bad checks)'
+    end if
+  end if
+  call MPI_Finalize()
+  if (total /= 0) error stop 1
+end program
