@@ -1,0 +1,100 @@
+// The distributed BPMF Gibbs sampler. Rows and columns are partitioned over the
+// ranks of a topology in contiguous ranges balanced by rating counts; each
+// half-iteration draws the side's Normal-Wishart hyperparameters from the exact
+// global statistics, samples the rank's items into the slot of a hympi::Allgatherv,
+// and runs it. The exchange policy (pure | hybrid) is a runtime option of that
+// collective, so Ori_BPMF and Hy_BPMF are the same sampler.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "bpmf/item_sampler.hpp"
+#include "bpmf/normal_wishart.hpp"
+#include "bpmf/ratings.hpp"
+#include "hympi/collectives.hpp"
+#include "hympi/topology.hpp"
+
+namespace bpmf {
+
+struct SamplerConfig {
+  int K = 32;
+  double alpha = 2.0;  // observation noise precision
+  int burnin = 50;
+  int samples = 200;
+  std::uint64_t seed = 42;
+  hympi::CollectiveOptions exchange;
+};
+
+struct IterationReport {
+  int iteration = 0;          // 1-based
+  bool burnin = true;         // this sample is not averaged
+  int samples_averaged = 0;   // post-burn-in samples in the running average
+  double rmse_sample = 0.0;   // test RMSE of this sample's predictions
+  double rmse_average = 0.0;  // test RMSE of the running average (NaN during burn-in)
+  double seconds_wall = 0.0;  // this iteration on this rank
+  double seconds_sampling = 0.0, seconds_exchange = 0.0, seconds_sync = 0.0;  // max over ranks
+  double items_per_second = 0.0;  // (rows + cols) / max wall time over ranks
+};
+
+class Sampler {
+ public:
+  // Collective over topo.comm(). `train` and `test` are the whole matrices, identical
+  // on every rank; the test shape must lie within the train shape. Throws
+  // std::invalid_argument (same on every rank) for K < 1, alpha <= 0, burnin < 0, samples < 0.
+  Sampler(const hympi::Topology& topo, const Ratings& train, const Ratings& test, SamplerConfig config);
+  ~Sampler();
+
+  // One Gibbs iteration (rows then columns). Collective.
+  IterationReport step();
+
+  int iteration() const { return iteration_; }
+  int total_iterations() const { return config_.burnin + config_.samples; }
+  const SamplerConfig& config() const { return config_; }
+  double train_mean() const { return mean_; }
+  // Item ranges [begin, end) of this rank: side 0 = rows, 1 = cols.
+  std::int64_t range_begin(int side) const { return sides_[side].begin; }
+  std::int64_t range_end(int side) const { return sides_[side].end; }
+  // Bytes of latent-matrix memory on this rank's node (pure: a copy per rank).
+  std::size_t latent_bytes_per_node() const;
+
+  // Collective: predictions for every test entry in test-file order on `root`
+  // (empty elsewhere): the post-burn-in average, or the last sample during burn-in.
+  std::vector<double> gather_predictions(int root = 0) const;
+
+  // The current latent matrices (rows x K and cols x K, item-major), valid until the next step().
+  const double* rows_latent() const;
+  const double* cols_latent() const;
+
+ private:
+  struct SideData {
+    std::int64_t items = 0, begin = 0, end = 0;
+    std::vector<std::int64_t> offsets;  // CSR over this rank's items
+    std::vector<std::int32_t> index;    // other-side item of each rating
+    std::vector<double> value;          // centred rating
+    std::unique_ptr<hympi::Allgatherv> exchange;
+  };
+  struct TestEntry {
+    std::int32_t row, col;
+    double value;
+    std::int64_t position;  // in the test file
+  };
+
+  void build_side(int side, const Ratings& train, const std::vector<std::int64_t>& counts);
+  void initialise();
+  double sample_side(int side, double& seconds_sync);  // returns seconds of sampling
+  void predict(IterationReport& report, double& seconds_sync);
+
+  const hympi::Topology& topo_;
+  SamplerConfig config_;
+  NormalWishartPrior prior_;
+  double mean_ = 0.0;
+  SideData sides_[2];
+  std::vector<TestEntry> test_;
+  std::vector<double> prediction_sum_, last_prediction_;
+  std::int64_t test_total_ = 0;
+  int iteration_ = 0, averaged_ = 0;
+  ItemWorkspace work_;
+};
+
+}  // namespace bpmf

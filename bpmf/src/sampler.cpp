@@ -1,0 +1,249 @@
+#include "bpmf/sampler.hpp"
+
+#include <mpi.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "bpmf/exact_sum.hpp"
+#include "bpmf/partition.hpp"
+
+namespace bpmf {
+
+namespace {
+double now() {
+  return MPI_Wtime();
+}
+
+void check_config(const SamplerConfig& c) {
+  if (c.K < 1) throw std::invalid_argument("the latent dimension K must be >= 1 (got " + std::to_string(c.K) + ")");
+  if (!(c.alpha > 0.0) || !std::isfinite(c.alpha))
+    throw std::invalid_argument("the noise precision alpha must be > 0 (got " + std::to_string(c.alpha) + ")");
+  if (c.burnin < 0) throw std::invalid_argument("burn-in must be >= 0");
+  if (c.samples < 0) throw std::invalid_argument("the number of samples must be >= 0");
+}
+}  // namespace
+
+Sampler::Sampler(const hympi::Topology& topo, const Ratings& train, const Ratings& test, SamplerConfig config)
+    : topo_(topo), config_(config), work_((check_config(config), config.K)) {
+  prior_ = NormalWishartPrior::standard(config_.K);
+  if (test.rows > train.rows || test.cols > train.cols)
+    throw std::invalid_argument("the test matrix is larger than the training matrix");
+  mean_ = mean_value(train);
+
+  std::vector<std::int64_t> counts[2] = {std::vector<std::int64_t>(train.rows, 0),
+                                         std::vector<std::int64_t>(train.cols, 0)};
+  for (const auto& e : train.entries) {
+    ++counts[0][e.row];
+    ++counts[1][e.col];
+  }
+  build_side(0, train, counts[0]);
+  build_side(1, train, counts[1]);
+
+  for (std::size_t k = 0; k < test.entries.size(); ++k) {
+    const auto& e = test.entries[k];
+    if (e.row >= sides_[0].begin && e.row < sides_[0].end)
+      test_.push_back({e.row, e.col, e.value, static_cast<std::int64_t>(k)});
+  }
+  test_total_ = static_cast<std::int64_t>(test.entries.size());
+  prediction_sum_.assign(test_.size(), 0.0);
+  last_prediction_.assign(test_.size(), mean_);
+  initialise();
+}
+
+Sampler::~Sampler() = default;
+
+void Sampler::build_side(int side, const Ratings& train, const std::vector<std::int64_t>& counts) {
+  SideData& s = sides_[side];
+  s.items = static_cast<std::int64_t>(counts.size());
+  // Every item costs a Cholesky factorization even without ratings: weight = count + 1.
+  std::vector<std::int64_t> weights(counts);
+  for (auto& w : weights) ++w;
+  const auto bounds = balanced_ranges(weights, topo_.size());
+  s.begin = bounds[topo_.rank()];
+  s.end = bounds[topo_.rank() + 1];
+
+  s.offsets.assign(static_cast<std::size_t>(s.end - s.begin + 1), 0);
+  for (std::int64_t i = s.begin; i < s.end; ++i) s.offsets[i - s.begin + 1] = s.offsets[i - s.begin] + counts[i];
+  s.index.resize(static_cast<std::size_t>(s.offsets.back()));
+  s.value.resize(s.index.size());
+  std::vector<std::int64_t> fill(s.offsets.begin(), s.offsets.end() - 1);
+  for (const auto& e : train.entries) {  // file order within an item: the same on every rank
+    const std::int64_t item = side == 0 ? e.row : e.col;
+    if (item < s.begin || item >= s.end) continue;
+    const auto at = fill[item - s.begin]++;
+    s.index[at] = side == 0 ? e.col : e.row;
+    s.value[at] = e.value - mean_;
+  }
+
+  std::vector<std::int64_t> items_per_rank(topo_.size());
+  for (int r = 0; r < topo_.size(); ++r) items_per_rank[r] = bounds[r + 1] - bounds[r];
+  s.exchange = hympi::Allgatherv::create(topo_, items_per_rank, sizeof(double) * config_.K, config_.exchange);
+  if (s.exchange->displs()[topo_.rank()] != s.begin)
+    throw std::logic_error("bpmf: the allgatherv result is not in item order");
+}
+
+void Sampler::initialise() {
+  // Small Gaussian start, scaled so that initial predictions have about unit variance.
+  const double scale = 1.0 / std::sqrt(std::sqrt(static_cast<double>(config_.K)));
+  for (int side = 0; side < 2; ++side) {
+    SideData& s = sides_[side];
+    double* slot = s.exchange->slot_as<double>();
+    for (std::int64_t item = s.begin; item < s.end; ++item) {
+      Stream st(config_.seed, kInitIteration, static_cast<std::uint64_t>(side), static_cast<std::uint64_t>(item));
+      for (int k = 0; k < config_.K; ++k) slot[(item - s.begin) * config_.K + k] = scale * st.normal();
+    }
+    s.exchange->run();
+  }
+}
+
+double Sampler::sample_side(int side, double& seconds_sync) {
+  const int K = config_.K;
+  SideData& s = sides_[side];
+  const double t0 = now();
+
+  // Exact global statistics of this side's current vectors.
+  const double* self = s.exchange->result_as<double>();
+  const std::size_t tri = static_cast<std::size_t>(K) * (K + 1) / 2;
+  ExactSums sums(K + tri);
+  for (std::int64_t item = s.begin; item < s.end; ++item) {
+    const double* u = self + item * K;
+    std::size_t t = K;
+    for (int a = 0; a < K; ++a) {
+      sums.add(a, u[a]);
+      for (int b = 0; b <= a; ++b) sums.add(t++, u[a] * u[b]);
+    }
+  }
+  const double t1 = now();
+  sums.allreduce(topo_.comm());
+  const double t2 = now();
+
+  LatentStats stats;
+  stats.count = static_cast<double>(s.items);
+  stats.sum.resize(K);
+  stats.outer_sum.resize(K, K);
+  std::size_t t = K;
+  for (int a = 0; a < K; ++a) {
+    stats.sum(a) = sums.value(a);
+    for (int b = 0; b <= a; ++b) stats.outer_sum(a, b) = stats.outer_sum(b, a) = sums.value(t++);
+  }
+  Stream hyper_stream(config_.seed, static_cast<std::uint64_t>(iteration_), static_cast<std::uint64_t>(side),
+                      kHyperItem);
+  const Hyper hyper = sample_normal_wishart(posterior(prior_, stats), hyper_stream);
+  const ItemPrior item_prior{hyper.Lambda, hyper.Lambda * hyper.mu};
+
+  const double* other = sides_[1 - side].exchange->result_as<double>();
+  double* slot = s.exchange->slot_as<double>();
+  for (std::int64_t item = s.begin; item < s.end; ++item) {
+    const auto l = item - s.begin;
+    const auto first = s.offsets[l];
+    Stream st(config_.seed, static_cast<std::uint64_t>(iteration_), static_cast<std::uint64_t>(side),
+              static_cast<std::uint64_t>(item));
+    sample_item(item_prior, config_.alpha, other, s.index.data() + first, s.value.data() + first,
+                s.offsets[l + 1] - first, st, work_, slot + l * K);
+  }
+  const double t3 = now();
+  seconds_sync += t2 - t1;
+  return (t1 - t0) + (t3 - t2);
+}
+
+void Sampler::predict(IterationReport& report, double& seconds_sync) {
+  const int K = config_.K;
+  const double* U = sides_[0].exchange->result_as<double>();
+  const double* V = sides_[1].exchange->result_as<double>();
+  ExactSums sums(2);
+  for (std::size_t k = 0; k < test_.size(); ++k) {
+    const auto& e = test_[k];
+    const Eigen::Map<const Eigen::VectorXd> u(U + static_cast<std::int64_t>(e.row) * K, K);
+    const Eigen::Map<const Eigen::VectorXd> v(V + static_cast<std::int64_t>(e.col) * K, K);
+    const double p = mean_ + u.dot(v);
+    last_prediction_[k] = p;
+    sums.add(0, (p - e.value) * (p - e.value));
+    if (!report.burnin) {
+      prediction_sum_[k] += p;
+      const double a = prediction_sum_[k] / averaged_;
+      sums.add(1, (a - e.value) * (a - e.value));
+    }
+  }
+  const double t0 = now();
+  sums.allreduce(topo_.comm());
+  seconds_sync += now() - t0;
+  const double n = static_cast<double>(test_total_);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  report.rmse_sample = test_total_ ? std::sqrt(sums.value(0) / n) : nan;
+  report.rmse_average = (test_total_ && !report.burnin) ? std::sqrt(sums.value(1) / n) : nan;
+}
+
+IterationReport Sampler::step() {
+  IterationReport report;
+  report.iteration = ++iteration_;
+  report.burnin = iteration_ <= config_.burnin;
+  if (!report.burnin) ++averaged_;
+  report.samples_averaged = averaged_;
+
+  const double start = now();
+  double sampling = 0.0, exchange = 0.0, sync = 0.0;
+  for (int side = 0; side < 2; ++side) {
+    sampling += sample_side(side, sync);
+    const double t0 = now();
+    sides_[side].exchange->run();
+    exchange += now() - t0;
+  }
+  const double t0 = now(), sync_before = sync;
+  predict(report, sync);
+  sampling += (now() - t0) - (sync - sync_before);  // the prediction's own reduction counts as sync
+  report.seconds_wall = now() - start;
+
+  double local[4] = {report.seconds_wall, sampling, exchange, sync}, global[4];
+  MPI_Allreduce(local, global, 4, MPI_DOUBLE, MPI_MAX, topo_.comm());
+  report.seconds_sampling = global[1];
+  report.seconds_exchange = global[2];
+  report.seconds_sync = global[3];
+  report.items_per_second = static_cast<double>(sides_[0].items + sides_[1].items) / global[0];
+  return report;
+}
+
+std::size_t Sampler::latent_bytes_per_node() const {
+  return sides_[0].exchange->bytes_per_node() + sides_[1].exchange->bytes_per_node();
+}
+
+const double* Sampler::rows_latent() const {
+  return sides_[0].exchange->result_as<double>();
+}
+const double* Sampler::cols_latent() const {
+  return sides_[1].exchange->result_as<double>();
+}
+
+std::vector<double> Sampler::gather_predictions(int root) const {
+  const MPI_Comm comm = topo_.comm();
+  const int mine = static_cast<int>(test_.size());
+  std::vector<std::int64_t> position(test_.size());
+  std::vector<double> value(test_.size());
+  for (std::size_t k = 0; k < test_.size(); ++k) {
+    position[k] = test_[k].position;
+    value[k] = averaged_ > 0 ? prediction_sum_[k] / averaged_ : last_prediction_[k];
+  }
+  const bool is_root = topo_.rank() == root;
+  std::vector<int> counts(is_root ? topo_.size() : 0), displs(counts.size(), 0);
+  MPI_Gather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, root, comm);
+  int total = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    displs[r] = total;
+    total += counts[r];
+  }
+  std::vector<std::int64_t> all_position(total);
+  std::vector<double> all_value(total);
+  MPI_Gatherv(position.data(), mine, MPI_INT64_T, all_position.data(), counts.data(), displs.data(), MPI_INT64_T, root,
+              comm);
+  MPI_Gatherv(value.data(), mine, MPI_DOUBLE, all_value.data(), counts.data(), displs.data(), MPI_DOUBLE, root, comm);
+  std::vector<double> out;
+  if (is_root) {
+    out.assign(static_cast<std::size_t>(test_total_), 0.0);
+    for (int k = 0; k < total; ++k) out[all_position[k]] = all_value[k];
+  }
+  return out;
+}
+
+}  // namespace bpmf

@@ -1,0 +1,4 @@
+%%MatrixMarket matrix array real general
+4 3
+1
+2

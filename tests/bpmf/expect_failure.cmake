@@ -1,0 +1,17 @@
+# Runs CMD ('|'-separated) and passes only if it exits nonzero, its output matches
+# REGEX, and the error is printed exactly once (by rank 0, not by every rank).
+string(REPLACE "|" ";" cmd "${CMD}")
+execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+set(all "${out}${err}")
+message("exit: ${rc}\n${all}")
+if(rc EQUAL 0)
+  message(FATAL_ERROR "expected a nonzero exit")
+endif()
+if(NOT all MATCHES "${REGEX}")
+  message(FATAL_ERROR "output does not match '${REGEX}'")
+endif()
+string(REGEX MATCHALL "hympi-bpmf: error" printed "${all}")
+list(LENGTH printed times)
+if(NOT times EQUAL 1)
+  message(FATAL_ERROR "the error was printed ${times} times, expected once")
+endif()

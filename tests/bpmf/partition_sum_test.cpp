@@ -1,0 +1,71 @@
+// Balanced contiguous partitions, and sums that do not depend on the order of addition.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+
+#include "bpmf/exact_sum.hpp"
+#include "bpmf/partition.hpp"
+
+namespace {
+
+TEST(Partition, CoversEverythingInOrder) {
+  const std::vector<std::int64_t> w = {5, 1, 1, 1, 9, 2, 2, 3, 0, 4};
+  for (int parts = 1; parts <= 12; ++parts) {
+    const auto b = bpmf::balanced_ranges(w, parts);
+    ASSERT_EQ(b.size(), static_cast<std::size_t>(parts + 1));
+    EXPECT_EQ(b.front(), 0);
+    EXPECT_EQ(b.back(), static_cast<std::int64_t>(w.size()));
+    EXPECT_TRUE(std::is_sorted(b.begin(), b.end()));
+  }
+}
+
+TEST(Partition, BalancesByWeight) {
+  std::mt19937 gen(3);
+  std::vector<std::int64_t> w(10000);
+  for (auto& x : w) x = 1 + gen() % 50;
+  const auto total = std::accumulate(w.begin(), w.end(), std::int64_t{0});
+  const auto b = bpmf::balanced_ranges(w, 7);
+  for (int r = 0; r < 7; ++r) {
+    const auto part = std::accumulate(w.begin() + b[r], w.begin() + b[r + 1], std::int64_t{0});
+    EXPECT_NEAR(static_cast<double>(part), total / 7.0, 50.0) << "part " << r;
+  }
+}
+
+TEST(Partition, OneHeavyItem) {
+  const auto b = bpmf::balanced_ranges({1, 100, 1}, 2);
+  EXPECT_EQ(b, (std::vector<std::int64_t>{0, 1, 3}));
+  EXPECT_THROW(bpmf::balanced_ranges({1}, 0), std::invalid_argument);
+}
+
+TEST(ExactSums, OrderDoesNotMatter) {
+  std::mt19937_64 gen(5);
+  std::normal_distribution<double> dist(0.0, 100.0);
+  std::vector<double> terms(20000);
+  for (auto& t : terms) t = dist(gen) * dist(gen);
+  bpmf::ExactSums forward(1), backward(1), split(1);
+  for (double t : terms) forward.add(0, t);
+  for (auto it = terms.rbegin(); it != terms.rend(); ++it) backward.add(0, *it);
+  std::shuffle(terms.begin(), terms.end(), gen);
+  for (double t : terms) split.add(0, t);
+  EXPECT_EQ(forward.value(0), backward.value(0));
+  EXPECT_EQ(forward.value(0), split.value(0));
+  long double exact = 0;
+  for (double t : terms) exact += t;
+  EXPECT_NEAR(forward.value(0), static_cast<double>(exact), 1e-9 * std::abs(static_cast<double>(exact)) + 1e-9);
+}
+
+TEST(ExactSums, NegativeValuesAndFractions) {
+  bpmf::ExactSums s(2);
+  s.add(0, -1.25);
+  s.add(0, 0.5);
+  s.add(1, 1e-10);
+  s.add(1, -3e-10);
+  EXPECT_EQ(s.value(0), -0.75);
+  EXPECT_NEAR(s.value(1), -2e-10, 1e-16);
+  EXPECT_THROW(s.add(0, std::nan("")), std::domain_error);
+  EXPECT_THROW(s.add(0, 1e300), std::domain_error);
+}
+
+}  // namespace
