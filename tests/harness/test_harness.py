@@ -100,6 +100,24 @@ class ExpansionTest(HarnessCase):
         pts = Experiment(path, tiny=True, overrides={"size": "7"}).points()
         self.assertEqual([(p.ranks, p.params["size"]) for p in pts], [(2, 7)])
 
+    def test_full_nodes(self):
+        path = self.experiment(f"""
+            [experiment]
+            app = "{FAKE_APP}"
+            [axes]
+            nodes = [2]
+            ranks_per_node = ["full"]
+            node_sizes_unused = [0]
+            """)
+        self.assertEqual(Experiment(path).points(cores_per_node=24)[0].ranks, 48)
+        with self.assertRaisesRegex(ExperimentError, "cores-per-node"):
+            Experiment(path).points()
+        irregular = self.experiment(f'[experiment]\napp = "{FAKE_APP}"\n[axes]\nnode_sizes = ["full,1"]\n', "irr")
+        self.assertEqual(Experiment(irregular).points(cores_per_node=8)[0].params["node_sizes"], [8, 1])
+        bad = self.experiment(f'[experiment]\napp = "{FAKE_APP}"\n[axes]\nnodes = [2]\nranks_per_node = ["all"]\n', "b")
+        with self.assertRaisesRegex(ExperimentError, "bad ranks_per_node"):
+            Experiment(bad).points()
+
     def test_bad_files_are_named(self):
         bad = self.experiment('[experiment]\napp = "x"\n[axes]\nnode_sizes = ["2,0"]\n', "bad")
         with self.assertRaisesRegex(ExperimentError, "node_sizes"):
@@ -191,6 +209,11 @@ class SweepTest(HarnessCase):
         proc = self.harness(exp, expect=0)
         self.assertIn("1 ok, 0 failed, 0 skipped, 3 done before", proc.stdout)
         self.assertEqual(len(read_csv(os.path.join(results, "sweep.csv"))), 4)
+        # --fresh: everything measured again, old rows gone.
+        proc = self.harness(exp, "--fresh", expect=0)
+        self.assertIn("4 ok, 0 failed, 0 skipped, 0 done before", proc.stdout)
+        self.assertEqual(len(read_csv(os.path.join(results, "sweep.csv"))), 4)
+        self.assertEqual(len(read_csv(os.path.join(results, "sweep.index.csv"))), 4)
 
     def test_dry_run_prints_commands_and_runs_nothing(self):
         exp = self.sweep_file()

@@ -108,6 +108,8 @@ def parse_args(argv, config, script_dir):
                     help='what ranks_per_node = "full" means; points with fuller nodes are skipped '
                          "(default $HYMPI_CORES_PER_NODE, else $SLURM_NTASKS_PER_NODE)")
     ap.add_argument("--timeout", type=float, help="seconds per point (default: the experiment's, else 600)")
+    ap.add_argument("--fresh", action="store_true",
+                    help="delete the experiment's earlier CSV, state, index and logs first (re-measure everything)")
     ap.add_argument("--skip-failed", action="store_true", help="do not retry points that failed before")
     ap.add_argument("--dry-run", action="store_true", help="print the command of every point, run nothing")
     ap.add_argument("--list", action="store_true", help="print the points and their status, run nothing")
@@ -172,6 +174,8 @@ def main(argv, script_dir):
         sweep = Sweep(exp, points, launcher, app, csv_path, dry_run=args.dry_run,
                       retry_failed=not args.skip_failed, max_ranks=args.max_ranks, max_nodes=args.max_nodes,
                       cores_per_node=args.cores_per_node, timeout=args.timeout)
+        if args.fresh and not args.dry_run:
+            sweep.store.forget()
         try:
             all_ok = sweep.run() and all_ok
         except StoreError as e:

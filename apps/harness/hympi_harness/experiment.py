@@ -105,6 +105,11 @@ class Point:
         return args
 
 
+def _same(value, wanted):
+    """Exclude matching: node_sizes may be written "2,1" or [2, 1]."""
+    return value == wanted or (value is not None and _text(value) == _text(wanted).replace(" ", ""))
+
+
 def _text(value):
     if isinstance(value, list):
         return ",".join(str(v) for v in value)
@@ -122,8 +127,12 @@ def _full(value, cores_per_node):
 def derive_layout(params, cores_per_node=None):
     """Fills in ranks / nodes / ranks_per_node from whichever of them the point gives."""
     p = dict(params)
-    if "ranks_per_node" in p:
-        p["ranks_per_node"] = _full(p["ranks_per_node"], cores_per_node)
+    for key in ("ranks_per_node", "nodes"):
+        if key in p:
+            p[key] = _full(p[key], cores_per_node) if key == "ranks_per_node" else p[key]
+            if not isinstance(p[key], int) or isinstance(p[key], bool) or p[key] <= 0:
+                raise ExperimentError(f"bad {key} {p[key]!r}: expected a positive number"
+                                      + (' or "full"' if key == "ranks_per_node" else ""))
     if "node_sizes" in p:
         sizes = p["node_sizes"]
         if isinstance(sizes, str):
@@ -212,7 +221,7 @@ class Experiment:
                 else:
                     params[name] = value
             params = derive_layout(params, cores_per_node)
-            if any(all(params.get(k) == v for k, v in ex.items()) for ex in self.exclude):
+            if any(all(_same(params.get(k), v) for k, v in ex.items()) for ex in self.exclude):
                 continue
             point = Point(params, self)
             if point.id not in seen:

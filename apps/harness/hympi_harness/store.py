@@ -41,6 +41,15 @@ class Store:
             except (OSError, ValueError) as e:
                 raise StoreError(f"cannot read state file '{self.state_path}': {e}; delete it to start over")
 
+    def forget(self):
+        """--fresh: drop everything an earlier sweep of this experiment left behind."""
+        import shutil
+        for path in (self.csv_path, self.state_path, self.index_path):
+            if os.path.exists(path):
+                os.remove(path)
+        shutil.rmtree(self.logs_dir, ignore_errors=True)
+        self.state = {}
+
     def prepare(self):
         os.makedirs(os.path.dirname(os.path.abspath(self.csv_path)), exist_ok=True)
         os.makedirs(self.logs_dir, exist_ok=True)

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Regenerates the laptop-scale figures in a few minutes on 2 cores: builds what is missing,
+# runs every experiment in results/experiments/laptop/ through hympi-harness (fresh
+# measurements; CSVs under results/<family>/), then every results/*/plot.py there is.
+#
+#   apps/harness/reproduce-laptop.sh [--build-dir DIR] [--resume] [--tiny] [--only NAME]...
+#
+#   --build-dir DIR  build tree (default $HYMPI_BUILD or <source>/build; configured if new)
+#   --resume         keep earlier results and skip points already done (after an interruption)
+#   --tiny           each experiment's seconds-long [tiny] variant (a smoke test)
+#   --only NAME      run only this experiment (file stem, e.g. zhou-fig7); repeatable
+#   --no-plots       measure only
+# Exit status: 0 when every point and every plot succeeded.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${HYMPI_BUILD:-$ROOT/build}
+fresh=1 tiny=0 plots=1 only=()
+while (($#)); do
+  case $1 in
+    --build-dir) BUILD=$2; shift 2 ;;
+    --resume) fresh=0; shift ;;
+    --tiny) tiny=1; shift ;;
+    --only) only+=("$2"); shift 2 ;;
+    --no-plots) plots=0; shift ;;
+    -h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "reproduce-laptop: unknown option '$1' (try --help)" >&2; exit 2 ;;
+  esac
+done
+start=$SECONDS
+say() { echo "== reproduce-laptop: $*"; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
+
+# 1. Build (only the apps the experiments need, at most 2 jobs: laptops have few cores).
+if [[ ! -f $BUILD/CMakeCache.txt ]]; then
+  say "configuring $BUILD"
+  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release ${HYMPI_CMAKE_ARGS:-}
+fi
+for target in hympi-bench-collectives hympi-summa hympi-bpmf; do
+  say "building $target"
+  cmake --build "$BUILD" --target "$target" -j "${HYMPI_BUILD_JOBS:-2}" >/dev/null ||
+    say "WARNING: could not build $target; its experiments will fail"
+done
+HARNESS=$BUILD/apps/harness/hympi-harness
+[[ -x $HARNESS ]] || { say "no harness at $HARNESS"; exit 2; }
+
+# 2. Which experiments; the ChEMBL one needs the data (fetched from a mirror or the web).
+files=()
+for f in "$ROOT"/results/experiments/laptop/*.toml; do
+  name=$(basename "$f" .toml)
+  if ((${#only[@]})) && [[ " ${only[*]} " != *" $name "* ]]; then continue; fi
+  files+=("$f")
+done
+if ((tiny == 0)) && [[ " ${files[*]} " == *zhou-fig12* && ! -f $ROOT/data/chembl/chembl-IC50-train.mm ]]; then
+  say "fetching ChEMBL for Fig 12"
+  if ! "$ROOT/data/fetch-chembl.sh"; then
+    say "WARNING: no ChEMBL data: skipping zhou-fig12 (run data/fetch-chembl.sh)"
+    kept=()
+    for f in "${files[@]}"; do [[ $f == */zhou-fig12.toml ]] || kept+=("$f"); done
+    files=("${kept[@]}")
+  fi
+fi
+
+# 3. Measure.
+args=(--results-dir "$ROOT/results")
+((fresh)) && args+=(--fresh)
+((tiny)) && args+=(--tiny)
+say "running ${#files[@]} experiment(s)"
+harness_rc=0
+if ((${#files[@]})); then
+  "$HARNESS" "${args[@]}" "${files[@]}" || harness_rc=$?
+fi
+
+# 4. Plot whatever plot scripts the figure folders have.
+plot_rc=0
+if ((plots)); then
+  for plot in "$ROOT"/results/*/plot.py; do
+    [[ -f $plot ]] || continue
+    say "plotting $(basename "$(dirname "$plot")")"
+    (cd "$(dirname "$plot")" && MPLBACKEND=Agg /usr/bin/python3 "$plot") || { plot_rc=1; say "WARNING: $plot failed"; }
+  done
+fi
+say "done in $((SECONDS - start)) s (harness exit $harness_rc); CSVs and PNGs under $ROOT/results/"
+((harness_rc == 0 && plot_rc == 0))
