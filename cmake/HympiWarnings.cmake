@@ -5,6 +5,6 @@ target_compile_options(hympi_warnings INTERFACE
   $<$<COMPILE_LANGUAGE:Fortran>:-Wall -Wno-maybe-uninitialized>)
 if(HYMPI_SANITIZE)
   set(_san -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
-  add_compile_options($<$<COMPILE_LANGUAGE:CXX,C>:${_san}>)
+  add_compile_options(${_san})
   add_link_options(${_san})
 endif()

@@ -30,8 +30,9 @@ run_suite() {
   echo "=== suite $name: configure and build ($build)"
   local start=$SECONDS
   cmake -G Ninja -S "$root" -B "$build" "${cmake_args[@]}" > "$build.configure.log" 2>&1 ||
-    { cat "$build.configure.log"; return 1; }
-  cmake --build "$build" -j "$jobs" > "$build.build.log" 2>&1 || { tail -50 "$build.build.log"; return 1; }
+    { cat "$build.configure.log"; total_failed=$((total_failed + 1)); return 1; }
+  cmake --build "$build" -j "$jobs" > "$build.build.log" 2>&1 ||
+    { tail -50 "$build.build.log"; total_failed=$((total_failed + 1)); return 1; }
   echo "=== suite $name: built in $((SECONDS - start)) s; testing"
   local log="$build.ctest.log" rc=0
   # ASan cannot see through MPI's own allocations at exit; leaks are not what this suite checks.
