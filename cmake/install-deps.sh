@@ -12,7 +12,7 @@ packages=(
   python3 python3-matplotlib
 )
 # Optional groups: simulated scale (SimGrid) and the local Slurm used by the jobscript tests.
-if [[ "${HYMPI_WITH_SIMGRID:-1}" == 1 ]]; then packages+=(libsimgrid-dev simgrid); fi
+if [[ "${HYMPI_WITH_SIMGRID:-1}" == 1 ]]; then packages+=(libsimgrid-dev); fi
 if [[ "${HYMPI_WITH_SLURM:-1}" == 1 ]]; then packages+=(slurmctld slurmd slurm-client munge); fi
 
 missing=()
