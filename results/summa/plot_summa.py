@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Plots of the laptop-scale SUMMA / HSUMMA / PDGEMM measurements (CSV from hympi-summa).
+
+  fig11_ori_hy_ratio.png      Zhou et al. Fig 11 analogue: Ori_SUMMA / Hy_SUMMA time vs per-core size
+  fig4_7_time_vs_groups.png   thesis Fig 4.7 analogue: HSUMMA time vs number of groups G
+  fig4_8_inner_block.png      thesis Figs 4.8/4.9 analogue: HSUMMA time (and its split) vs inner block b
+  fig4_10_vs_pdgemm.png       thesis Fig 4.10 analogue: GF/s of SUMMA, HSUMMA, PDGEMM vs n
+  n4096_np2.png               the 2-rank n = 4096 target: GF/s per variant vs 2x the single-rank DGEMM rate
+
+Every point is the median over the repetitions (one CSV row per repetition). Missing CSVs are skipped.
+Usage: plot_summa.py [DIR]   (default: the directory of this script)
+"""
+import csv
+import os
+import statistics
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+HERE = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+
+
+def load(name):
+    path = os.path.join(HERE, name)
+    if not os.path.exists(path):
+        print(f"skip {name}: not found")
+        return []
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def median_by(rows, key, value="time_s"):
+    groups = defaultdict(list)
+    for r in rows:
+        groups[key(r)].append(float(r[value]))
+    return {k: statistics.median(v) for k, v in groups.items()}
+
+
+def variant(r):
+    if r["algorithm"] == "pdgemm":
+        nb = int(r["pdgemm_nb"])
+        return "PDGEMM nb=" + ("ours" if nb == 0 else str(nb))
+    name = "SUMMA" if r["algorithm"] == "summa" else f"HSUMMA G={int(r['I']) * int(r['J'])}"
+    return f"{name} {r['policy']}" + (f"/{r['sync']}" if r["policy"] == "hybrid" else "")
+
+
+def save(fig, name):
+    fig.tight_layout()
+    fig.savefig(os.path.join(HERE, name), dpi=120)
+    plt.close(fig)
+    print("wrote", name)
+
+
+def fig11():
+    rows = load("fig11_ori_hy.csv")
+    if not rows:
+        return
+    per_core = lambda r: int(r["b"])  # noqa: E731  (b = s: one block per rank)
+    t = median_by(rows, lambda r: (r["ranks"], r["P"] + "x" + r["Q"], r["layout"], r["sync"], r["policy"], per_core(r)))
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    series = sorted({k[:4] for k in t})
+    for ranks, grid, layout, sync in series:
+        sizes = sorted({k[5] for k in t if k[:4] == (ranks, grid, layout, sync)})
+        ratio = [t[(ranks, grid, layout, sync, "pure", s)] / t[(ranks, grid, layout, sync, "hybrid", s)]
+                 for s in sizes if (ranks, grid, layout, sync, "pure", s) in t and (ranks, grid, layout, sync, "hybrid", s) in t]
+        ax.plot(sizes[: len(ratio)], ratio, marker="o", label=f"{ranks} ranks {grid}, {layout}, sync={sync}")
+    ax.axhline(1.0, color="grey", lw=0.8)
+    ax.set_xscale("log", base=2)
+    ax.set_xticks([8, 64, 128, 256], ["8", "64", "128", "256"])
+    ax.set_xlabel("per-core block size s (local C is s x s, b = s)")
+    ax.set_ylabel("time Ori_SUMMA / Hy_SUMMA")
+    ax.set_title("Ori vs Hy SUMMA on one machine (cf. Zhou et al. Fig 11)")
+    ax.legend(fontsize=7)
+    save(fig, "fig11_ori_hy_ratio.png")
+
+
+def fig4_7():
+    rows = load("hsumma_groups.csv")
+    if not rows:
+        return
+    t = median_by(rows, lambda r: (r["policy"], int(r["I"]) * int(r["J"]), r["I"] + "x" + r["J"]))
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    for policy in sorted({k[0] for k in t}):
+        pts = sorted((g, shape, v) for (p, g, shape), v in t.items() if p == policy)
+        ax.plot(range(len(pts)), [v for _, _, v in pts], marker="o", label=policy)
+        ax.set_xticks(range(len(pts)), [f"G={g}\n({s})" for g, s, _ in pts])
+    ax.set_ylabel("time per multiply [s]")
+    ax.set_title("HSUMMA time vs groups (cf. thesis Fig 4.7)\n" + rows[0]["m"] + "^3, grid 2x2, " + rows[0]["layout"])
+    ax.legend()
+    save(fig, "fig4_7_time_vs_groups.png")
+
+
+def fig4_8():
+    rows = load("hsumma_blocks.csv")
+    if not rows:
+        return
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
+    for policy in sorted({r["policy"] for r in rows}):
+        sub = [r for r in rows if r["policy"] == policy]
+        for col, ax in (("time_s", axes[0]), ("bcast_s", axes[1])):
+            t = median_by(sub, lambda r: int(r["b"]), col)
+            bs = sorted(t)
+            ax.plot(bs, [t[b] for b in bs], marker="o", label=policy)
+    for ax, title in ((axes[0], "total"), (axes[1], "broadcast part")):
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("inner block size b (M = 256)")
+        ax.set_ylabel("time per multiply [s]")
+        ax.set_title(f"HSUMMA {title} vs b (cf. thesis Figs 4.8/4.9)")
+        ax.legend()
+    save(fig, "fig4_8_inner_block.png")
+
+
+def fig4_10():
+    rows = load("hsumma_vs_pdgemm.csv")
+    if not rows:
+        return
+    g = median_by(rows, lambda r: (variant(r), int(r["m"])), "gflops")
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    for v in sorted({k[0] for k in g}):
+        ns = sorted(n for (w, n) in g if w == v)
+        ax.plot(ns, [g[(v, n)] for n in ns], marker="o", label=v)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("n (m = n = k)")
+    ax.set_ylabel("GF/s (median)")
+    ax.set_title("SUMMA / HSUMMA / PDGEMM, 4 ranks (cf. thesis Fig 4.10)\n" + rows[0]["layout"] + ", 2 cores")
+    ax.legend(fontsize=7)
+    save(fig, "fig4_10_vs_pdgemm.png")
+
+
+def n4096():
+    rows = load("n4096_np2.csv")
+    if not rows:
+        return
+    g = median_by(rows, lambda r: (r["P"] + "x" + r["Q"], variant(r) + ("" if r["algorithm"] == "pdgemm" else f" b={r['b']}")), "gflops")
+    ref = statistics.median(float(r["ref_dgemm_gflops"]) for r in rows)
+    labels = sorted(g)
+    fig, ax = plt.subplots(figsize=(8, 0.32 * len(labels) + 1.5))
+    ax.barh([f"{grid} {v}" for grid, v in labels], [g[k] for k in labels])
+    ax.axvline(2 * ref, color="red", ls="--", label=f"2 x single-rank DGEMM ({2 * ref:.1f} GF/s)")
+    ax.axvline(0.9 * 2 * ref, color="orange", ls=":", label="90% of that")
+    ax.set_xlabel("GF/s (median over repetitions)")
+    ax.set_title("n = 4096 on 2 ranks")
+    ax.legend(fontsize=7)
+    save(fig, "n4096_np2.png")
+
+
+if __name__ == "__main__":
+    fig11()
+    fig4_7()
+    fig4_8()
+    fig4_10()
+    n4096()
