@@ -17,17 +17,19 @@ double now() {
   return MPI_Wtime();
 }
 
-void check_config(const SamplerConfig& c) {
+// Returns K once the configuration is valid (so the workspace is sized only then).
+int checked_K(const SamplerConfig& c) {
   if (c.K < 1) throw std::invalid_argument("the latent dimension K must be >= 1 (got " + std::to_string(c.K) + ")");
   if (!(c.alpha > 0.0) || !std::isfinite(c.alpha))
     throw std::invalid_argument("the noise precision alpha must be > 0 (got " + std::to_string(c.alpha) + ")");
   if (c.burnin < 0) throw std::invalid_argument("burn-in must be >= 0");
   if (c.samples < 0) throw std::invalid_argument("the number of samples must be >= 0");
+  return c.K;
 }
 }  // namespace
 
 Sampler::Sampler(const hympi::Topology& topo, const Ratings& train, const Ratings& test, SamplerConfig config)
-    : topo_(topo), config_(config), work_((check_config(config), config.K)) {
+    : topo_(topo), config_(config), work_(checked_K(config)) {
   prior_ = NormalWishartPrior::standard(config_.K);
   if (test.rows > train.rows || test.cols > train.cols)
     throw std::invalid_argument("the test matrix is larger than the training matrix");
