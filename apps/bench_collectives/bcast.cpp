@@ -23,10 +23,10 @@ class BcastOperation : public Operation {
     for (std::size_t i = 0; i < source_.size(); ++i) source_[i] = pattern(iteration, root_, i);
   }
 
-  void step() override {
+  void write() override {
     if (topo_.rank() == root_) std::memcpy(collective_->buffer(), source_.data(), source_.size() * sizeof(double));
-    collective_->run(root_, size_);
   }
+  void exchange() override { collective_->run(root_, size_); }
 
   std::int64_t errors(int iteration) const override {
     const double* result = collective_->result_as<double>();

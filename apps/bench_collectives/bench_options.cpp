@@ -32,6 +32,9 @@ void add_bench_options(CLI::App& app, BenchOptions& o) {
   app.add_option("-x,--warmup", o.warmup, "Untimed warm-up iterations per size (default: 100 up to 8 KiB, 10 above)");
   app.add_flag("-c,--validate", o.validate,
                "Check every result against the expected data after every iteration (data change each iteration)");
+  app.add_flag("--untimed-write", o.untimed_write,
+               "Write this rank's contribution before the timer starts: time the exchange alone (default: the "
+               "write is timed, for pure and hybrid alike)");
   app.add_option("--root", o.root, "Root rank of bcast")->capture_default_str();
   app.add_option("--ops", o.ops, "Operations, comma separated")
       ->delimiter(',')

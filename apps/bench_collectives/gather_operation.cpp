@@ -29,10 +29,8 @@ class GatherOperation : public Operation {
     for (std::size_t i = 0; i < source_.size(); ++i) source_[i] = pattern(iteration, topo_.rank(), i);
   }
 
-  void step() override {
-    std::memcpy(collective_->slot(), source_.data(), source_.size() * sizeof(double));
-    collective_->run();
-  }
+  void write() override { std::memcpy(collective_->slot(), source_.data(), source_.size() * sizeof(double)); }
+  void exchange() override { collective_->run(); }
 
   std::int64_t errors(int iteration) const override {
     const double* result = collective_->result_as<double>();

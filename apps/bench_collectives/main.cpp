@@ -63,7 +63,7 @@ std::vector<Result> run_operation(const OperationKind& kind, const std::vector<V
     for (std::size_t v = 0; v < variants.size(); ++v) {
       ops[v]->resize(size);
       Result r{kind.name, variants[v], root, size,
-               measure(*ops[v], topo, o.iterations_for(size), o.warmup_for(size), o.validate)};
+               measure(*ops[v], topo, o.iterations_for(size), o.warmup_for(size), o.validate, !o.untimed_write)};
       if (topo.rank() == 0) csv.row(csv_fields(info, r));
       rows.push_back(r);
     }

@@ -2,20 +2,30 @@
 
 #include <mpi.h>
 
+#include <algorithm>
+#include <vector>
+
 namespace hympi::bench {
 
-Measurement measure(Operation& op, const Topology& topo, int iterations, int warmup, bool validate) {
+Measurement measure(Operation& op, const Topology& topo, int iterations, int warmup, bool validate, bool timed_write) {
   const MPI_Comm comm = topo.comm();
   const bool check = validate && op.checks_data();
   double timed = 0;
+  std::vector<double> times;
+  times.reserve(static_cast<std::size_t>(iterations));
   std::int64_t errors = 0;
   MPI_Barrier(comm);
   for (int it = 0; it < warmup + iterations; ++it) {
     if (check) op.prepare(it);  // untimed: new data every iteration
+    if (!timed_write) op.write();
     const double start = MPI_Wtime();
-    op.step();
+    if (timed_write) op.write();
+    op.exchange();
     const double stop = MPI_Wtime();
-    if (it >= warmup) timed += stop - start;
+    if (it >= warmup) {
+      timed += stop - start;
+      times.push_back(stop - start);
+    }
     if (check) errors += op.errors(it);
     MPI_Barrier(comm);  // untimed, as OSU: no iteration overlaps the next
   }
@@ -24,11 +34,19 @@ Measurement measure(Operation& op, const Topology& topo, int iterations, int war
   m.iterations = iterations;
   m.warmup = warmup;
   m.validated = check;
+  m.timed_write = timed_write;
   const double mine = iterations > 0 ? timed * 1e6 / iterations : 0.0;
   MPI_Allreduce(&mine, &m.min_us, 1, MPI_DOUBLE, MPI_MIN, comm);
   MPI_Allreduce(&mine, &m.max_us, 1, MPI_DOUBLE, MPI_MAX, comm);
   MPI_Allreduce(&mine, &m.avg_us, 1, MPI_DOUBLE, MPI_SUM, comm);
   m.avg_us /= topo.size();
+  double median = 0;
+  if (!times.empty()) {
+    std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+    median = times[times.size() / 2] * 1e6;
+  }
+  MPI_Allreduce(&median, &m.median_us, 1, MPI_DOUBLE, MPI_SUM, comm);
+  m.median_us /= topo.size();
   MPI_Allreduce(&errors, &m.errors, 1, MPI_INT64_T, MPI_SUM, comm);
   m.result_doubles = op.result_doubles();
   const unsigned long long bytes = op.bytes_per_node();

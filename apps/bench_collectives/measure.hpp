@@ -1,5 +1,7 @@
 // The OSU timing loop: warm-up, timed iterations with an untimed barrier on the
 // whole communicator after each, per-rank average reduced to min/avg/max.
+// `timed_write` = false moves the write of the contribution out of the timed
+// region (Zhou et al. time the exchange of data already in place).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -10,7 +12,11 @@ namespace hympi::bench {
 
 struct Measurement {
   double min_us = 0, avg_us = 0, max_us = 0;  // per-rank average latency, over ranks
+  // Per-rank median latency averaged over ranks: not OSU's, but robust to the
+  // time slices a busy shared machine steals from a few iterations.
+  double median_us = 0;
   int iterations = 0, warmup = 0;
+  bool timed_write = true;  // the write of this rank's contribution is inside the timed region
   bool validated = false;   // data were checked after every iteration
   std::int64_t errors = 0;  // wrong elements, summed over ranks and iterations
   std::int64_t result_doubles = 0;
@@ -18,6 +24,7 @@ struct Measurement {
 };
 
 // Collective over topo.comm(). `op` must be resized for the size being measured.
-Measurement measure(Operation& op, const Topology& topo, int iterations, int warmup, bool validate);
+Measurement measure(Operation& op, const Topology& topo, int iterations, int warmup, bool validate,
+                    bool timed_write = true);
 
 }  // namespace hympi::bench

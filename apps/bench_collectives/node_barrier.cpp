@@ -11,7 +11,8 @@ class NodeBarrier : public Operation {
   explicit NodeBarrier(const Topology& topo) : topo_(topo) {}
   void resize(std::int64_t /*size*/) override {}
   void prepare(int /*iteration*/) override {}
-  void step() override { MPI_Barrier(topo_.node_comm()); }
+  void write() override {}
+  void exchange() override { MPI_Barrier(topo_.node_comm()); }
   std::int64_t errors(int /*iteration*/) const override { return 0; }
   bool checks_data() const override { return false; }
   std::int64_t result_doubles() const override { return 0; }

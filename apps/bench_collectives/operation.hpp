@@ -34,8 +34,11 @@ class Operation {
   // Untimed: this rank's source data for `iteration` (only when validating, so
   // that every iteration moves different data).
   virtual void prepare(int iteration) = 0;
-  // Timed: write this rank's contribution into the collective and run it.
-  virtual void step() = 0;
+  // Timed (by default): write this rank's contribution into the collective
+  // (slot() / the root's buffer()), as a producer of the data would.
+  virtual void write() = 0;
+  // Timed: run the collective.
+  virtual void exchange() = 0;
   // Untimed: how many result elements differ from what `iteration` should give.
   virtual std::int64_t errors(int iteration) const = 0;
   // False for the node barrier (no data to check).

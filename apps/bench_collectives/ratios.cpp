@@ -1,5 +1,6 @@
 // The ratios the benchmark exists for (issue targets, Zhou et al. Figs 7-10),
-// computed from the average latencies of one run:
+// computed from one run, once from OSU's average latencies and once from the
+// per-rank medians (robust to iterations a busy machine preempts):
 //   pure / hybrid at the largest size          (target >= 10x for allgather @32768)
 //   hybrid / node-barrier, worst over sizes    (target <= 2x: the sync is the floor)
 //   hybrid-barrier / hybrid-flags, small sizes (target > 1x: flags are cheaper)
@@ -34,9 +35,9 @@ std::string verdict(bool judge, bool met, const char* target) {
 
 class Table {
  public:
-  explicit Table(const std::vector<Result>& results) {
+  Table(const std::vector<Result>& results, bool median) {
     for (const auto& r : results) {
-      latency_[{r.op, r.variant.name, r.size}] = r.m.avg_us;
+      latency_[{r.op, r.variant.name, r.size}] = median ? r.m.median_us : r.m.avg_us;
       sizes_[r.op].insert(r.size);
       if (std::find(ops_.begin(), ops_.end(), r.op) == ops_.end()) ops_.push_back(r.op);
     }
@@ -99,21 +100,25 @@ void flags_vs_barrier(std::ostream& out, const Table& t, const std::string& op, 
       << ", max = " << ratio_text(hi) << verdict(judge, lo > 1, "> 1x: flags faster at every small size") << '\n';
 }
 
-}  // namespace
-
-void print_ratios(std::ostream& out, const apps::RunInfo& info, const std::vector<Result>& results) {
-  if (results.empty()) return;
-  const Table t(results);
-  const bool judge = info.nodes == 1;
-  out << "# Ratios of average latencies (ranks " << info.ranks << ", nodes " << info.nodes << ", ranks per node "
-      << info.ranks_per_node << ", layout " << info.layout << ")"
-      << (judge ? "" : "; targets are judged on one node only") << "\n";
+void print_ratios(std::ostream& out, const apps::RunInfo& info, const Table& t, bool median, bool judge) {
+  out << "# Ratios of "
+      << (median ? "median latencies (per-rank medians: robust to preemption)" : "average latencies (OSU)")
+      << " (ranks " << info.ranks << ", nodes " << info.nodes << ", ranks per node " << info.ranks_per_node
+      << ", layout " << info.layout << ")" << (judge ? "" : "; targets are judged on one node only") << "\n";
   for (const auto& op : t.ops()) {
     pure_over_hybrid(out, t, op, judge);
     hybrid_over_floor(out, t, op, judge);
     flags_vs_barrier(out, t, op, judge);
   }
   out << std::flush;
+}
+
+}  // namespace
+
+void print_ratios(std::ostream& out, const apps::RunInfo& info, const std::vector<Result>& results) {
+  if (results.empty()) return;
+  const bool judge = info.nodes == 1;
+  for (bool median : {false, true}) print_ratios(out, info, Table(results, median), median, judge);
 }
 
 }  // namespace hympi::bench

@@ -30,7 +30,7 @@ std::vector<std::string> csv_columns() {
   auto columns = apps::run_info_columns();
   for (const char* c :
        {"operation", "variant", "policy", "sync", "root", "size_doubles", "size_bytes", "result_doubles", "iterations",
-        "warmup", "min_us", "avg_us", "max_us", "bytes_per_node", "validation", "errors"})
+        "warmup", "timed_write", "min_us", "avg_us", "max_us", "median_us", "bytes_per_node", "validation", "errors"})
     columns.push_back(c);
   return columns;
 }
@@ -38,11 +38,12 @@ std::vector<std::string> csv_columns() {
 std::vector<std::string> csv_fields(const apps::RunInfo& info, const Result& r) {
   auto fields = apps::run_info_fields(info);
   const Measurement& m = r.m;
-  for (std::string f : {r.op, r.variant.name, r.variant.policy_name(), r.variant.sync_name(),
-                        r.root >= 0 ? std::to_string(r.root) : std::string(), std::to_string(r.size),
-                        std::to_string(r.size * 8), std::to_string(m.result_doubles), std::to_string(m.iterations),
-                        std::to_string(m.warmup), apps::fmt(m.min_us), apps::fmt(m.avg_us), apps::fmt(m.max_us),
-                        std::to_string(m.bytes_per_node), validation_text(m), std::to_string(m.errors)})
+  for (std::string f :
+       {r.op, r.variant.name, r.variant.policy_name(), r.variant.sync_name(),
+        r.root >= 0 ? std::to_string(r.root) : std::string(), std::to_string(r.size), std::to_string(r.size * 8),
+        std::to_string(m.result_doubles), std::to_string(m.iterations), std::to_string(m.warmup),
+        std::string(m.timed_write ? "1" : "0"), apps::fmt(m.min_us), apps::fmt(m.avg_us), apps::fmt(m.max_us),
+        apps::fmt(m.median_us), std::to_string(m.bytes_per_node), validation_text(m), std::to_string(m.errors)})
     fields.push_back(f);
   return fields;
 }
@@ -55,6 +56,7 @@ void print_table(std::ostream& out, const std::string& title, const Variant& var
   out << ")\n";
   out << "# Ranks: " << info.ranks << ", nodes: " << info.nodes << ", ranks per node: " << info.ranks_per_node
       << ", layout: " << info.layout << ", MPI: " << info.mpi << '\n';
+  if (!rows.empty() && !rows.front().m.timed_write) out << "# Write of the contribution not timed (--untimed-write)\n";
   if (!rows.empty() && rows.front().root >= 0) out << "# Root: " << rows.front().root << '\n';
   out << "# Size in doubles per rank" << (title == "Allgatherv" ? " (rank r contributes size * (1 + r % 3))" : "")
       << '\n';

@@ -3,11 +3,14 @@
 al. (ICPP'19) Figs 7-10. Every panel is titled with the layout it really ran on
 (ranks, emulated nodes, placement, cores of the machine).
 
-    /usr/bin/python3 results/collectives/plot.py [folder]
+    /usr/bin/python3 results/collectives/plot.py [folder] [--stat avg|median]
+
+--stat avg (default) plots OSU's average latency; --stat median the per-rank
+median (robust to the time slices a busy machine steals) into *_median.png.
 """
+import argparse
 import csv
 import os
-import sys
 from collections import defaultdict
 
 import matplotlib
@@ -60,9 +63,16 @@ def runs_of(rows):
     return runs
 
 
+STAT = "avg"  # which latency column the lines show: avg_us (OSU) or median_us
+
+
+def stat_of(row):
+    return float(row[f"{STAT}_us"])
+
+
 def sweep_panel(ax, rows, op):
     for variant, (label, colour, marker, line) in STYLE.items():
-        pts = sorted((int(r["size_doubles"]), float(r["avg_us"]), float(r["min_us"]), float(r["max_us"]))
+        pts = sorted((int(r["size_doubles"]), stat_of(r), float(r["min_us"]), float(r["max_us"]))
                      for r in rows if r["operation"] == op and r["variant"] == variant)
         if not pts:
             continue
@@ -73,7 +83,7 @@ def sweep_panel(ax, rows, op):
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("doubles per rank" + (" (rank r: x(1 + r%3))" if op == "allgatherv" else ""))
-    ax.set_ylabel("avg latency (us), band: min..max over ranks")
+    ax.set_ylabel(f"{STAT} latency (us), band: min..max avg over ranks")
     ax.grid(True, which="major", alpha=0.3)
 
 
@@ -96,8 +106,9 @@ def sweep_figure(folder, csv_name, png_name, figure, cores, note=""):
             axes[i][j].set_title(f"{op}{' root ' + root if root else ''}\n{run_label(run_rows[0], cores)}",
                                  fontsize=9)
     axes[0][0].legend(fontsize=8)
-    fig.suptitle(f"{figure} (hympi-bench-collectives, {rows[0]['mpi'].split(',')[0]}, host {rows[0]['host']}{note})")
+    fig.suptitle(f"{figure}, {STAT} latency (hympi-bench-collectives, {rows[0]['mpi'].split(',')[0]}, host {rows[0]['host']}{note})")
     fig.tight_layout()
+    png_name = png_name if STAT == "avg" else png_name.replace(".png", f"_{STAT}.png")
     fig.savefig(os.path.join(folder, png_name), dpi=110)
     plt.close(fig)
     print(f"plot.py: wrote {png_name}")
@@ -117,7 +128,7 @@ def rpn_figure(folder, csv_name, png_name, figure, cores, note=""):
         for j, op in enumerate(OPS):
             ax = axes[i][j]
             for variant, (label, colour, marker, line) in STYLE.items():
-                pts = sorted((int(r["ranks_per_node"]), float(r["avg_us"])) for r in rows
+                pts = sorted((int(r["ranks_per_node"]), stat_of(r)) for r in rows
                              if r["operation"] == op and r["variant"] == variant and int(r["size_doubles"]) == size)
                 if pts:
                     ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=marker, linestyle=line, color=colour,
@@ -127,20 +138,26 @@ def rpn_figure(folder, csv_name, png_name, figure, cores, note=""):
             ax.set_title(f"{op}, {size} doubles per rank\n{'/'.join(nodes)} nodes, ranks {ranks}, {cores or '?'} cores"
                          + (f" (oversubscribed at {over} ranks)" if over else ""), fontsize=9)
             ax.set_xlabel("ranks per node")
-            ax.set_ylabel("avg latency (us)")
+            ax.set_ylabel(f"{STAT} latency (us)")
             ax.set_yscale("log")
             ax.set_xticks(sorted({int(r["ranks_per_node"]) for r in rows}))
             ax.grid(True, alpha=0.3)
     axes[0][0].legend(fontsize=8)
-    fig.suptitle(f"{figure} (layouts: {', '.join(sorted({r['layout'] for r in rows}))}{note})")
+    fig.suptitle(f"{figure}, {STAT} latency (layouts: {', '.join(sorted({r['layout'] for r in rows}))}{note})")
     fig.tight_layout()
+    png_name = png_name if STAT == "avg" else png_name.replace(".png", f"_{STAT}.png")
     fig.savefig(os.path.join(folder, png_name), dpi=110)
     plt.close(fig)
     print(f"plot.py: wrote {png_name}")
 
 
 def main():
-    folder = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+    global STAT
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("folder", nargs="?", default=os.path.dirname(os.path.abspath(__file__)))
+    p.add_argument("--stat", choices=["avg", "median"], default="avg")
+    a = p.parse_args()
+    folder, STAT = a.folder, a.stat
     info = machine(folder)
     cores, note = info.get("cores", ""), machine_note(info)
     sweep_figure(folder, "fig7_onenode.csv", "fig7_onenode.png", "Zhou Fig 7 analogue: one node", cores, note)

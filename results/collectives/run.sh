@@ -45,3 +45,4 @@ run fig10_irregular.csv 4 --node-sizes 3,1 --placement block $small
 run fig10_irregular.csv 6 --node-sizes 1,2,3 --placement roundrobin $small
 
 /usr/bin/python3 "$here/plot.py" "$here"
+/usr/bin/python3 "$here/plot.py" "$here" --stat median

@@ -34,6 +34,7 @@ def main():
     p.add_argument("--max-size", type=int, required=True)
     p.add_argument("--iterations", type=int, required=True)
     p.add_argument("--warmup", type=int, required=True)
+    p.add_argument("--timed-write", type=int, default=1)
     p.add_argument("--ops", default="allgather,allgatherv,bcast")
     p.add_argument("--variants", default="pure,hybrid-barrier,hybrid-flags,node-barrier")
     a = p.parse_args()
@@ -68,6 +69,7 @@ def main():
         expect("size_bytes", 8 * size)
         expect("iterations", a.iterations)
         expect("warmup", a.warmup)
+        expect("timed_write", a.timed_write)
         expect("root", a.root if op == "bcast" else "")
         expect("result_doubles", expected_result_doubles(op, variant, size, a.ranks))
         policy, sync = {"pure": ("pure", ""), "hybrid-barrier": ("hybrid", "barrier"),
@@ -82,6 +84,8 @@ def main():
         lo, avg, hi = float(row["min_us"]), float(row["avg_us"]), float(row["max_us"])
         if not (0 <= lo <= avg * (1 + 1e-9) and avg <= hi * (1 + 1e-9)):
             problems.append(f"{where}: min/avg/max not ordered: {lo} {avg} {hi}")
+        if not float(row["median_us"]) >= 0:
+            problems.append(f"{where}: median_us = {row['median_us']}")
         result_bytes = 8 * int(row["result_doubles"])
         held = int(row["bytes_per_node"])
         rpn = int(row["ranks_per_node"])
