@@ -12,6 +12,8 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "bpmf/matrix_market.hpp"
 #include "bpmf/sampler.hpp"
@@ -74,6 +76,9 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--sync", o.sync, "Node synchronization of the hybrid exchange: barrier | flags")
       ->check(CLI::IsMember({"barrier", "flags"}))
       ->capture_default_str()
+      ->group("Exchange");
+  app.add_flag("--barrier-timing", o.sampler.barrier_before_exchange,
+               "Barrier before each exchange, timed as sync: exchange time = the collective alone")
       ->group("Exchange");
   hympi::apps::add_layout_options(app, o.layout);
 
@@ -221,62 +226,43 @@ int run(int argc, char** argv) {
       total ? sampling / total : 0.0, total ? exchange_s / total : 0.0, total ? sync_s / total : 0.0,
       seconds > 0 ? items / seconds : 0.0, sampler.latent_bytes_per_node(), pred_digest.c_str());
 
-  auto columns = hympi::apps::run_info_columns();
-  for (const char* c : {"dataset",
-                        "rows",
-                        "cols",
-                        "train_entries",
-                        "test_entries",
-                        "K",
-                        "alpha",
-                        "burnin",
-                        "samples",
-                        "seed",
-                        "policy",
-                        "sync",
-                        "rmse_average",
-                        "rmse_last",
-                        "rmse_baseline",
-                        "iterations",
-                        "seconds_total",
-                        "seconds_per_iteration",
-                        "sampling_per_iteration",
-                        "exchange_per_iteration",
-                        "sync_per_iteration",
-                        "items_per_s",
-                        "latent_bytes_per_node",
-                        "rmse_average_hex",
-                        "predictions_digest"})
-    columns.emplace_back(c);
-  hympi::apps::CsvWriter csv(in_dir(o.output_dir, o.csv), columns);
-  auto fields = hympi::apps::run_info_fields(info);
+  // Every parameter and result, as (column, value) pairs so the two cannot drift apart.
   using hympi::apps::fmt;
-  for (const std::string& f : {data->name,
-                               std::to_string(data->train.rows),
-                               std::to_string(data->train.cols),
-                               std::to_string(data->train.entries.size()),
-                               std::to_string(data->test.entries.size()),
-                               std::to_string(o.sampler.K),
-                               fmt(o.sampler.alpha),
-                               std::to_string(o.sampler.burnin),
-                               std::to_string(o.sampler.samples),
-                               std::to_string(o.sampler.seed),
-                               o.policy,
-                               o.sync,
-                               fmt(rmse_avg, 10),
-                               fmt(last.rmse_sample, 10),
-                               fmt(baseline, 10),
-                               std::to_string(total),
-                               fmt(seconds),
-                               fmt(total ? seconds / total : 0.0),
-                               fmt(total ? sampling / total : 0.0),
-                               fmt(total ? exchange_s / total : 0.0),
-                               fmt(total ? sync_s / total : 0.0),
-                               fmt(seconds > 0 ? items / seconds : 0.0),
-                               std::to_string(sampler.latent_bytes_per_node()),
-                               hex(rmse_avg),
-                               pred_digest})
-    fields.push_back(f);
+  const auto per_iteration = [&](double x) { return fmt(total ? x / total : 0.0); };
+  const std::vector<std::pair<const char*, std::string>> record = {
+      {"dataset", data->name},
+      {"rows", std::to_string(data->train.rows)},
+      {"cols", std::to_string(data->train.cols)},
+      {"train_entries", std::to_string(data->train.entries.size())},
+      {"test_entries", std::to_string(data->test.entries.size())},
+      {"K", std::to_string(o.sampler.K)},
+      {"alpha", fmt(o.sampler.alpha)},
+      {"burnin", std::to_string(o.sampler.burnin)},
+      {"samples", std::to_string(o.sampler.samples)},
+      {"seed", std::to_string(o.sampler.seed)},
+      {"policy", o.policy},
+      {"sync", o.sync},
+      {"barrier_timing", o.sampler.barrier_before_exchange ? "1" : "0"},
+      {"rmse_average", fmt(rmse_avg, 10)},
+      {"rmse_last", fmt(last.rmse_sample, 10)},
+      {"rmse_baseline", fmt(baseline, 10)},
+      {"iterations", std::to_string(total)},
+      {"seconds_total", fmt(seconds)},
+      {"seconds_per_iteration", per_iteration(seconds)},
+      {"sampling_per_iteration", per_iteration(sampling)},
+      {"exchange_per_iteration", per_iteration(exchange_s)},
+      {"sync_per_iteration", per_iteration(sync_s)},
+      {"items_per_s", fmt(seconds > 0 ? items / seconds : 0.0)},
+      {"latent_bytes_per_node", std::to_string(sampler.latent_bytes_per_node())},
+      {"rmse_average_hex", hex(rmse_avg)},
+      {"predictions_digest", pred_digest}};
+  auto columns = hympi::apps::run_info_columns();
+  auto fields = hympi::apps::run_info_fields(info);
+  for (const auto& [column, value] : record) {
+    columns.emplace_back(column);
+    fields.push_back(value);
+  }
+  hympi::apps::CsvWriter csv(in_dir(o.output_dir, o.csv), columns);
   csv.row(fields);
 
   if (o.save_predictions) {

@@ -189,6 +189,11 @@ IterationReport Sampler::step() {
   double sampling = 0.0, exchange = 0.0, sync = 0.0;
   for (int side = 0; side < 2; ++side) {
     sampling += sample_side(side, sync);
+    if (config_.barrier_before_exchange) {
+      const double b0 = now();
+      MPI_Barrier(topo_.comm());
+      sync += now() - b0;
+    }
     const double t0 = now();
     sides_[side].exchange->run();
     exchange += now() - t0;

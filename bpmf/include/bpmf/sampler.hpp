@@ -24,6 +24,9 @@ struct SamplerConfig {
   int samples = 200;
   std::uint64_t seed = 42;
   hympi::CollectiveOptions exchange;
+  // Time a barrier before each exchange (counted as sync), so that the exchange time
+  // is the collective alone and load imbalance shows up as sync. Off: no extra barrier.
+  bool barrier_before_exchange = false;
 };
 
 struct IterationReport {
