@@ -13,14 +13,14 @@ run() { np=$1; shift; mpirun --oversubscribe --bind-to none -np "$np" "$exe" "$@
 
 if [ "$part" = n4096 ] || [ "$part" = all ]; then
   # The 2-rank target: best of SUMMA/HSUMMA vs PDGEMM and vs 2x the single-rank DGEMM rate.
-  for grid in 2x1 1x2; do
-    for b in 128 256 512; do
+  for grid in ${GRIDS:-2x1 1x2}; do
+    for b in ${BLOCKS:-256 512}; do
       run 2 -N 4096 --grid "$grid" -b "$b" --alg summa --policy pure,hybrid --reps 3 --warmup 1 \
         --check residual --csv "$here/n4096_np2.csv"
     done
-    run 2 -N 4096 --grid "$grid" --groups "$grid" -b 128 -M 512 --alg hsumma --policy pure,hybrid --reps 3 \
+    run 2 -N 4096 --grid "$grid" --groups "$grid" -b 256 -M 512 --alg hsumma --policy pure,hybrid --reps 3 \
       --warmup 1 --check residual --csv "$here/n4096_np2.csv"
-    run 2 -N 4096 --grid "$grid" --alg pdgemm --pdgemm-nb 0,64,256 --reps 3 --warmup 1 --check residual \
+    run 2 -N 4096 --grid "$grid" --alg pdgemm --pdgemm-nb 0,64 --reps 3 --warmup 1 --check residual \
       --csv "$here/n4096_np2.csv"
   done
 fi
