@@ -14,15 +14,20 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "hympi-bpmf-synth failed")
 endif()
 
-# np:policy:environment ('-' = none)
-set(runs "1:pure:-" "2:hybrid:-" "2:hybrid:HYMPI_RANKS_PER_NODE=1" "3:pure:HYMPI_NODE_SIZES=2,1"
-         "4:hybrid:HYMPI_RANKS_PER_NODE=2|HYMPI_PLACEMENT=roundrobin")
+# np:policy:environment:extra options ('-' = none; lists separated by '|')
+set(runs "1:pure:-:-" "2:hybrid:-:-" "2:hybrid:HYMPI_RANKS_PER_NODE=1:--sync|barrier|--barrier-timing"
+         "3:pure:HYMPI_NODE_SIZES=2,1:-" "4:hybrid:HYMPI_RANKS_PER_NODE=2|HYMPI_PLACEMENT=roundrobin:-")
 set(reference "")
 foreach(spec IN LISTS runs)
   string(REPLACE ":" ";" run "${spec}")
   list(GET run 0 np)
   list(GET run 1 policy)
   list(GET run 2 envs)
+  list(GET run 3 extra)
+  string(REPLACE "|" ";" extra "${extra}")
+  if(extra STREQUAL "-")
+    set(extra "")
+  endif()
   string(REPLACE "|" ";" envs "${envs}")
   if(envs STREQUAL "-")
     set(envs "")
@@ -30,9 +35,9 @@ foreach(spec IN LISTS runs)
   execute_process(
     COMMAND ${CMAKE_COMMAND} -E env ${envs} ${launch} ${np} ${BPMF} --train ${WORK}/train.mm.gz
             --test ${WORK}/test.mm.gz -K 6 --alpha 4 --burnin 10 --samples 20 --seed 9 --policy ${policy} --quiet
-            --output-dir ${WORK} --csv runs.csv --save-predictions
+            --output-dir ${WORK} --csv runs.csv --save-predictions ${extra}
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
-  message("run np=${np} policy=${policy} env=${envs}:\n${out}${err}")
+  message("run np=${np} policy=${policy} env=${envs} ${extra}:\n${out}${err}")
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "hympi-bpmf failed (exit ${rc})")
   endif()
