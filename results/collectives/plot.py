@@ -78,12 +78,14 @@ def sweep_panel(ax, rows, op):
             continue
         x = [p[0] for p in pts]
         ax.plot(x, [p[1] for p in pts], marker=marker, linestyle=line, color=colour, label=label, markersize=4)
-        if variant != "node-barrier":  # its min is a 1-rank node's no-op barrier on irregular layouts
+        # The band is min..max over ranks of the average, so only drawn with --stat avg; not for the node
+        # barrier, whose min is a 1-rank node's no-op barrier on irregular layouts.
+        if STAT == "avg" and variant != "node-barrier":
             ax.fill_between(x, [p[2] for p in pts], [p[3] for p in pts], color=colour, alpha=0.12, linewidth=0)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("doubles per rank" + (" (rank r: x(1 + r%3))" if op == "allgatherv" else ""))
-    ax.set_ylabel(f"{STAT} latency (us), band: min..max avg over ranks")
+    ax.set_ylabel(f"{STAT} latency (us)" + (", band: min..max over ranks" if STAT == "avg" else ""))
     ax.grid(True, which="major", alpha=0.3)
 
 
@@ -109,7 +111,7 @@ def sweep_figure(folder, csv_name, png_name, figure, cores, note=""):
     fig.suptitle(f"{figure}, {STAT} latency (hympi-bench-collectives, {rows[0]['mpi'].split(',')[0]}, host {rows[0]['host']}{note})")
     fig.tight_layout()
     png_name = png_name if STAT == "avg" else png_name.replace(".png", f"_{STAT}.png")
-    fig.savefig(os.path.join(folder, png_name), dpi=110)
+    fig.savefig(os.path.join(folder, png_name), dpi=80)
     plt.close(fig)
     print(f"plot.py: wrote {png_name}")
 
@@ -146,7 +148,7 @@ def rpn_figure(folder, csv_name, png_name, figure, cores, note=""):
     fig.suptitle(f"{figure}, {STAT} latency (layouts: {', '.join(sorted({r['layout'] for r in rows}))}{note})")
     fig.tight_layout()
     png_name = png_name if STAT == "avg" else png_name.replace(".png", f"_{STAT}.png")
-    fig.savefig(os.path.join(folder, png_name), dpi=110)
+    fig.savefig(os.path.join(folder, png_name), dpi=80)
     plt.close(fig)
     print(f"plot.py: wrote {png_name}")
 
@@ -161,6 +163,8 @@ def main():
     info = machine(folder)
     cores, note = info.get("cores", ""), machine_note(info)
     sweep_figure(folder, "fig7_onenode.csv", "fig7_onenode.png", "Zhou Fig 7 analogue: one node", cores, note)
+    sweep_figure(folder, "fig7_onenode_untimed_write.csv", "fig7_onenode_untimed_write.png",
+                 "Zhou Fig 7 analogue: one node, exchange alone (--untimed-write)", cores, note)
     sweep_figure(folder, "fig8_one_rank_per_node.csv", "fig8_one_rank_per_node.png",
                  "Zhou Fig 8 analogue: one rank per emulated node", cores, note)
     rpn_figure(folder, "fig9_ranks_per_node.csv", "fig9_ranks_per_node.png",

@@ -15,7 +15,7 @@ if "$mpiexec" --version 2>&1 | grep -q "Open MPI\|OpenRTE"; then
   flags="--oversubscribe --bind-to none"
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
-# Iterations for the runs with more ranks than cores (each costs a time slice, not microseconds).
+# Iterations for the runs with more ranks than cores (a wait can cost a time slice, not microseconds).
 small="-i ${HYMPI_BENCH_ITERS:-100} -x ${HYMPI_BENCH_WARMUP:-10}"
 
 run() {  # run <csv> <np> <benchmark options...>
@@ -23,15 +23,17 @@ run() {  # run <csv> <np> <benchmark options...>
   shift 2
   echo "== $np ranks: $*" >&2
   # shellcheck disable=SC2086
-  "$mpiexec" -n "$np" $flags "$bench" --csv "$here/$csv" "$@" > /dev/null
+  "$mpiexec" -n "$np" $flags "$bench" --csv "$here/$csv" "$@" >> "$here/${csv%.csv}.txt"
 }
 
-rm -f "$here"/fig*.csv
+rm -f "$here"/fig*.csv "$here"/fig*.txt
 { echo "cores=$(nproc)"; echo "cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)";
   echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"; echo "load=$(cut -d' ' -f1-3 /proc/loadavg)"; } > "$here/machine.txt"
 
-# Fig 7: one node, latency vs size (OSU default iterations).
+# Fig 7: one node, latency vs size (OSU default iterations); the target
+# ratios are printed at the end of fig7_onenode.txt. Then the exchange alone.
 run fig7_onenode.csv 2 --ranks-per-node 0
+run fig7_onenode_untimed_write.csv 2 --ranks-per-node 0 --untimed-write
 # Fig 8: one rank per emulated node.
 run fig8_one_rank_per_node.csv 2 --ranks-per-node 1
 run fig8_one_rank_per_node.csv 4 --ranks-per-node 1 $small
