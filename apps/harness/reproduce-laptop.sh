@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Regenerates the laptop-scale figures in a few minutes on 2 cores: builds what is missing,
 # runs every experiment in results/experiments/laptop/ through hympi-harness (fresh
-# measurements; CSVs under results/<family>/), then every results/*/plot.py there is.
+# measurements; CSVs under results/<family>/), then every results/*/plot*.py there is
+# (each plot script reads the CSVs of its own folder and writes its PNGs there).
 #
 #   apps/harness/reproduce-laptop.sh [--build-dir DIR] [--resume] [--tiny] [--only NAME]...
 #
 #   --build-dir DIR  build tree (default $HYMPI_BUILD or <source>/build; configured if new)
+#   --results-dir D  where the CSVs go (default <source>/results; plots read them there)
 #   --resume         keep earlier results and skip points already done (after an interruption)
 #   --tiny           each experiment's seconds-long [tiny] variant (a smoke test)
 #   --only NAME      run only this experiment (file stem, e.g. zhou-fig7); repeatable
@@ -14,15 +16,17 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${HYMPI_BUILD:-$ROOT/build}
+RESULTS=$ROOT/results
 fresh=1 tiny=0 plots=1 only=()
 while (($#)); do
   case $1 in
     --build-dir) BUILD=$2; shift 2 ;;
+    --results-dir) RESULTS=$2; shift 2 ;;
     --resume) fresh=0; shift ;;
     --tiny) tiny=1; shift ;;
     --only) only+=("$2"); shift 2 ;;
     --no-plots) plots=0; shift ;;
-    -h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0"; exit 0 ;;
     *) echo "reproduce-laptop: unknown option '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -61,7 +65,7 @@ if ((tiny == 0)) && [[ " ${files[*]} " == *zhou-fig12* && ! -f $ROOT/data/chembl
 fi
 
 # 3. Measure.
-args=(--results-dir "$ROOT/results")
+args=(--results-dir "$RESULTS")
 ((fresh)) && args+=(--fresh)
 ((tiny)) && args+=(--tiny)
 say "running ${#files[@]} experiment(s)"
@@ -73,11 +77,11 @@ fi
 # 4. Plot whatever plot scripts the figure folders have.
 plot_rc=0
 if ((plots)); then
-  for plot in "$ROOT"/results/*/plot.py; do
+  for plot in "$RESULTS"/*/plot*.py; do
     [[ -f $plot ]] || continue
     say "plotting $(basename "$(dirname "$plot")")"
     (cd "$(dirname "$plot")" && MPLBACKEND=Agg /usr/bin/python3 "$plot") || { plot_rc=1; say "WARNING: $plot failed"; }
   done
 fi
-say "done in $((SECONDS - start)) s (harness exit $harness_rc); CSVs and PNGs under $ROOT/results/"
+say "done in $((SECONDS - start)) s (harness exit $harness_rc); CSVs under $RESULTS, PNGs next to the plot scripts"
 ((harness_rc == 0 && plot_rc == 0))

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 import unittest
 
 HARNESS = os.environ.get("HYMPI_HARNESS") or os.path.join(os.path.dirname(__file__), "../../apps/harness/hympi-harness")
@@ -239,6 +240,44 @@ class SweepTest(HarnessCase):
         self.assertIn("0 ok, 1 failed, 1 skipped", proc.stdout)
         index = read_csv(os.path.join(self.dir, "results", "t.index.csv"))
         self.assertEqual(index[0]["exit_code"], "timeout")
+
+    def test_sigterm_stops_the_running_point(self):
+        exp = self.experiment(f"""
+            [experiment]
+            app = "{FAKE_APP}"
+            output = "s.csv"
+            [axes]
+            ranks = [1]
+            sleep = [60]
+            """)
+        cmd = [sys.executable, HARNESS, "--results-dir", os.path.join(self.dir, "results"), exp]
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not self._fake_app_pids():
+            time.sleep(0.2)
+        self.assertTrue(self._fake_app_pids(), "the fake app never started")
+        proc.terminate()
+        _, err = proc.communicate(timeout=60)
+        self.assertEqual(proc.returncode, 130, err)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and self._fake_app_pids():
+            time.sleep(0.2)
+        self.assertEqual(self._fake_app_pids(), [], "the point's processes outlived the harness")
+
+    def _fake_app_pids(self):
+        """PIDs of fake apps started for THIS test (their command line holds our temp dir)."""
+        pids = []
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    args = f.read().split(b"\0")
+            except OSError:
+                continue
+            if any(FAKE_APP.encode() == a for a in args) and any(self.dir.encode() in a for a in args):
+                pids.append(int(pid))
+        return pids
 
     def test_no_rows_is_a_failure(self):
         exp = self.experiment(f"""

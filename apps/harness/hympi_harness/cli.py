@@ -4,6 +4,7 @@ import json
 import os
 import shlex
 import shutil
+import signal
 import sys
 
 from .experiment import Experiment, ExperimentError
@@ -127,7 +128,14 @@ def parse_args(argv, config, script_dir):
     return args
 
 
+def _stop_on_sigterm(signum, frame):
+    # scancel / a job time limit / kill send SIGTERM: stop the running point's launcher
+    # (it runs in its own session) the same way as Ctrl-C does, instead of orphaning it.
+    raise KeyboardInterrupt
+
+
 def main(argv, script_dir):
+    signal.signal(signal.SIGTERM, _stop_on_sigterm)
     config = load_config(script_dir)
     args = parse_args(argv, config, script_dir)
     try:

@@ -4,6 +4,8 @@
                the point's parameter or by source_dir / results_dir), timeout, csv_option, title
 [axes]         name = [values]; the points are the cartesian product in file order.
                A table value sets several parameters at once: {ranks = 4, grid = "2x2"}.
+[derive]       name = "expression" computed per point from its parameters with + - * / // % and
+               parentheses, e.g. m = "_P * _s" (after the product, before layout is filled in).
 [[exclude]]    a point matching every key of one entry is dropped.
 [options]      renames: param = "--flag" (or "" to keep the parameter out of the command line).
 [tiny]         axes / args / timeout that replace the normal ones under --tiny (CI, Slurm tests).
@@ -14,7 +16,9 @@ node (--cores-per-node), so one cluster file serves 24-core Cray nodes and other
 every other parameter becomes "--name value" (underscores to dashes, true = bare flag,
 false = omitted, lists joined by commas). Names starting with "_" are labels only.
 """
+import ast
 import hashlib
+import operator
 import itertools
 import json
 import math
@@ -26,6 +30,33 @@ LAYOUT_KEYS = ("ranks", "nodes", "ranks_per_node", "node_sizes", "placement")
 
 class ExperimentError(Exception):
     pass
+
+
+_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+        ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}
+
+
+def evaluate(expression, names):
+    """Arithmetic over point parameters; nothing else (no calls, no attributes)."""
+    def walk(node):
+        if isinstance(node, ast.Expression):
+            return walk(node.body)
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+            return node.value
+        if isinstance(node, ast.Name):
+            if node.id not in names:
+                raise ExperimentError(f"derive '{expression}': unknown parameter '{node.id}'")
+            return names[node.id]
+        if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+            return _OPS[type(node.op)](walk(node.left), walk(node.right))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return -walk(node.operand)
+        raise ExperimentError(f"derive '{expression}': only numbers, parameters and + - * / // % are allowed")
+    try:
+        value = walk(ast.parse(str(expression), mode="eval"))
+    except SyntaxError as e:
+        raise ExperimentError(f"derive '{expression}': {e.msg}")
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 def _as_list(name, values):
@@ -178,7 +209,7 @@ class Experiment:
             raise ExperimentError(f"experiment file '{path}' not found")
         except tomllib.TOMLDecodeError as e:
             raise ExperimentError(f"{path}: not valid TOML: {e}")
-        known = {"experiment", "axes", "exclude", "options", "tiny", "env"}
+        known = {"experiment", "axes", "derive", "exclude", "options", "tiny", "env"}
         unknown = set(doc) - known
         if unknown:
             raise ExperimentError(f"{path}: unknown section(s) {sorted(unknown)}; expected {sorted(known)}")
@@ -196,6 +227,7 @@ class Experiment:
         self.options = dict(doc.get("options", {}))
         self.axes = dict(doc.get("axes", {}))
         self.exclude = list(doc.get("exclude", []))
+        self.derive = dict(doc.get("derive", {}))
         if tiny and "tiny" in doc:
             t = doc["tiny"]
             self.axes.update(t.get("axes", {}))
@@ -220,6 +252,8 @@ class Experiment:
                     params.update(value)
                 else:
                     params[name] = value
+            for name, expression in self.derive.items():
+                params[name] = evaluate(expression, params)
             params = derive_layout(params, cores_per_node)
             if any(all(_same(params.get(k), v) for k, v in ex.items()) for ex in self.exclude):
                 continue
