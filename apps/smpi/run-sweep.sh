@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Simulated SUMMA vs HSUMMA sweep over the number of groups G under SimGrid SMPI,
+# on a generated platform (apps/smpi/platforms/make_platform.py). Every CSV row is
+# labelled kind=simulated and carries the platform file, its machine, the SMPI
+# broadcast algorithm and the step scaling. Beside it, the alpha-beta model of the
+# same configuration goes to <out>.model.csv (apps/model/hympi-model).
+#
+# Only the first k_sim = --steps * b of the k = n columns are multiplied (the SUMMA
+# steps are identical, notes/smpi.md: within ~1%); time_s_scaled = time_s * n / k_sim.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+
+usage() {
+  cat <<USAGE
+usage: run-sweep.sh [options]
+  --bin DIR         SMPI build's bin/ (default: \$HYMPI_SMPI_BIN or build-smpi/bin or build/smpi/bin)
+  --machine NAME    bgp-torus | xc40-dragonfly | ib-fattree   (default bgp-torus)
+  --ranks P         simulated ranks, a square is best          (default 256)
+  -n N              matrix size                                  (default 8192)
+  -b B              block size b = M                             (default 256)
+  --steps S         simulated steps of n/b (0 = all)             (default 4)
+  --groups LIST     comma list of G (perfect squares or IxJ)     (default: 1,4,16,..,P)
+  --policy LIST     pure,hybrid                                  (default pure)
+  --sync KIND       barrier | flags (hybrid node sync)           (default barrier)
+  --bcast ALG       SMPI bcast algorithm: binomial_tree | scatter_LR_allgather | ... (default binomial_tree)
+  --out FILE        CSV to append to (default results/simulated/sweep.csv)
+  --dry-run         print the commands only
+USAGE
+}
+
+bin="${HYMPI_SMPI_BIN:-}"; machine=bgp-torus; ranks=256; n=8192; b=256; steps=4; groups=""
+policy=pure; sync=barrier; bcast=binomial_tree; out="$root/results/simulated/sweep.csv"; dry=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --bin) bin="$2"; shift 2 ;;
+    --machine) machine="$2"; shift 2 ;;
+    --ranks) ranks="$2"; shift 2 ;;
+    -n) n="$2"; shift 2 ;;
+    -b) b="$2"; shift 2 ;;
+    --steps) steps="$2"; shift 2 ;;
+    --groups) groups="$2"; shift 2 ;;
+    --policy) policy="$2"; shift 2 ;;
+    --sync) sync="$2"; shift 2 ;;
+    --bcast) bcast="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    --dry-run) dry=1; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "run-sweep.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+  esac
+done
+if ! command -v smpirun >/dev/null; then echo "run-sweep.sh: smpirun not found (apt install simgrid)" >&2; exit 77; fi
+if [ -z "$bin" ]; then
+  for d in "$root/build-smpi/bin" "$root/build/smpi/bin"; do [ -x "$d/hympi-summa" ] && bin="$d" && break; done
+fi
+if [ -z "$bin" ] || [ ! -x "$bin/hympi-summa" ]; then
+  echo "run-sweep.sh: no SMPI hympi-summa (configure with -DHYMPI_SMPI=ON, or pass --bin)" >&2; exit 77
+fi
+side=$(python3 -c "import math; print(math.isqrt($ranks))")
+[ $((side * side)) -eq "$ranks" ] || { echo "run-sweep.sh: --ranks must be a perfect square, got $ranks" >&2; exit 2; }
+[ $((n % side)) -eq 0 ] || { echo "run-sweep.sh: -n $n must be a multiple of sqrt(P) = $side" >&2; exit 2; }
+k=$n
+if [ "$steps" -gt 0 ] && [ $((steps * b)) -lt "$n" ]; then k=$((steps * b)); fi
+if [ -z "$groups" ]; then
+  groups=""; g=1; while [ "$g" -le "$side" ]; do groups="$groups${groups:+,}$((g * g))"; g=$((g * 2)); done
+fi
+
+source "$here/smpi-flags.sh"
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+platform="$work/$machine-$ranks.xml"
+python3 "$here/platforms/make_platform.py" "$machine" --ranks "$ranks" --out "$platform" >/dev/null
+mkdir -p "$(dirname "$out")"
+keep="$(dirname "$out")/platforms"; mkdir -p "$keep"
+cp "$platform" "${platform%.xml}.hosts" "$keep/"
+platform_rec="$(cd "$keep" && pwd)/$(basename "$platform")"; platform_rec="${platform_rec#"$root"/}"
+export HYMPI_SMPI_FOLD_BYTES="${HYMPI_SMPI_FOLD_BYTES:-65536}" OPENBLAS_NUM_THREADS=1
+
+echo "# SIMULATED (SimGrid SMPI) $machine P=$ranks n=$n b=M=$b k_sim=$k bcast=$bcast groups=$groups"
+for G in ${groups//,/ }; do
+  if [[ "$G" == *x* ]]; then I=${G%x*}; J=${G#*x}; else
+    I=$(python3 -c "import math; print(math.isqrt($G))"); J=$I
+    [ $((I * J)) -eq "$G" ] || { echo "run-sweep.sh: G=$G is not a square; give IxJ" >&2; exit 2; }
+  fi
+  alg=hsumma; [ "$I" -eq 1 ] && [ "$J" -eq 1 ] && alg=summa,hsumma
+  cmd=(smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}"
+       --cfg=smpi/bcast:"$bcast" "$bin/hympi-summa" -m "$n" -n "$n" -k "$k" -b "$b" -M "$b" --groups "${I}x${J}"
+       -a "$alg" --policy "$policy" --sync "$sync" --reps 1 --warmup 0 --check none --no-reference-dgemm
+       --csv "$work/run.csv")
+  if [ "$dry" = 1 ]; then echo "${cmd[*]}"; continue; fi
+  t0=$(date +%s)
+  "${cmd[@]}" > "$work/log" 2>&1 || { cat "$work/log" >&2; echo "run-sweep.sh: G=$G failed" >&2; exit 1; }
+  echo "G=$G (${I}x${J}): $(grep -E '^(summa|hsumma) ' "$work/log" | awk '{printf "%s/%s %.4gs  ", $1, $2, $4}')[host $(( $(date +%s) - t0 )) s]"
+done
+[ "$dry" = 1 ] && exit 0
+# Label the rows and append them.
+python3 - "$work/run.csv" "$out" "$machine" "$platform_rec" "$bcast" "$n" "$k" <<'PY'
+import csv, os, sys
+src, out, machine, platform, bcast, n, k = sys.argv[1:]
+rows = list(csv.DictReader(open(src)))
+extra = {"kind": "simulated", "machine": machine, "platform": platform, "smpi_bcast": bcast,
+         "k_simulated": k, "k_full": n}
+cols = list(extra) + list(rows[0].keys()) + ["time_s_scaled", "bcast_s_scaled", "dgemm_s_scaled"]
+scale = int(n) / int(k)
+new = not os.path.exists(out) or os.path.getsize(out) == 0
+if not new:
+    with open(out) as f:
+        if next(csv.reader(f)) != cols:
+            sys.exit(f"run-sweep.sh: {out} has other columns; use another --out")
+with open(out, "a", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=cols)
+    if new:
+        w.writeheader()
+    for r in rows:
+        r.update(extra)
+        for c in ("time_s", "bcast_s", "dgemm_s"):
+            r[c + "_scaled"] = f"{float(r[c]) * scale:.9g}"
+        w.writerow(r)
+print(f"{len(rows)} simulated rows -> {out}")
+PY
+# The alpha-beta model of the same machine and problem (end-to-end link values of make_platform.py).
+case "$machine" in
+  bgp-torus) alpha=3e-6; bw=425e6; gf=3.4 ;;
+  xc40-dragonfly) alpha=1.2e-6; bw=5e9; gf=36 ;;
+  ib-fattree) alpha=1e-6; bw=11e9; gf=30 ;;
+esac
+model=binomial; [ "$bcast" = scatter_LR_allgather ] && model=vandegeijn
+python3 "$root/apps/model/hympi-model" -n "$n" -b "$b" -p "$ranks" --alpha "$alpha" --bandwidth "$bw" \
+  --gflops "$gf" --bcast "$model" --csv "${out%.csv}.model-$machine-$ranks-$n-$b-$model.csv" --quiet

@@ -1,0 +1,21 @@
+# SMPI settings shared by every simulated run (sourced by run-sweep.sh and the tests).
+# Why each one: /work/shared/notes/smpi.md and apps/smpi/README.md.
+#   shared-malloc:local        SMPI_SHARED_MALLOC blocks shared per call site (global mode costs GBs)
+#   simulate-computation:no    compute is charged explicitly (cblas_dgemm -> smpi_execute_flops)
+#   wtime:0                    MPI_Wtime itself costs no simulated time
+#   lat-factor/bw-factor 0:1   links are end-to-end values: the platform's alpha/beta are the model's
+#   barrier/reduce algorithms  the defaults are slow on the host at large P
+#   contexts/stack-size 256KiB one user-level stack per simulated rank; guard pages off (map count)
+HYMPI_SMPI_FLAGS=(
+  --cfg=smpi/shared-malloc:local
+  --cfg=smpi/simulate-computation:no
+  --cfg=smpi/wtime:0
+  --cfg=smpi/lat-factor:0:1
+  --cfg=smpi/bw-factor:0:1
+  --cfg=smpi/barrier:ompi_recursivedoubling
+  --cfg=smpi/reduce:binomial
+  --cfg=contexts/stack-size:256
+  --cfg=contexts/guard-size:0
+  --log=smpi_mpi.thres:error
+  --log=root.thres:error
+)
