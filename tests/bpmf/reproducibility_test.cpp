@@ -74,8 +74,8 @@ int main(int argc, char** argv) {
   bpmf::SamplerConfig config;
   config.K = 6;
   config.alpha = 1.0 / (spec.noise * spec.noise);
-  config.burnin = 15;
-  config.samples = 30;
+  config.burnin = 10;
+  config.samples = 20;
   config.seed = 2024;
 
   // The plain reference: one rank, private copies, no emulated nodes.
