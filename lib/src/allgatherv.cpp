@@ -1,4 +1,6 @@
+#include <algorithm>
 #include <cstring>
+#include <functional>
 #include <numeric>
 
 #include "hympi/collectives.hpp"
@@ -66,6 +68,7 @@ class PureAllgatherv final : public Allgatherv {
     icounts_ = int_counts(counts_, "allgatherv count");
     idispls_ = int_counts(displs_, "allgatherv displacement");
     total_ = std::accumulate(counts_.begin(), counts_.end(), std::int64_t{0});
+    equal_counts_ = std::adjacent_find(counts_.begin(), counts_.end(), std::not_equal_to<>()) == counts_.end();
     data_.resize(total_ * elem_size_);
   }
   std::size_t bytes_per_node() const override { return total_ * elem_size_ * topo_.node_size(); }
@@ -76,6 +79,7 @@ class PureAllgatherv final : public Allgatherv {
   std::vector<std::byte> data_;
   std::vector<int> icounts_, idispls_;
   std::int64_t total_ = 0;
+  bool equal_counts_ = false;
 };
 
 // One copy per node, double-buffered: call k uses half k % 2, so writing the next

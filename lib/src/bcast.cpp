@@ -11,7 +11,9 @@ namespace hympi {
 
 namespace {
 
+// On the hot path: build the messages only when something is wrong.
 void check_call(const Topology& topo, int root, std::int64_t count, std::int64_t capacity) {
+  if (root >= 0 && root < topo.size() && count >= 0 && count <= capacity) return;
   require(root >= 0 && root < topo.size(),
           "bcast root " + std::to_string(root) + " is outside [0, " + std::to_string(topo.size()) + ")");
   require(count >= 0 && count <= capacity,

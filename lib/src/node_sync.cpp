@@ -49,7 +49,10 @@ class FlagSync final : public NodeSync {
   static constexpr std::size_t kLine = 64;
 
   FlagSync(const Topology& topo, const NodeBuffer* data)
-      : topo_(topo), flags_(topo, kLine * (1 + static_cast<std::size_t>(topo.node_size()))), data_(data) {
+      : topo_(topo),
+        flags_(topo, kLine * (1 + static_cast<std::size_t>(topo.node_size()))),
+        data_(data),
+        spins_before_yield_(spins_before_yield(topo.node_size())) {
     if (topo.is_leader()) std::memset(flags_.data(), 0, flags_.capacity());
     flags_.sync_memory();
     HYMPI_CHECK_MPI(MPI_Barrier(topo.node_comm()));
@@ -95,15 +98,22 @@ class FlagSync final : public NodeSync {
   void wait_all() const {
     for (int i = 0; i < topo_.node_size(); ++i) wait_for(counter(1 + i), epoch_);
   }
-  static void wait_for(const std::uint64_t* flag, std::uint64_t epoch) {
-    // Spin briefly, then yield: ranks are often oversubscribed on few cores.
+  void wait_for(const std::uint64_t* flag, std::uint64_t epoch) const {
+    // Spin before yielding: a sched_yield syscall costs more than a node barrier.
+    // When the node has more ranks than cores, the awaited rank may need our core: yield early.
     for (int spins = 0; __atomic_load_n(flag, __ATOMIC_ACQUIRE) < epoch; ++spins)
-      if (spins > 64) sched_yield();
+      if (spins > spins_before_yield_) sched_yield();
+  }
+  static int spins_before_yield(int node_size) {
+    cpu_set_t cpus;
+    const int cores = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+    return node_size > cores ? 64 : 20000;
   }
 
   const Topology& topo_;
   NodeBuffer flags_;
   const NodeBuffer* data_;
+  int spins_before_yield_;
   std::uint64_t epoch_ = 0;
 };
 
