@@ -69,6 +69,7 @@ def fig11():
                  for s in sizes if (ranks, grid, layout, sync, "pure", s) in t and (ranks, grid, layout, sync, "hybrid", s) in t]
         ax.plot(sizes[: len(ratio)], ratio, marker="o", label=f"{ranks} ranks {grid}, {layout}, sync={sync}")
     ax.axhline(1.0, color="grey", lw=0.8)
+    ax.set_yscale("log")  # ratios above and below 1 read symmetrically
     ax.set_xscale("log", base=2)
     ax.set_xticks([8, 64, 128, 256], ["8", "64", "128", "256"])
     ax.set_xlabel("per-core block size s (local C is s x s, b = s)")
