@@ -10,14 +10,15 @@
 #   slurm-local.sh env      print "export SLURM_CONF=..." for clients
 #
 # Environment: SLURM_LOCAL_DIR (default ${TMPDIR:-/tmp}/hympi-slurm-$UID),
-#   SLURM_LOCAL_PORT (slurmctld port, slurmd uses +1; default 16817),
+#   SLURM_LOCAL_PORT (slurmctld port, slurmd uses +1; default: the first free pair from 16817,
+#     so clusters of several build trees can run side by side),
 #   SLURM_LOCAL_CPUS (CPUs declared for the node; more than the machine has is allowed),
 #   SLURM_LOCAL_TIMEOUT (seconds for each wait, default 30).
 # Exit 77 when the Slurm or munge daemons are not installed (ctest SKIP_RETURN_CODE).
 set -euo pipefail
 
 D=${SLURM_LOCAL_DIR:-${TMPDIR:-/tmp}/hympi-slurm-$(id -u)}
-PORT=${SLURM_LOCAL_PORT:-16817}
+PORT=${SLURM_LOCAL_PORT:-}
 CPUS=${SLURM_LOCAL_CPUS:-$(nproc)}
 TIMEOUT=${SLURM_LOCAL_TIMEOUT:-30}
 CONF=$D/slurm.conf
@@ -144,6 +145,22 @@ do_stop() {
   stop_daemon munged
 }
 
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# The port pair: as asked, else the first pair from 16817 where nothing listens yet.
+choose_ports() {
+  if [[ -n $PORT ]]; then return 0; fi
+  local p
+  for ((p = 16817; p < 16917; p += 2)); do
+    if ! listening "$p" && ! listening $((p + 1)); then
+      PORT=$p
+      return 0
+    fi
+  done
+  log "no free port pair in 16817-16916; set SLURM_LOCAL_PORT"
+  return 1
+}
+
 write_config() {
   local user
   user=$(id -un)
@@ -215,6 +232,7 @@ do_start() {
     dd if=/dev/urandom of="$D/munge/munge.key" bs=1024 count=1 status=none
   fi
   chmod 0600 "$D/munge/munge.key"
+  choose_ports
   write_config
 
   PATH=$SBIN_PATH start_daemon munged "$D/log/munged.out" munged -F --socket="$MUNGE_SOCKET" \

@@ -12,6 +12,7 @@ import csv
 import datetime
 import json
 import os
+import shutil
 
 EXTRA_COLUMNS = ["point_id", "launcher", "hosts", "experiment"]
 INDEX_COLUMNS = ["point_id", "status", "exit_code", "seconds", "started", "experiment", "label", "command",
@@ -43,7 +44,6 @@ class Store:
 
     def forget(self):
         """--fresh: drop everything an earlier sweep of this experiment left behind."""
-        import shutil
         for path in (self.csv_path, self.state_path, self.index_path):
             if os.path.exists(path):
                 os.remove(path)
