@@ -2,13 +2,14 @@
 // megabytes of matrix and panel blocks would need far more than the host has.
 // Under SMPI the values do not matter when the compute is simulated, so every
 // operator-new block of at least HYMPI_SMPI_FOLD_BYTES bytes requested by a
-// simulated rank is served from ONE shared mapping per power-of-two size class
-// (the same idea as SMPI_SHARED_MALLOC, applied to std::vector & co. without
-// touching the application sources). Such blocks alias each other, so results
-// are garbage: only for timing runs (--check none). Unset or 0 = off (default),
-// so correctness runs under SMPI see real, private memory.
-#include <sys/mman.h>
-#include <unistd.h>
+// simulated rank comes from SMPI_SHARED_MALLOC with one key per power-of-two size
+// class: all such blocks of a class share the same physical pages (applied to
+// std::vector & co. without touching the application sources), and SMPI skips the
+// payload copy of messages whose buffers are shared (the host cost of big panels).
+// Such blocks alias each other, so results are garbage: only for timing runs
+// (--check none). Unset or 0 = off (default), so correctness runs under SMPI see
+// real, private memory.
+#include <smpi/smpi.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include <mutex>
 #include <new>
 #include <simgrid/s4u/Actor.hpp>
+#include <unordered_set>
 
 #ifdef malloc
 #undef malloc
@@ -27,12 +29,37 @@
 namespace {
 
 constexpr int kClasses = 48;
-struct Mapping {
-  char* base = nullptr;
-  std::size_t size = 0;
-};
-Mapping g_classes[kClasses];
+const char* const kFoldKey = "hympi-fold-size-class";
 std::mutex g_mutex;
+// The bookkeeping allocates with malloc: through operator new it would re-enter
+// itself (and deadlock on g_mutex) whenever a node is freed.
+template <class T>
+struct MallocAllocator {
+  using value_type = T;
+  MallocAllocator() = default;
+  template <class U>
+  MallocAllocator(const MallocAllocator<U>&) {}
+  T* allocate(std::size_t n) {
+    if (void* p = std::malloc(n * sizeof(T))) return static_cast<T*>(p);
+    throw std::bad_alloc();
+  }
+  void deallocate(T* p, std::size_t) { std::free(p); }
+  template <class U>
+  bool operator==(const MallocAllocator<U>&) const {
+    return true;
+  }
+  template <class U>
+  bool operator!=(const MallocAllocator<U>&) const {
+    return false;
+  }
+};
+using FoldedSet = std::unordered_set<void*, std::hash<void*>, std::equal_to<void*>, MallocAllocator<void*>>;
+// Blocks to give back with smpi_shared_free. Never destroyed: SimGrid frees
+// memory after static destructors have run.
+FoldedSet& folded_set() {
+  static FoldedSet* set = new (std::malloc(sizeof(FoldedSet))) FoldedSet;
+  return *set;
+}
 
 std::size_t fold_threshold() {
   static const std::size_t bytes = [] {
@@ -51,24 +78,18 @@ int size_class(std::size_t n) {
 void* fold(std::size_t n) {
   const int c = size_class(n);
   if (c >= kClasses) return nullptr;
+  // The key (file, line) = (kFoldKey, class): SMPI's local mode maps the same
+  // backing file for every block of one class.
+  void* p = smpi_shared_malloc(std::size_t{1} << c, kFoldKey, c);
+  if (!p) return nullptr;
   std::lock_guard<std::mutex> lock(g_mutex);
-  Mapping& m = g_classes[c];
-  if (!m.base) {
-    const std::size_t size = std::size_t{1} << c;
-    // Anonymous shared memory: physical pages only for what is touched, once.
-    void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED) return nullptr;
-    m.base = static_cast<char*>(p);
-    m.size = size;
-  }
-  return m.base;
+  folded_set().insert(p);
+  return p;
 }
 
-bool folded(const void* p) {
-  const char* q = static_cast<const char*>(p);
-  for (const Mapping& m : g_classes)
-    if (m.base && q >= m.base && q < m.base + m.size) return true;
-  return false;
+bool unfold(void* p) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return folded_set().erase(p) != 0;
 }
 
 void* allocate(std::size_t n) {
@@ -81,7 +102,11 @@ void* allocate(std::size_t n) {
 }
 
 void release(void* p) noexcept {
-  if (p && !folded(p)) std::free(p);
+  if (!p) return;
+  if (unfold(p))
+    smpi_shared_free(p);
+  else
+    std::free(p);
 }
 
 }  // namespace
