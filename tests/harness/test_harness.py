@@ -279,6 +279,24 @@ class SweepTest(HarnessCase):
                 pids.append(int(pid))
         return pids
 
+    def test_wrong_rank_count_is_a_failure(self):
+        # The fake app writes world_size, not ranks; a "ranks" column needs a real-looking app.
+        app = os.path.join(self.dir, "singleton_app.sh")
+        with open(app, "w") as f:
+            f.write('#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = --csv ] && csv=$2; shift; done\n'
+                    'printf "ranks,x\\n1,0\\n" > "$csv"\n')
+        os.chmod(app, 0o755)
+        exp = self.experiment(f"""
+            [experiment]
+            app = "{app}"
+            output = "r.csv"
+            [axes]
+            ranks = [1, 2]
+            """)
+        proc = self.harness(exp, expect=1)
+        self.assertIn("1 ok, 1 failed", proc.stdout)
+        self.assertIn("instead of 2", proc.stdout)
+
     def test_no_rows_is_a_failure(self):
         exp = self.experiment(f"""
             [experiment]

@@ -22,6 +22,8 @@ rm -rf "$out"  # job ids restart at 1 with a fresh cluster: never trust old outp
 mkdir -p "$out/results"
 exports="ALL,HYMPI_TINY=1,HYMPI_EMULATE_NODES=1,HYMPI_ROOT=$HYMPI_ROOT,HYMPI_BUILD=$HYMPI_BUILD"
 exports+=",HYMPI_RESULTS=$out/results"
+# srun's PMI for this build's MPI (set by CMake for MPICH: pmi2); unset = the cluster default.
+[[ -n ${HYMPI_TEST_SRUN_MPI:-} ]] && exports+=",HYMPI_SRUN_MPI=$HYMPI_TEST_SRUN_MPI"
 for kv in "$@"; do exports+=",$kv"; done
 
 rc=0

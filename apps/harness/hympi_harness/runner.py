@@ -125,6 +125,22 @@ class Sweep:
                  f"{c['done-before']} done before" + (" (dry run)" if self.dry_run else ""))
         return c["failed"] == 0
 
+    @staticmethod
+    def _wrong_rank_count(raw_csv, point):
+        """A launcher whose PMI the MPI does not speak starts N singletons that all "succeed":
+        catch it by the ranks column the apps write (run info)."""
+        if not os.path.exists(raw_csv):
+            return None
+        rows = Store.read_rows(raw_csv)
+        if len(rows) < 2 or "ranks" not in rows[0]:
+            return None
+        col = rows[0].index("ranks")
+        seen = {r[col] for r in rows[1:] if col < len(r)}
+        if seen != {str(point.ranks)}:
+            return (f"the app ran with {'/'.join(sorted(seen))} rank(s) instead of {point.ranks}: "
+                    "does the launcher's PMI match the MPI (e.g. srun --mpi=pmix vs pmi2)?")
+        return None
+
     def _run_point(self, point, cmd, extra_env, raw_csv, tag):
         out_path = os.path.join(self.store.logs_dir, f"{point.id}.out")
         err_path = os.path.join(self.store.logs_dir, f"{point.id}.err")
@@ -161,7 +177,10 @@ class Sweep:
             tail = f"timed out after {self.timeout:g} s; " + tail
             code = "timeout"
         elif code == 0:
-            if os.path.exists(raw_csv):
+            wrong = self._wrong_rank_count(raw_csv, point)
+            if wrong:
+                tail = wrong + "; " + tail
+            elif os.path.exists(raw_csv):
                 # A StoreError (header changed) stops the sweep: every later point would fail too.
                 rows = self.store.merge_rows(raw_csv, [point.id, self.launcher.kind,
                                                        self.launcher.describe_hosts(), self.exp.name])

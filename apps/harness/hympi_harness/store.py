@@ -75,6 +75,11 @@ class Store:
             w.writerow([point.id, status, exit_code, f"{seconds:.2f}", started, point.experiment.name,
                         point.label(), command, stderr_tail])
 
+    @staticmethod
+    def read_rows(raw_csv):
+        with open(raw_csv, newline="") as f:
+            return [r for r in csv.reader(f) if r]
+
     def merge_rows(self, raw_csv, extra):
         """Appends the data rows of one point's raw CSV to the sweep CSV; returns how many."""
         with open(raw_csv, newline="") as f:
