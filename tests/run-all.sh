@@ -28,13 +28,14 @@ run_suite() {
     *) echo "run-all: unknown suite '$name' (openmpi, mpich, asan)" >&2; return 2 ;;
   esac
   echo "=== suite $name: configure and build ($build)"
-  local start=$SECONDS
-  cmake -G Ninja -S "$root" -B "$build" "${cmake_args[@]}" > "$build.configure.log" 2>&1 ||
-    { cat "$build.configure.log"; total_failed=$((total_failed + 1)); return 1; }
-  cmake --build "$build" -j "$jobs" > "$build.build.log" 2>&1 ||
-    { tail -50 "$build.build.log"; total_failed=$((total_failed + 1)); return 1; }
+  local start=$SECONDS logs="$build/run-all"
+  mkdir -p "$logs"
+  cmake -G Ninja -S "$root" -B "$build" "${cmake_args[@]}" > "$logs/configure.log" 2>&1 ||
+    { cat "$logs/configure.log"; total_failed=$((total_failed + 1)); return 1; }
+  cmake --build "$build" -j "$jobs" > "$logs/build.log" 2>&1 ||
+    { tail -50 "$logs/build.log"; total_failed=$((total_failed + 1)); return 1; }
   echo "=== suite $name: built in $((SECONDS - start)) s; testing"
-  local log="$build.ctest.log" rc=0
+  local log="$logs/ctest.log" rc=0
   # ASan cannot see through MPI's own allocations at exit; leaks are not what this suite checks.
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir "$build" -j 2 --output-on-failure "${ctest_args[@]}" ${HYMPI_CTEST_ARGS:-} 2>&1 | tee "$log" ||

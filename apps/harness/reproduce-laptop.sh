@@ -34,10 +34,13 @@ start=$SECONDS
 say() { echo "== reproduce-laptop: $*"; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
 
+# 0. Dependencies (idempotent; when not root it prints the apt-get line and stops here).
+"$ROOT/cmake/install-deps.sh"
+
 # 1. Build (only the apps the experiments need, at most 2 jobs: laptops have few cores).
 if [[ ! -f $BUILD/CMakeCache.txt ]]; then
   say "configuring $BUILD"
-  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release ${HYMPI_CMAKE_ARGS:-}
+  cmake -G Ninja -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release ${HYMPI_CMAKE_ARGS:-}
 fi
 for target in hympi-bench-collectives hympi-summa hympi-bpmf; do
   say "building $target"
