@@ -20,9 +20,9 @@ run() {  # ranks exe args...
 }
 
 case "$what" in
-  core)  # the core's bit-exact collective test, 3 simulated nodes x 4 cores (SHARED split = real nodes)
-    platform bgp-torus 12
-    run 12 "$bin/test_collectives" ;;
+  core)  # the core's bit-exact collective test, 4 simulated nodes x 4 cores (SHARED split = real nodes)
+    platform bgp-torus 16
+    run 16 "$bin/test_collectives" ;;
   summa-check)  # real dgemm, residual check: SUMMA and HSUMMA, pure and hybrid (both syncs) are right under SMPI
     platform bgp-torus 16
     HYMPI_SMPI_REAL_DGEMM=1 run 16 "$bin/hympi-summa" -N 192 -b 16 -M 32 -a summa,hsumma --groups 2x2 \
