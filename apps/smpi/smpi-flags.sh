@@ -4,7 +4,8 @@
 #   simulate-computation:no    compute is charged explicitly (cblas_dgemm -> smpi_execute_flops)
 #   wtime:0                    MPI_Wtime itself costs no simulated time
 #   lat-factor/bw-factor 0:1   links are end-to-end values: the platform's alpha/beta are the model's
-#   barrier/reduce algorithms  the defaults are slow on the host at large P
+#   barrier/reduce/allgather   the defaults are slow on the host at large P (default allgather:
+#                              one 256-rank MPI_Allgather of 1 int did not end in 40 s; rdb: 1 s)
 #   contexts/stack-size 256KiB one user-level stack per simulated rank; guard pages off (map count)
 HYMPI_SMPI_FLAGS=(
   --cfg=smpi/shared-malloc:local
@@ -14,6 +15,7 @@ HYMPI_SMPI_FLAGS=(
   --cfg=smpi/bw-factor:0:1
   --cfg=smpi/barrier:ompi_recursivedoubling
   --cfg=smpi/reduce:binomial
+  --cfg=smpi/allgather:rdb
   --cfg=contexts/stack-size:256
   --cfg=contexts/guard-size:0
   --log=smpi_mpi.thres:error
