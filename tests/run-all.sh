@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh machine: installs the dependencies, then
 # builds and runs ctest for each suite:
-#   openmpi - everything, built with Open MPI (the default MPI)
+#   openmpi - everything, built with Open MPI (the default MPI), plus the SimGrid SMPI build
 #   mpich   - everything, built with MPICH (the Cray MPI family), up to 4 ranks
 #   asan    - the collective core with AddressSanitizer + UBSan (Open MPI)
 # Usage: tests/run-all.sh [suite...]      (default: all three)
@@ -21,7 +21,7 @@ run_suite() {
   shift
   local cmake_args=() ctest_args=()
   case $name in
-    openmpi) cmake_args=(-DHYMPI_MPI=openmpi) ;;
+    openmpi) cmake_args=(-DHYMPI_MPI=openmpi -DHYMPI_SMPI=ON) ;;
     mpich) cmake_args=(-DHYMPI_MPI=mpich) ;;
     asan) cmake_args=(-DHYMPI_MPI=openmpi -DHYMPI_SANITIZE=ON -DHYMPI_BUILD_APPS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo)
           ctest_args=(-L core) ;;
