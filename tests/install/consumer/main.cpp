@@ -1,13 +1,13 @@
-#include <hympi/hympi.hpp>
-
 #include <cstdio>
+#include <hympi/hympi.hpp>
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int bad = 0;
   {
     const auto& topo = hympi::Topology::of(MPI_COMM_WORLD);
-    auto ag = hympi::Allgatherv::create_allgather(topo, 1, sizeof(int), {hympi::Policy::hybrid, hympi::SyncKind::flags});
+    auto ag =
+        hympi::Allgatherv::create_allgather(topo, 1, sizeof(int), {hympi::Policy::hybrid, hympi::SyncKind::flags});
     *ag->slot_as<int>() = topo.rank() * 3;
     ag->run();
     for (int r = 0; r < topo.size(); ++r) bad += ag->result_as<int>()[r] != r * 3;
