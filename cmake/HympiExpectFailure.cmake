@@ -1,0 +1,20 @@
+# ctest helper, run with cmake -P: passes only if COMMAND ('|'-separated) exits
+# nonzero, its output matches REGEX, and ONCE (default: REGEX) appears exactly
+# once - an error printed by rank 0 alone, not by every rank.
+string(REPLACE "|" ";" command "${COMMAND}")
+execute_process(COMMAND ${command} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out TIMEOUT 60)
+message("exit: ${rc}\n${out}")
+if(rc EQUAL 0)
+  message(FATAL_ERROR "expected a nonzero exit, got 0")
+endif()
+if(NOT out MATCHES "${REGEX}")
+  message(FATAL_ERROR "output does not match '${REGEX}'")
+endif()
+if(NOT DEFINED ONCE)
+  set(ONCE "${REGEX}")
+endif()
+string(REGEX MATCHALL "${ONCE}" hits "${out}")
+list(LENGTH hits n)
+if(NOT n EQUAL 1)
+  message(FATAL_ERROR "expected '${ONCE}' exactly once, found it ${n} times (exit ${rc})")
+endif()
