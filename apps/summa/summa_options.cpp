@@ -15,6 +15,12 @@ void add_summa_options(CLI::App& app, SummaOptions& o) {
       ->delimiter(',')
       ->check(CLI::IsMember({"pure", "hybrid"}))
       ->capture_default_str();
+  app.add_option("--lookahead", o.lookahead,
+                 "Lookahead depth: 0 = broadcast then update, 1 = the next panels' broadcasts fly during the "
+                 "current update (several allowed: 0,1)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({0, 1}))
+      ->capture_default_str();
   app.add_option("--sync", o.sync, "Node synchronization of the hybrid policy: barrier | flags")
       ->check(CLI::IsMember({"barrier", "flags"}))
       ->capture_default_str();

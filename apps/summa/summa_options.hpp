@@ -12,6 +12,7 @@ namespace hympi::apps {
 struct SummaOptions {
   std::vector<std::string> algorithms{"summa"};  // summa | hsumma | pdgemm
   std::vector<std::string> policies{"hybrid"};   // pure | hybrid (ignored by pdgemm)
+  std::vector<int> lookahead{0};                 // 0 | 1 (ignored by pdgemm)
   std::string sync = "flags";
   std::int64_t m = 1024, n = 1024, k = 1024, size = 0;
   std::string grid;  // "PxQ"; empty = the most square factorization of np

@@ -34,11 +34,12 @@ struct Setup {
   TwoLevelShape shape(bool grouped) const {
     return grouped ? TwoLevelShape{P, Q, I, J, order, o.group_major} : TwoLevelShape{P, Q, 1, 1, order, false};
   }
-  hsumma::EngineOptions engine_options(bool grouped, Policy policy) const {
+  hsumma::EngineOptions engine_options(bool grouped, Policy policy, int lookahead = 0) const {
     hsumma::EngineOptions e;
     e.m = o.m, e.n = o.n, e.k = o.k, e.b = o.b, e.M = grouped ? o.M : o.b;
     e.bcast = {policy, parse_sync(o.sync)};
     e.layout = layout;
+    e.lookahead = lookahead > 0;
     return e;
   }
 };
@@ -107,6 +108,7 @@ std::vector<std::string> csv_columns() {
   std::vector<std::string> cols = {"algorithm",
                                    "policy",
                                    "sync",
+                                   "lookahead",
                                    "m",
                                    "n",
                                    "k",
@@ -144,6 +146,7 @@ struct Variant {
   std::string algorithm, policy;
   bool grouped = false;
   std::int64_t nb = -1;  // pdgemm only
+  int lookahead = 0;     // engine only
 };
 
 struct Checks {
@@ -168,10 +171,11 @@ class Reporter {
 
   void header(const Variant& v) const {
     if (s_.rank != 0) return;
-    std::printf("# %s policy=%s m=%lld n=%lld k=%lld grid=%dx%d groups=%dx%d b=%lld M=%lld nb=%lld layout=%s\n",
-                v.algorithm.c_str(), v.policy.c_str(), (long long)s_.o.m, (long long)s_.o.n, (long long)s_.o.k, s_.P,
-                s_.Q, v.grouped ? s_.I : 1, v.grouped ? s_.J : 1, (long long)s_.o.b,
-                (long long)(v.grouped ? s_.o.M : s_.o.b), (long long)v.nb, info_.layout.c_str());
+    std::printf(
+        "# %s policy=%s lookahead=%d m=%lld n=%lld k=%lld grid=%dx%d groups=%dx%d b=%lld M=%lld nb=%lld layout=%s\n",
+        v.algorithm.c_str(), v.policy.c_str(), v.lookahead, (long long)s_.o.m, (long long)s_.o.n, (long long)s_.o.k,
+        s_.P, s_.Q, v.grouped ? s_.I : 1, v.grouped ? s_.J : 1, (long long)s_.o.b,
+        (long long)(v.grouped ? s_.o.M : s_.o.b), (long long)v.nb, info_.layout.c_str());
     std::printf("%-8s %-7s %4s %12s %9s %11s %11s %11s %7s\n", "alg", "policy", "rep", "time[s]", "GF/s", "bcast[s]",
                 "sync[s]", "dgemm[s]", "eff");
     std::fflush(stdout);
@@ -200,6 +204,7 @@ class Reporter {
       std::vector<std::string> row = {p.v.algorithm,
                                       p.v.policy,
                                       p.v.algorithm == "pdgemm" ? "-" : o.sync,
+                                      p.v.algorithm == "pdgemm" ? "-" : std::to_string(p.v.lookahead),
                                       std::to_string(o.m),
                                       std::to_string(o.n),
                                       std::to_string(o.k),
@@ -270,7 +275,7 @@ Checks run_checks(const Setup& s, const TwoLevelShape& shape, const LocalBlock& 
 
 bool run_engine(const Setup& s, Reporter& out, const Variant& v) {
   const Policy policy = parse_policy(v.policy);
-  hsumma::Engine engine(MPI_COMM_WORLD, s.shape(v.grouped), s.engine_options(v.grouped, policy));
+  hsumma::Engine engine(MPI_COMM_WORLD, s.shape(v.grouped), s.engine_options(v.grouped, policy, v.lookahead));
   const auto ab = engine.a_block(), bb = engine.b_block(), cb = engine.c_block();
   const auto A = hsumma::fill_local(ab, s.o.seed), B = hsumma::fill_local(bb, s.o.seed + 1);
   std::vector<double> C(std::max<std::int64_t>(1, cb.ld() * cb.local_cols()));
@@ -329,7 +334,8 @@ int run_summa(SummaOptions options) {
       for (auto nb : s.o.pdgemm_nb) ok = run_pdgemm(s, out, {alg, "-", false, nb}) && ok;
       continue;
     }
-    for (const auto& policy : s.o.policies) ok = run_engine(s, out, {alg, policy, alg == "hsumma", -1}) && ok;
+    for (const auto& policy : s.o.policies)
+      for (int ahead : s.o.lookahead) ok = run_engine(s, out, {alg, policy, alg == "hsumma", -1, ahead}) && ok;
   }
   if (!ok && s.rank == 0) std::fprintf(stderr, "hympi-summa: a correctness check FAILED\n");
   return ok ? 0 : 1;

@@ -23,7 +23,18 @@ int comm_size(MPI_Comm comm) {
 std::unique_ptr<Bcast> make_bcast(MPI_Comm comm, std::int64_t capacity, const EngineOptions& options) {
   if (comm_size(comm) == 1) return nullptr;
   const Topology& topo = Topology::of(comm, options.layout);
-  return Bcast::create(topo, std::max<std::int64_t>(1, capacity), sizeof(double), options.bcast);
+  CollectiveOptions bcast = options.bcast;
+  bcast.overlap = options.lookahead;
+  return Bcast::create(topo, std::max<std::int64_t>(1, capacity), sizeof(double), bcast);
+}
+
+// Adds the seconds f() takes to `sum`.
+template <class F>
+auto timed(double& sum, F&& f) {
+  const double t0 = MPI_Wtime();
+  auto result = f();
+  sum += MPI_Wtime() - t0;
+  return result;
 }
 
 // Copies rows x cols of a column-major matrix (leading dimension ld) into a packed one.
@@ -104,95 +115,159 @@ std::size_t Engine::panel_bytes_per_node() const {
   return bytes;
 }
 
+double Engine::node_sync_seconds() const {
+  double seconds = 0;
+  for (const auto* bc : {&outer_row_, &outer_col_, &inner_row_, &inner_col_})
+    if (*bc) seconds += (*bc)->node_sync_seconds();
+  return seconds;
+}
+
+// Broadcasts what the root packed into bc.buffer(): started only, with lookahead.
+Engine::Pending Engine::broadcast(Bcast& bc, int root, std::int64_t count, std::int64_t ld) {
+  if (options_.lookahead) {
+    bc.start(root, count);
+    return {&bc, {nullptr, ld}};
+  }
+  bc.run(root, count);
+  return {nullptr, {bc.result_as<double>(), ld}};
+}
+
+Engine::Panel Engine::finish(Pending& pending) {
+  if (pending.bcast) {
+    pending.bcast->wait();
+    pending.panel.data = pending.bcast->result_as<double>();
+    pending.bcast = nullptr;
+  }
+  return pending.panel;
+}
+
 // The outer A panel: columns [k0, k1) of A on my grid row, held by the ranks whose
-// column-in-group matches the owner's (others return an empty panel).
-Engine::Panel Engine::outer_a(const PanelStep& step, const double* A) {
+// column-in-group matches the owner's (others get an empty panel).
+Engine::Pending Engine::outer_a(const PanelStep& step, const double* A) {
   const int gc = grid_->shape().group_cols();
   const int owner_group = step.a_col / gc, owner_in_group = step.a_col % gc;
-  if (grid_->col_in_group() != owner_in_group) return {nullptr, 0};
+  if (grid_->col_in_group() != owner_in_group) return {};
   const bool mine = grid_->my_col() == step.a_col;
   const double* local = mine && A ? A + (step.k0 - a_first_) * a_ld_ : nullptr;
-  if (!outer_row_) return {local, a_ld_};
+  if (!outer_row_) return {nullptr, {local, a_ld_}};
   const std::int64_t count = lm_ * step.width();
-  if (count == 0) return {nullptr, 1};
+  if (count == 0) return {nullptr, {nullptr, 1}};
   if (mine) pack(local, a_ld_, lm_, step.width(), outer_row_->buffer_as<double>());
-  outer_row_->run(owner_group, count);
   ++t_->outer_bcasts;
-  return {outer_row_->result_as<double>(), lm_};
+  return broadcast(*outer_row_, owner_group, count, lm_);
 }
 
-Engine::Panel Engine::outer_b(const PanelStep& step, const double* B) {
+Engine::Pending Engine::outer_b(const PanelStep& step, const double* B) {
   const int gr = grid_->shape().group_rows();
   const int owner_group = step.b_row / gr, owner_in_group = step.b_row % gr;
-  if (grid_->row_in_group() != owner_in_group) return {nullptr, 0};
+  if (grid_->row_in_group() != owner_in_group) return {};
   const bool mine = grid_->my_row() == step.b_row;
   const double* local = mine && B ? B + (step.k0 - b_first_) : nullptr;
-  if (!outer_col_) return {local, b_ld_};
+  if (!outer_col_) return {nullptr, {local, b_ld_}};
   const std::int64_t count = step.width() * ln_;
-  if (count == 0) return {nullptr, 1};
+  if (count == 0) return {nullptr, {nullptr, 1}};
   if (mine) pack(local, b_ld_, step.width(), ln_, outer_col_->buffer_as<double>());
-  outer_col_->run(owner_group, count);
   ++t_->outer_bcasts;
-  return {outer_col_->result_as<double>(), step.width()};
+  return broadcast(*outer_col_, owner_group, count, step.width());
 }
 
-Engine::Panel Engine::inner_a(const PanelStep& outer, const PanelStep& step, Panel a) {
+Engine::Pending Engine::inner_a(const PanelStep& outer, const PanelStep& step, Panel a) {
   const int owner = outer.a_col % grid_->shape().group_cols();
   const bool root = grid_->col_in_group() == owner;
   const double* sub = root && a.data ? a.data + (step.k0 - outer.k0) * a.ld : nullptr;
-  if (!inner_row_) return {sub, a.ld};
+  if (!inner_row_) return {nullptr, {sub, a.ld}};
   const std::int64_t count = lm_ * step.width();
-  if (count == 0) return {nullptr, 1};
+  if (count == 0) return {nullptr, {nullptr, 1}};
   if (root) pack(sub, a.ld, lm_, step.width(), inner_row_->buffer_as<double>());
-  inner_row_->run(owner, count);
   ++t_->inner_bcasts;
-  return {inner_row_->result_as<double>(), lm_};
+  return broadcast(*inner_row_, owner, count, lm_);
 }
 
-Engine::Panel Engine::inner_b(const PanelStep& outer, const PanelStep& step, Panel b) {
+Engine::Pending Engine::inner_b(const PanelStep& outer, const PanelStep& step, Panel b) {
   const int owner = outer.b_row % grid_->shape().group_rows();
   const bool root = grid_->row_in_group() == owner;
   const double* sub = root && b.data ? b.data + (step.k0 - outer.k0) : nullptr;
-  if (!inner_col_) return {sub, b.ld};
+  if (!inner_col_) return {nullptr, {sub, b.ld}};
   const std::int64_t count = step.width() * ln_;
-  if (count == 0) return {nullptr, 1};
+  if (count == 0) return {nullptr, {nullptr, 1}};
   if (root) pack(sub, b.ld, step.width(), ln_, inner_col_->buffer_as<double>());
-  inner_col_->run(owner, count);
   ++t_->inner_bcasts;
-  return {inner_col_->result_as<double>(), step.width()};
+  return broadcast(*inner_col_, owner, count, step.width());
 }
 
+void Engine::update(Panel a, Panel b, std::int64_t width, double* C, std::int64_t c_ld) {
+  if (lm_ == 0 || ln_ == 0) return;
+  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(lm_), static_cast<int>(ln_),
+              static_cast<int>(width), 1.0, a.data, static_cast<int>(a.ld), b.data, static_cast<int>(b.ld), 1.0, C,
+              static_cast<int>(c_ld));
+}
+
+// Without lookahead: per outer step, its panels; per inner step, its panels then
+// the update. With lookahead the same broadcasts are issued one step earlier:
+// update i runs while the panels of i+1 fly, and outer step o+1's panels fly
+// during outer step o. Result validity (Bcast::start): a panel is read at most
+// until its own object's second start() after it.
 Timings Engine::multiply(const double* A, const double* B, double* C) {
   Timings t;
   t_ = &t;
-  const double start = MPI_Wtime();
+  const double start = MPI_Wtime(), sync_before = node_sync_seconds();
   const LocalBlock c = c_block();
   const std::int64_t c_ld = c.ld();
   for (std::int64_t j = 0; j < ln_; ++j) std::fill(C + j * c_ld, C + j * c_ld + lm_, 0.0);
 
-  for (const OuterStep& outer : schedule_) {
-    double t0 = MPI_Wtime();
-    const Panel a_outer = outer_a(outer.panel, A);
-    const Panel b_outer = outer_b(outer.panel, B);
-    t.bcast += MPI_Wtime() - t0;
-    for (const PanelStep& step : outer.inner) {
-      t0 = MPI_Wtime();
-      const Panel a = inner_a(outer.panel, step, a_outer);
-      const Panel b = inner_b(outer.panel, step, b_outer);
-      const double t1 = MPI_Wtime();
-      t.bcast += t1 - t0;
-      if (lm_ > 0 && ln_ > 0) {
-        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(lm_), static_cast<int>(ln_),
-                    static_cast<int>(step.width()), 1.0, a.data, static_cast<int>(a.ld), b.data, static_cast<int>(b.ld),
-                    1.0, C, static_cast<int>(c_ld));
+  const bool ahead = options_.lookahead;
+  const std::size_t outers = schedule_.size();
+  Panel a_outer{}, b_outer{}, a_next{}, b_next{};  // outer panels of this and the next outer step
+  Pending fly_a_outer, fly_b_outer;                // the next outer step's panels (lookahead)
+  Pending fly_a, fly_b;                            // the next update's inner panels
+  for (std::size_t o = 0; o < outers; ++o) {
+    const OuterStep& outer = schedule_[o];
+    if (!ahead || o == 0) {
+      Pending pa = timed(t.bcast, [&] { return outer_a(outer.panel, A); });
+      Pending pb = timed(t.bcast, [&] { return outer_b(outer.panel, B); });
+      a_outer = timed(t.bcast, [&] { return finish(pa); });
+      b_outer = timed(t.bcast, [&] { return finish(pb); });
+    } else {
+      a_outer = a_next, b_outer = b_next;
+    }
+    if (ahead && o == 0) {
+      fly_a = timed(t.bcast, [&] { return inner_a(outer.panel, outer.inner[0], a_outer); });
+      fly_b = timed(t.bcast, [&] { return inner_b(outer.panel, outer.inner[0], b_outer); });
+    }
+    if (ahead && o + 1 < outers) {
+      fly_a_outer = timed(t.bcast, [&] { return outer_a(schedule_[o + 1].panel, A); });
+      fly_b_outer = timed(t.bcast, [&] { return outer_b(schedule_[o + 1].panel, B); });
+    }
+    for (std::size_t s = 0; s < outer.inner.size(); ++s) {
+      const PanelStep& step = outer.inner[s];
+      if (!ahead) {
+        fly_a = timed(t.bcast, [&] { return inner_a(outer.panel, step, a_outer); });
+        fly_b = timed(t.bcast, [&] { return inner_b(outer.panel, step, b_outer); });
       }
-      t.dgemm += MPI_Wtime() - t1;
+      const Panel a = timed(t.bcast, [&] { return finish(fly_a); });
+      const Panel b = timed(t.bcast, [&] { return finish(fly_b); });
+      if (ahead && s + 1 < outer.inner.size()) {
+        fly_a = timed(t.bcast, [&] { return inner_a(outer.panel, outer.inner[s + 1], a_outer); });
+        fly_b = timed(t.bcast, [&] { return inner_b(outer.panel, outer.inner[s + 1], b_outer); });
+      } else if (ahead && o + 1 < outers) {
+        const OuterStep& next = schedule_[o + 1];
+        a_next = timed(t.bcast, [&] { return finish(fly_a_outer); });
+        b_next = timed(t.bcast, [&] { return finish(fly_b_outer); });
+        fly_a = timed(t.bcast, [&] { return inner_a(next.panel, next.inner[0], a_next); });
+        fly_b = timed(t.bcast, [&] { return inner_b(next.panel, next.inner[0], b_next); });
+      }
+      timed(t.dgemm, [&] {
+        update(a, b, step.width(), C, c_ld);
+        return 0;
+      });
     }
   }
   const double before_barrier = MPI_Wtime();
   HYMPI_CHECK_MPI(MPI_Barrier(comm_));
   const double end = MPI_Wtime();
-  t.sync = end - before_barrier;
+  const double node_sync = node_sync_seconds() - sync_before;
+  t.bcast -= node_sync;
+  t.sync = node_sync + (end - before_barrier);
   t.total = end - start;
   t_ = nullptr;
   return t;

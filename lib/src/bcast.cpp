@@ -6,6 +6,7 @@
 #include "hympi/node_buffer.hpp"
 #include "hympi/topology.hpp"
 #include "mpi_type.hpp"
+#include "progress.hpp"
 
 namespace hympi {
 
@@ -20,38 +21,112 @@ void check_call(const Topology& topo, int root, std::int64_t count, std::int64_t
           "bcast count " + std::to_string(count) + " is outside [0, capacity " + std::to_string(capacity) + "]");
 }
 
+// The buffer ring and the start/wait bookkeeping both policies share: the root
+// writes slot `phase`, readers read slot `front`; completing a broadcast makes the
+// written slot the front and moves on. One broadcast in flight at a time.
+class SlotRing {
+ public:
+  explicit SlotRing(int slots) : slots_(slots), front_(slots - 1) {}
+  int phase() const { return phase_; }
+  int front() const { return front_; }
+  int slots() const { return slots_; }
+  void begin() {
+    require(!in_flight_, "bcast start() while a broadcast is in flight: call wait() first");
+    in_flight_ = true;
+  }
+  void end() {
+    require(in_flight_, "bcast wait() without a start()");
+    in_flight_ = false;
+    land();
+  }
+  void land() {
+    front_ = phase_;
+    phase_ = (phase_ + 1) % slots_;
+  }
+  bool in_flight() const { return in_flight_; }
+
+ private:
+  int slots_, phase_ = 0, front_;
+  bool in_flight_ = false;
+};
+
+// An MPI request counted as in flight for the progress poke (progress.hpp).
+class TrackedRequest {
+ public:
+  MPI_Request* begin() {
+    ++detail::requests_in_flight();
+    return &request_;
+  }
+  void wait() {
+    if (request_ == MPI_REQUEST_NULL) return;
+    HYMPI_CHECK_MPI(MPI_Wait(&request_, MPI_STATUS_IGNORE));
+    --detail::requests_in_flight();
+  }
+
+ private:
+  MPI_Request request_ = MPI_REQUEST_NULL;
+};
+
 class PureBcast final : public Bcast {
  public:
   PureBcast(const Topology& topo, std::int64_t capacity, std::size_t elem_size, CollectiveOptions options)
-      : topo_(topo), type_(detail::element_type(elem_size)), data_(capacity * elem_size) {
+      : topo_(topo),
+        type_(detail::element_type(elem_size)),
+        ring_(options.overlap ? 2 : 1),
+        slot_bytes_(capacity * elem_size),
+        data_(ring_.slots() * slot_bytes_) {
     capacity_ = capacity;
     elem_size_ = elem_size;
     options_ = options;
   }
-  void* buffer() override { return data_.data(); }
-  const void* result() const override { return data_.data(); }
+  void* buffer() override { return slot(ring_.phase()); }
+  const void* result() const override { return slot(ring_.front()); }
   void run(int root, std::int64_t count) override {
     check_call(topo_, root, count, capacity_);
-    HYMPI_CHECK_MPI(
-        MPI_Bcast(data_.data(), detail::to_int_count(count, "bcast count"), type_.get(), root, topo_.comm()));
+    require(!ring_.in_flight(), "bcast run() while a broadcast is in flight: call wait() first");
+    HYMPI_CHECK_MPI(MPI_Bcast(buffer(), detail::to_int_count(count, "bcast count"), type_.get(), root, topo_.comm()));
+    ring_.land();
+  }
+  void start(int root, std::int64_t count) override {
+    check_call(topo_, root, count, capacity_);
+    ring_.begin();
+    HYMPI_CHECK_MPI(MPI_Ibcast(buffer(), detail::to_int_count(count, "bcast count"), type_.get(), root, topo_.comm(),
+                               request_.begin()));
+  }
+  void wait() override {
+    request_.wait();
+    ring_.end();
   }
   std::size_t bytes_per_node() const override { return data_.size() * topo_.node_size(); }
 
  private:
+  std::byte* slot(int which) const { return const_cast<std::byte*>(data_.data()) + which * slot_bytes_; }
+
   const Topology& topo_;
   detail::OwnedType type_;
+  SlotRing ring_;
+  std::size_t slot_bytes_;
   std::vector<std::byte> data_;
+  TrackedRequest request_;
 };
 
-// One copy per node, double-buffered like the hybrid allgatherv. The root (leader
-// or not) writes into the node copy; its leader forwards it on the bridge.
+// One copy per node in a ring of node copies: 2 (each result stays valid until
+// this rank's next broadcast) or 3 with overlap (one more in flight). The root
+// (leader or not) writes into the node copy; its leader forwards it on the bridge.
+//
+// Why 3 with overlap: result k must stay readable until this rank's start(k+2).
+// The root writes k+3 into slot k only after its wait(k+2), and the leader
+// released k+2 only after every node rank arrived at start(k+2); a leader
+// receives k+3 only after every node rank arrived at start(k+3). With 2 slots the
+// root would write k+2 over k while a neighbour may still read it.
 class HybridBcast final : public Bcast {
  public:
   HybridBcast(const Topology& topo, std::int64_t capacity, std::size_t elem_size, CollectiveOptions options)
       : topo_(topo),
         type_(detail::element_type(elem_size)),
-        half_bytes_((capacity * elem_size + 63) / 64 * 64),
-        buffer_(topo, 2 * half_bytes_) {
+        ring_(options.overlap ? 3 : 2),
+        slot_bytes_((capacity * elem_size + 63) / 64 * 64),
+        buffer_(topo, ring_.slots() * slot_bytes_) {
     capacity_ = capacity;
     elem_size_ = elem_size;
     options_ = options;
@@ -59,33 +134,60 @@ class HybridBcast final : public Bcast {
     if (topo.is_leader()) std::memset(buffer_.data(), 0, buffer_.capacity());
     sync_->full();
   }
-  void* buffer() override { return half(phase_); }
-  const void* result() const override { return half(front_); }
+  void* buffer() override { return slot(ring_.phase()); }
+  const void* result() const override { return slot(ring_.front()); }
   void run(int root, std::int64_t count) override {
     check_call(topo_, root, count, capacity_);
+    require(!ring_.in_flight(), "bcast run() while a broadcast is in flight: call wait() first");
     if (topo_.num_nodes() == 1) {
-      sync_->full();
+      timed_sync(&NodeSync::full);
     } else {
-      sync_->arrive();
+      timed_sync(&NodeSync::arrive);
       if (topo_.is_leader())
-        HYMPI_CHECK_MPI(MPI_Bcast(half(phase_), detail::to_int_count(count, "bcast count"), type_.get(),
+        HYMPI_CHECK_MPI(MPI_Bcast(buffer(), detail::to_int_count(count, "bcast count"), type_.get(),
                                   topo_.node_of(root), topo_.bridge_comm()));
-      sync_->release();
+      timed_sync(&NodeSync::release);
     }
-    front_ = phase_;
-    phase_ ^= 1;
+    ring_.land();
+  }
+  // One node: nothing moves, the root's stores only need the node barrier in
+  // wait(). Several: the leader waits for its node, then starts the bridge broadcast.
+  void start(int root, std::int64_t count) override {
+    check_call(topo_, root, count, capacity_);
+    ring_.begin();
+    if (topo_.num_nodes() == 1) return;
+    timed_sync(&NodeSync::arrive);
+    if (topo_.is_leader())
+      HYMPI_CHECK_MPI(MPI_Ibcast(buffer(), detail::to_int_count(count, "bcast count"), type_.get(), topo_.node_of(root),
+                                 topo_.bridge_comm(), request_.begin()));
+  }
+  void wait() override {
+    require(ring_.in_flight(), "bcast wait() without a start()");
+    if (topo_.num_nodes() == 1) {
+      timed_sync(&NodeSync::full);
+    } else {
+      request_.wait();
+      timed_sync(&NodeSync::release);
+    }
+    ring_.end();
   }
   std::size_t bytes_per_node() const override { return buffer_.capacity(); }
 
  private:
-  std::byte* half(int which) const { return buffer_.data() + which * half_bytes_; }
+  std::byte* slot(int which) const { return buffer_.data() + which * slot_bytes_; }
+  void timed_sync(void (NodeSync::*step)()) {
+    const double t0 = MPI_Wtime();
+    ((*sync_).*step)();
+    node_sync_seconds_ += MPI_Wtime() - t0;
+  }
 
   const Topology& topo_;
   detail::OwnedType type_;
-  std::size_t half_bytes_;
+  SlotRing ring_;
+  std::size_t slot_bytes_;
   NodeBuffer buffer_;
   std::unique_ptr<NodeSync> sync_;
-  int phase_ = 0, front_ = 1;
+  TrackedRequest request_;
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "hympi/error.hpp"
 #include "hympi/node_buffer.hpp"
 #include "hympi/topology.hpp"
+#include "progress.hpp"
 
 namespace hympi {
 
@@ -101,8 +102,12 @@ class FlagSync final : public NodeSync {
   void wait_for(const std::uint64_t* flag, std::uint64_t epoch) const {
     // Spin before yielding: a sched_yield syscall costs more than a node barrier.
     // When the node has more ranks than cores, the awaited rank may need our core: yield early.
+    // A long wait also drives MPI: our own nonblocking broadcast may be what the awaited rank waits for.
     for (int spins = 0; __atomic_load_n(flag, __ATOMIC_ACQUIRE) < epoch; ++spins)
-      if (spins > spins_before_yield_) sched_yield();
+      if (spins > spins_before_yield_) {
+        detail::poke_progress_if_needed(topo_.node_comm());
+        sched_yield();
+      }
   }
   static int spins_before_yield(int node_size) {
     cpu_set_t cpus;

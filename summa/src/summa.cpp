@@ -15,6 +15,7 @@ hsumma::EngineOptions summa_engine_options(const SummaOptions& options) {
   e.M = options.b;  // one group: the outer level is empty, its block size is irrelevant
   e.bcast = options.bcast;
   e.layout = options.layout;
+  e.lookahead = options.lookahead;
   return e;
 }
 

@@ -4,6 +4,7 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -94,6 +95,43 @@ void test_bcast(const hympi::Topology& topo, std::int64_t count) {
   }
 }
 
+// start/wait with overlap: result k must stay readable while k+1 flies and after
+// it lands, until this rank's start(k+2). Every rank checks k-1 at both points
+// (with jitter, so fast roots would overwrite a slot a slow reader still needs).
+// Without overlap, start/wait pairs must equal run().
+void test_bcast_overlap(const hympi::Topology& topo, std::int64_t count) {
+  const int rank = topo.rank(), p = topo.size();
+  for (const auto& v : kVariants)
+    for (bool overlap : {true, false}) {
+      auto coll = hympi::Bcast::create(topo, count, sizeof(double), {v.policy, v.sync, overlap});
+      const int steps = count > 100000 ? 6 : 3 * p + 4;
+      auto root_of = [&](int k) { return (k * 5 + 1) % p; };
+      auto correct = [&](const double* got, int k) {
+        for (std::int64_t i = 0; i < count; i += std::max<std::int64_t>(1, count / 97))
+          if (got[i] != value(root_of(k), i, k)) return false;
+        return count == 0 || got[count - 1] == value(root_of(k), count - 1, k);
+      };
+      int bad = 0;
+      const double* previous = nullptr;
+      for (int k = 0; k < steps; ++k) {
+        if (rank == root_of(k)) {
+          double* buf = coll->buffer_as<double>();
+          for (std::int64_t i = 0; i < count; ++i) buf[i] = value(root_of(k), i, k);
+        }
+        coll->start(root_of(k), count);
+        jitter(rank, k);
+        if (overlap && previous && !correct(previous, k - 1)) ++bad;  // in flight
+        coll->wait();
+        if (overlap && previous && !correct(previous, k - 1)) ++bad;  // landed
+        previous = coll->result_as<double>();
+        if (!correct(previous, k)) ++bad;
+        jitter(rank, k + 1);
+      }
+      check(bad == 0, "bcast start/wait count " + std::to_string(count) + " " + v.name() + (overlap ? " overlap" : "") +
+                          ": " + std::to_string(bad) + " stale or wrong reads");
+    }
+}
+
 // The node map must agree with what the node communicator says, on every rank.
 void test_topology(const hympi::Topology& topo) {
   const auto expected_layout = hympi::layout_from_env();
@@ -139,6 +177,7 @@ int main(int argc, char** argv) {
     one_big[p - 1] = 150000;
     test_allgatherv(topo, one_big, "allgatherv one large");
     for (std::int64_t count : {1, 13, 4096, 131072}) test_bcast(topo, count);
+    for (std::int64_t count : {0, 5, 20000, 131072}) test_bcast_overlap(topo, count);
 
     // Growth: the same object reused over growing and shrinking counts.
     for (const auto& v : kVariants) {

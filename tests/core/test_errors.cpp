@@ -40,6 +40,14 @@ int main(int argc, char** argv) {
           "root -1 is outside", [&] { bcast->run(-1, 4); }, "negative root" + tag);
       expect_error(
           "outside [0, capacity 16]", [&] { bcast->run(0, 17); }, "count above capacity" + tag);
+      expect_error(
+          "wait() without a start()", [&] { bcast->wait(); }, "wait without start" + tag);
+      bcast->start(0, 1);
+      expect_error(
+          "in flight: call wait() first", [&] { bcast->start(0, 1); }, "two starts" + tag);
+      expect_error(
+          "in flight: call wait() first", [&] { bcast->run(0, 1); }, "run while in flight" + tag);
+      bcast->wait();
       // Still usable after the errors.
       if (rank == p - 1) bcast->buffer_as<double>()[0] = 42.0;
       bcast->run(p - 1, 1);

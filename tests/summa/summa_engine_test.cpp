@@ -4,7 +4,8 @@
 // sizes and M != b: C is checked against a serial dgemm reference with the
 // norm-wise bound, and must be bit-identical to SUMMA with the same b (the
 // engine's dgemm sequence does not depend on G, M or the policy). A corrupted C
-// must fail the check (the check is not vacuous). Exit 1 on any failure.
+// must fail the check (the check is not vacuous). Lookahead on or off must not
+// change a bit either. Exit 1 on any failure.
 // On 4+ ranks only the 2-D grids and two size cases run, to keep the suite short.
 #include <mpi.h>
 
@@ -85,28 +86,31 @@ void test_grid(int P, int Q, const LayoutSpec& layout) {
   std::vector<std::pair<Size, Blocks>> cases = {{{37, 29, 41}, {3, 9}}, {{5, 7, 3}, {4, 8}}};
   if (P * Q <= 3) cases.insert(cases.end(), {{{24, 24, 24}, {8, 64}}, {{37, 29, 41}, {4, 8}}, {{37, 29, 41}, {8, 64}}});
   for (const auto& [s, bl] : cases) {
-    std::vector<double> reference;  // SUMMA, pure, block b
-    for (Policy policy : {Policy::pure, Policy::hybrid}) {
-      // SUMMA hybrid with barrier node sync, HSUMMA hybrid with flags: both kinds covered.
-      summa::SummaOptions so{s.m, s.n, s.k, bl.b, {policy, SyncKind::barrier}, layout};
-      const std::string what = "SUMMA " + describe(s, P, Q, 1, 1, {bl.b, bl.b}, policy, false);
-      auto C = run_case(summa::summa_shape(P, Q), summa::summa_engine_options(so), what);
-      if (reference.empty() && policy == Policy::pure)
-        reference = C;
-      else if (!all_equal(C, reference))
-        fail("SUMMA hybrid differs from SUMMA pure: " + what);
-      for (int I = 1; I <= P; ++I)
-        for (int J = 1; J <= Q; ++J) {
-          if (P % I || Q % J) continue;
-          for (bool gm : {false, true}) {
-            if (gm && (I * J == 1 || I * J == P * Q)) continue;  // group-major changes nothing there
-            hsumma::EngineOptions eo{s.m, s.n, s.k, bl.b, bl.M, {policy, SyncKind::flags}, layout};
-            const std::string hwhat = "HSUMMA " + describe(s, P, Q, I, J, bl, policy, gm);
-            auto H = run_case({P, Q, I, J, GridOrder::row_major, gm}, eo, hwhat);
-            if (!gm && !all_equal(H, reference)) fail("HSUMMA differs from SUMMA (bitwise): " + hwhat);
+    std::vector<double> reference;  // SUMMA, pure, block b, no lookahead
+    for (bool ahead : {false, true})
+      for (Policy policy : {Policy::pure, Policy::hybrid}) {
+        // SUMMA hybrid with barrier node sync, HSUMMA hybrid with flags: both kinds covered.
+        summa::SummaOptions so{s.m, s.n, s.k, bl.b, {policy, SyncKind::barrier}, layout, ahead};
+        const std::string what =
+            "SUMMA " + describe(s, P, Q, 1, 1, {bl.b, bl.b}, policy, false) + (ahead ? " lookahead" : "");
+        auto C = run_case(summa::summa_shape(P, Q), summa::summa_engine_options(so), what);
+        if (reference.empty())
+          reference = C;
+        else if (!all_equal(C, reference))
+          fail("SUMMA differs from SUMMA pure without lookahead: " + what);
+        for (int I = 1; I <= P; ++I)
+          for (int J = 1; J <= Q; ++J) {
+            if (P % I || Q % J) continue;
+            for (bool gm : {false, true}) {
+              if (gm && (I * J == 1 || I * J == P * Q)) continue;  // group-major changes nothing there
+              hsumma::EngineOptions eo{s.m, s.n, s.k, bl.b, bl.M, {policy, SyncKind::flags}, layout, ahead};
+              const std::string hwhat =
+                  "HSUMMA " + describe(s, P, Q, I, J, bl, policy, gm) + (ahead ? " lookahead" : "");
+              auto H = run_case({P, Q, I, J, GridOrder::row_major, gm}, eo, hwhat);
+              if (!gm && !all_equal(H, reference)) fail("HSUMMA differs from SUMMA (bitwise): " + hwhat);
+            }
           }
-        }
-    }
+      }
   }
   // The check must catch a small corruption.
   hsumma::EngineOptions eo{37, 29, 41, 4, 8, {Policy::hybrid, SyncKind::flags}, layout};

@@ -29,6 +29,10 @@ const char* to_string(Policy policy);
 struct CollectiveOptions {
   Policy policy = Policy::hybrid;
   SyncKind sync = SyncKind::flags;
+  // Bcast only: room for one broadcast in flight while the previous result is
+  // still read (start/wait lookahead). Costs one more panel: pure keeps 2
+  // private buffers, hybrid 3 node copies instead of 2.
+  bool overlap = false;
 };
 
 class Allgatherv {
@@ -82,15 +86,25 @@ class Bcast {
   static std::unique_ptr<Bcast> create(const Topology& topo, std::int64_t capacity, std::size_t elem_size,
                                        CollectiveOptions options);
 
-  // Where the root writes its `count` elements before run(root, count). Only the
+  // Where the root writes its `count` elements before run()/start(). Only the
   // root may write; other ranks must not touch it.
   virtual void* buffer() = 0;
   // Broadcast from `root` (any rank of topo.comm(), leader or not). `root` and
   // `count` must agree on every rank; count <= capacity.
   virtual void run(int root, std::int64_t count) = 0;
-  // The broadcast data, valid until this rank's next run().
+  // The same broadcast split in two, for overlapping it with work: start() sends
+  // what the root wrote, wait() completes it; one broadcast in flight at a time.
+  // With options().overlap a result stays readable until this rank's second
+  // start() after it: through the next broadcast's flight and landing. Without
+  // overlap, start() ends the previous result's validity.
+  virtual void start(int root, std::int64_t count) = 0;
+  virtual void wait() = 0;
+  // The latest completed broadcast, valid until this rank's next run() or start().
   virtual const void* result() const = 0;
   virtual std::size_t bytes_per_node() const = 0;
+  // Seconds this rank spent in node synchronization so far (hybrid only; the
+  // rest of a broadcast's time is packing and the bridge).
+  double node_sync_seconds() const { return node_sync_seconds_; }
 
   template <class T>
   T* buffer_as() {
@@ -108,6 +122,7 @@ class Bcast {
   std::int64_t capacity_ = 0;
   std::size_t elem_size_ = 0;
   CollectiveOptions options_;
+  double node_sync_seconds_ = 0;
 };
 
 }  // namespace hympi

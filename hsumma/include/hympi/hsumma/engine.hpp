@@ -8,6 +8,11 @@
 // MPI_Bcast into private panels; hybrid: one panel copy per node) is one switch.
 // A communicator of one rank needs no broadcast: the panel is read in place.
 //
+// Lookahead 1 (EngineOptions::lookahead): the broadcasts of the next update are
+// started before the current dgemm and completed after it (Bcast::start/wait),
+// and the next outer panels fly during the whole current outer step. Same
+// arithmetic in the same order: the result is bit-identical to no lookahead.
+//
 // Local storage is column-major with leading dimension max(1, local rows), in the
 // block-checkerboard distribution of distribution.hpp:
 //   A: m x k, rows over P, columns over Q;  B: k x n, rows over P, columns over Q;
@@ -31,15 +36,17 @@ struct EngineOptions {
   std::int64_t b = 64;  // inner block (panel width inside a group)
   std::int64_t M = 64;  // outer block (panel width between groups); M % b == 0
   CollectiveOptions bcast;
-  LayoutSpec layout;  // node layout for the broadcast topologies (emulated or real)
+  LayoutSpec layout;       // node layout for the broadcast topologies (emulated or real)
+  bool lookahead = false;  // overlap the next panels' broadcasts with the current update
 };
 
 // Seconds spent by this rank in one multiply(), and how many broadcasts it joined.
+// With lookahead, bcast is the communication time left exposed (start + wait).
 struct Timings {
   double total = 0;  // whole multiply, from entry to the end of the closing barrier
-  double bcast = 0;  // panel packing + broadcasts (the policy's own node sync included)
+  double bcast = 0;  // panel packing + broadcast calls, node synchronization excluded
   double dgemm = 0;  // local cblas_dgemm updates
-  double sync = 0;   // wait in the closing barrier (load imbalance)
+  double sync = 0;   // node synchronization inside hybrid broadcasts + the closing barrier's wait
   std::int64_t outer_bcasts = 0, inner_bcasts = 0;
 };
 
@@ -82,10 +89,19 @@ class Engine {
     const double* data;
     std::int64_t ld;
   };
-  Panel outer_a(const PanelStep& step, const double* A);
-  Panel outer_b(const PanelStep& step, const double* B);
-  Panel inner_a(const PanelStep& outer, const PanelStep& step, Panel a);
-  Panel inner_b(const PanelStep& outer, const PanelStep& step, Panel b);
+  // A panel that may still be on its way: `bcast` is non-null while it flies.
+  struct Pending {
+    Bcast* bcast = nullptr;
+    Panel panel{nullptr, 0};
+  };
+  Pending outer_a(const PanelStep& step, const double* A);
+  Pending outer_b(const PanelStep& step, const double* B);
+  Pending inner_a(const PanelStep& outer, const PanelStep& step, Panel a);
+  Pending inner_b(const PanelStep& outer, const PanelStep& step, Panel b);
+  Pending broadcast(Bcast& bc, int root, std::int64_t count, std::int64_t ld);
+  Panel finish(Pending& pending);
+  void update(Panel a, Panel b, std::int64_t width, double* C, std::int64_t c_ld);
+  double node_sync_seconds() const;
 
   MPI_Comm comm_;
   EngineOptions options_;

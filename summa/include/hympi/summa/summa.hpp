@@ -12,6 +12,7 @@ struct SummaOptions {
   std::int64_t b = 64;
   CollectiveOptions bcast;
   LayoutSpec layout;
+  bool lookahead = false;  // overlap the next panel's broadcast with the current update
 };
 
 // The two-level shape and engine options SUMMA amounts to.
