@@ -42,7 +42,9 @@ void add_summa_options(CLI::App& app, SummaOptions& o) {
   app.add_flag("--group-major", o.group_major, "Number ranks group by group (a group is a node under block placement)");
   app.add_option("--reps,-r", o.reps, "Timed repetitions")->capture_default_str();
   app.add_option("--warmup,-w", o.warmup, "Untimed warm-up repetitions")->capture_default_str();
-  app.add_option("--batch", o.batch, "Multiplies per timed repetition (time is per multiply; for tiny sizes)")
+  app.add_option(
+         "--batch", o.batch,
+         "Back-to-back multiplies per timed repetition, one closing barrier (time is per multiply; for tiny sizes)")
       ->capture_default_str();
   app.add_option("--check", o.check,
                  "Correctness check after the timed runs: none | residual (random vector, any size) | serial "

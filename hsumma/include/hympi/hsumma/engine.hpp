@@ -71,8 +71,9 @@ class Engine {
   Engine& operator=(const Engine&) = delete;
 
   // C = A * B. Collective over the grid. Pointers may be null when the local
-  // block is empty.
-  Timings multiply(const double* A, const double* B, double* C);
+  // block is empty. Without the closing barrier, back-to-back multiplies
+  // pipeline into each other (a caller timing a batch puts one barrier after it).
+  Timings multiply(const double* A, const double* B, double* C, bool closing_barrier = true);
 
   LocalBlock a_block() const;
   LocalBlock b_block() const;
