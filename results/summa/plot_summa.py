@@ -45,7 +45,8 @@ def variant(r):
         nb = int(r["pdgemm_nb"])
         return "PDGEMM nb=" + ("ours" if nb == 0 else str(nb))
     name = "SUMMA" if r["algorithm"] == "summa" else f"HSUMMA G={int(r['I']) * int(r['J'])}"
-    return f"{name} {r['policy']}" + (f"/{r['sync']}" if r["policy"] == "hybrid" else "")
+    ahead = " +lookahead" if r.get("lookahead") == "1" else ""
+    return f"{name} {r['policy']}" + (f"/{r['sync']}" if r["policy"] == "hybrid" else "") + ahead
 
 
 def save(fig, name):
