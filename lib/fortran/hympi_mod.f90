@@ -23,6 +23,7 @@ module hympi
   public :: hympi_allgather_create, hympi_allgather_slot, hympi_allgather_run, hympi_allgather_result, &
             hympi_allgather_free
   public :: hympi_bcast_create, hympi_bcast_buffer, hympi_bcast_run, hympi_bcast_result, hympi_bcast_free
+  public :: hympi_bcast_create_overlap, hympi_bcast_start, hympi_bcast_wait
 
   interface
     integer(c_int) function c_node_info(comm, node_rank, node_size, node_index, num_nodes) &
@@ -62,6 +63,24 @@ module hympi
       integer(c_int64_t), value :: capacity
       integer(c_size_t), value :: elem_size
       type(c_ptr), intent(out) :: out
+    end function
+    integer(c_int) function c_bcast_create_overlap(comm, capacity, elem_size, policy, sync, out) &
+        bind(C, name="hympi_bcast_create_overlap_f")
+      import :: c_int, c_int64_t, c_size_t, c_ptr
+      integer(c_int), value :: comm, policy, sync
+      integer(c_int64_t), value :: capacity
+      integer(c_size_t), value :: elem_size
+      type(c_ptr), intent(out) :: out
+    end function
+    integer(c_int) function c_bcast_start(h, root, count) bind(C, name="hympi_bcast_start")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: h
+      integer(c_int), value :: root
+      integer(c_int64_t), value :: count
+    end function
+    integer(c_int) function c_bcast_wait(h) bind(C, name="hympi_bcast_wait")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: h
     end function
     type(c_ptr) function c_bcast_buffer(h) bind(C, name="hympi_bcast_buffer")
       import :: c_ptr
@@ -162,6 +181,27 @@ contains
     ierr = c_bcast_create(comm%MPI_VAL, int(capacity, c_int64_t), int(c_sizeof(0.0_c_double), c_size_t), &
                           policy, sync, h%handle)
     h%capacity = capacity
+  end function
+
+  ! Lookahead (see hympi.h): a result stays readable until this rank's second start after it.
+  integer function hympi_bcast_create_overlap(comm, capacity, policy, sync, h) result(ierr)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: capacity, policy, sync
+    type(hympi_bcast_t), intent(out) :: h
+    ierr = c_bcast_create_overlap(comm%MPI_VAL, int(capacity, c_int64_t), int(c_sizeof(0.0_c_double), c_size_t), &
+                                  policy, sync, h%handle)
+    h%capacity = capacity
+  end function
+
+  integer function hympi_bcast_start(h, root, count) result(ierr)
+    type(hympi_bcast_t), intent(in) :: h
+    integer, intent(in) :: root, count
+    ierr = c_bcast_start(h%handle, int(root, c_int), int(count, c_int64_t))
+  end function
+
+  integer function hympi_bcast_wait(h) result(ierr)
+    type(hympi_bcast_t), intent(in) :: h
+    ierr = c_bcast_wait(h%handle)
   end function
 
   function hympi_bcast_buffer(h) result(p)

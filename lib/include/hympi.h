@@ -47,6 +47,13 @@ void* hympi_bcast_buffer(hympi_bcast_t h); /* the root writes here */
 int hympi_bcast_run(hympi_bcast_t h, int root, int64_t count);
 const void* hympi_bcast_result(hympi_bcast_t h);
 int hympi_bcast_free(hympi_bcast_t* h); /* collective */
+/* Lookahead: a bcast created with _overlap keeps a result readable until this
+ * rank's second start after it, so the next broadcast can fly (start ... wait)
+ * while the current result is used. One broadcast in flight at a time. */
+int hympi_bcast_create_overlap(MPI_Comm comm, int64_t capacity, size_t elem_size, int policy, int sync,
+                               hympi_bcast_t* out);
+int hympi_bcast_start(hympi_bcast_t h, int root, int64_t count);
+int hympi_bcast_wait(hympi_bcast_t h);
 
 /* Fortran bridges: communicator as MPI_Fint (mpi_f08 handle %MPI_VAL). */
 int hympi_allgather_create_f(MPI_Fint comm, int64_t count_per_rank, size_t elem_size, int policy, int sync,
@@ -54,6 +61,8 @@ int hympi_allgather_create_f(MPI_Fint comm, int64_t count_per_rank, size_t elem_
 int hympi_allgatherv_create_f(MPI_Fint comm, const int64_t* counts, size_t elem_size, int policy, int sync,
                               hympi_allgatherv_t* out);
 int hympi_bcast_create_f(MPI_Fint comm, int64_t capacity, size_t elem_size, int policy, int sync, hympi_bcast_t* out);
+int hympi_bcast_create_overlap_f(MPI_Fint comm, int64_t capacity, size_t elem_size, int policy, int sync,
+                                 hympi_bcast_t* out);
 int hympi_node_info_f(MPI_Fint comm, int* node_rank, int* node_size, int* node_index, int* num_nodes);
 /* Copies the last error message into buf (NUL-terminated, truncated to len). */
 void hympi_last_error_copy(char* buf, int len);

@@ -129,6 +129,31 @@ int hympi_bcast_create(MPI_Comm comm, int64_t capacity, size_t elem_size, int po
   });
 }
 
+int hympi_bcast_create_overlap(MPI_Comm comm, int64_t capacity, size_t elem_size, int policy, int sync,
+                               hympi_bcast_t* out) {
+  return guarded([&] {
+    require_handle(out, "output handle");
+    const auto& topo = hympi::Topology::of(comm);
+    auto opts = options(policy, sync);
+    opts.overlap = true;
+    *out = new hympi_bcast_s{hympi::Bcast::create(topo, capacity, elem_size, opts)};
+  });
+}
+
+int hympi_bcast_start(hympi_bcast_t h, int root, int64_t count) {
+  return guarded([&] {
+    require_handle(h, "bcast handle");
+    h->impl->start(root, count);
+  });
+}
+
+int hympi_bcast_wait(hympi_bcast_t h) {
+  return guarded([&] {
+    require_handle(h, "bcast handle");
+    h->impl->wait();
+  });
+}
+
 void* hympi_bcast_buffer(hympi_bcast_t h) {
   return h ? h->impl->buffer() : nullptr;
 }
@@ -162,6 +187,10 @@ int hympi_allgatherv_create_f(MPI_Fint comm, const int64_t* counts, size_t elem_
 }
 int hympi_bcast_create_f(MPI_Fint comm, int64_t capacity, size_t elem_size, int policy, int sync, hympi_bcast_t* out) {
   return hympi_bcast_create(MPI_Comm_f2c(comm), capacity, elem_size, policy, sync, out);
+}
+int hympi_bcast_create_overlap_f(MPI_Fint comm, int64_t capacity, size_t elem_size, int policy, int sync,
+                                 hympi_bcast_t* out) {
+  return hympi_bcast_create_overlap(MPI_Comm_f2c(comm), capacity, elem_size, policy, sync, out);
 }
 int hympi_node_info_f(MPI_Fint comm, int* node_rank, int* node_size, int* node_index, int* num_nodes) {
   return hympi_node_info(MPI_Comm_f2c(comm), node_rank, node_size, node_index, num_nodes);

@@ -2,6 +2,7 @@
 #include <hympi.h>
 #include <mpi.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 #define COUNT 5
@@ -54,6 +55,28 @@ int main(int argc, char** argv) {
       const int* got = hympi_bcast_result(bc);
       if (got[0] != root || got[1] != -root || got[2] != 7) ++bad;
     }
+    hympi_bcast_free(&bc);
+
+    /* Lookahead: broadcast r+1 flies while result r is read, and r stays valid after it lands. */
+    if (hympi_bcast_create_overlap(MPI_COMM_WORLD, 2, sizeof(int), policy, HYMPI_SYNC_FLAGS, &bc))
+      bad += fail(rank, "bcast_create_overlap");
+    const int* previous = NULL;
+    for (int step = 0; step < 2 * size + 1; ++step) {
+      const int root = step % size;
+      if (rank == root) {
+        int* buf = hympi_bcast_buffer(bc);
+        buf[0] = step;
+        buf[1] = root;
+      }
+      if (hympi_bcast_start(bc, root, 2)) bad += fail(rank, "bcast_start");
+      if (previous && (previous[0] != step - 1 || previous[1] != (step - 1) % size)) ++bad;
+      if (hympi_bcast_wait(bc)) bad += fail(rank, "bcast_wait");
+      if (previous && (previous[0] != step - 1 || previous[1] != (step - 1) % size)) ++bad;
+      previous = hympi_bcast_result(bc);
+      if (previous[0] != step || previous[1] != root) ++bad;
+    }
+    if (hympi_bcast_wait(bc) == HYMPI_SUCCESS || !strstr(hympi_last_error(), "without a start"))
+      bad += fail(rank, "bcast_wait without start must fail");
     hympi_bcast_free(&bc);
   }
   int total = 0;

@@ -7,9 +7,9 @@ program f_allgather
   integer, parameter :: count = 4
   type(hympi_allgather_t) :: ag
   type(hympi_bcast_t) :: bc
-  real(8), pointer :: mine(:), whole(:), buf(:), got(:)
+  real(8), pointer :: mine(:), whole(:), buf(:), got(:), prev(:)
   real(8), allocatable :: own(:), expected(:)
-  integer :: rank, size, it, i, root, bad, total, ierr, policy
+  integer :: rank, size, it, i, root, bad, total, ierr, policy, step
   integer :: node_rank, node_size, node_index, num_nodes
 
   call MPI_Init()
@@ -53,6 +53,30 @@ program f_allgather
     ! A bad root is reported, not fatal.
     ierr = hympi_bcast_run(bc, size, 1)
     if (ierr == HYMPI_SUCCESS .or. index(hympi_last_error(), 'outside') == 0) bad = bad + 1
+    ierr = hympi_bcast_free(bc)
+
+    ! Lookahead: broadcast s+1 flies while result s is read; s stays valid after it lands.
+    ierr = hympi_bcast_create_overlap(MPI_COMM_WORLD, 2, policy, HYMPI_SYNC_FLAGS, bc)
+    if (ierr /= HYMPI_SUCCESS) bad = bad + 1
+    nullify (prev)
+    do step = 0, 2 * size
+      root = mod(step, size)
+      if (rank == root) then
+        buf => hympi_bcast_buffer(bc)
+        buf(1) = step
+        buf(2) = root
+      end if
+      ierr = hympi_bcast_start(bc, root, 2)
+      if (associated(prev)) then
+        if (prev(1) /= step - 1) bad = bad + 1
+      end if
+      ierr = hympi_bcast_wait(bc)
+      if (associated(prev)) then
+        if (prev(1) /= step - 1 .or. prev(2) /= mod(step - 1, size)) bad = bad + 1
+      end if
+      prev => hympi_bcast_result(bc)
+      if (prev(1) /= step .or. prev(2) /= root) bad = bad + 1
+    end do
     ierr = hympi_bcast_free(bc)
   end do
 
