@@ -39,11 +39,15 @@ auto timed(double& sum, F&& f) {
 
 // Copies rows x cols of a column-major matrix (leading dimension ld) into a packed one.
 void pack(const double* src, std::int64_t ld, std::int64_t rows, std::int64_t cols, double* dst) {
-  if (ld == rows) {
-    std::memcpy(dst, src, sizeof(double) * rows * cols);
-    return;
-  }
   for (std::int64_t j = 0; j < cols; ++j) std::memcpy(dst + j * rows, src + j * ld, sizeof(double) * rows);
+}
+
+// The root's panel: sent straight from `src` when it is contiguous (pure: no copy
+// at all), else packed into the broadcast buffer (returns null then).
+const double* stage(Bcast& bc, const double* src, std::int64_t ld, std::int64_t rows, std::int64_t cols) {
+  if (ld == rows || cols == 1) return src;
+  pack(src, ld, rows, cols, bc.buffer_as<double>());
+  return nullptr;
 }
 
 }  // namespace
@@ -122,13 +126,13 @@ double Engine::node_sync_seconds() const {
   return seconds;
 }
 
-// Broadcasts what the root packed into bc.buffer(): started only, with lookahead.
-Engine::Pending Engine::broadcast(Bcast& bc, int root, std::int64_t count, std::int64_t ld) {
+// Broadcasts the root's panel (`direct`, or packed into bc.buffer()): started only, with lookahead.
+Engine::Pending Engine::broadcast(Bcast& bc, int root, std::int64_t count, std::int64_t ld, const double* direct) {
   if (options_.lookahead) {
-    bc.start(root, count);
+    bc.start(root, count, direct);
     return {&bc, {nullptr, ld}};
   }
-  bc.run(root, count);
+  bc.run(root, count, direct);
   return {nullptr, {bc.result_as<double>(), ld}};
 }
 
@@ -152,9 +156,9 @@ Engine::Pending Engine::outer_a(const PanelStep& step, const double* A) {
   if (!outer_row_) return {nullptr, {local, a_ld_}};
   const std::int64_t count = lm_ * step.width();
   if (count == 0) return {nullptr, {nullptr, 1}};
-  if (mine) pack(local, a_ld_, lm_, step.width(), outer_row_->buffer_as<double>());
+  const double* direct = mine ? stage(*outer_row_, local, a_ld_, lm_, step.width()) : nullptr;
   ++t_->outer_bcasts;
-  return broadcast(*outer_row_, owner_group, count, lm_);
+  return broadcast(*outer_row_, owner_group, count, lm_, direct);
 }
 
 Engine::Pending Engine::outer_b(const PanelStep& step, const double* B) {
@@ -166,9 +170,9 @@ Engine::Pending Engine::outer_b(const PanelStep& step, const double* B) {
   if (!outer_col_) return {nullptr, {local, b_ld_}};
   const std::int64_t count = step.width() * ln_;
   if (count == 0) return {nullptr, {nullptr, 1}};
-  if (mine) pack(local, b_ld_, step.width(), ln_, outer_col_->buffer_as<double>());
+  const double* direct = mine ? stage(*outer_col_, local, b_ld_, step.width(), ln_) : nullptr;
   ++t_->outer_bcasts;
-  return broadcast(*outer_col_, owner_group, count, step.width());
+  return broadcast(*outer_col_, owner_group, count, step.width(), direct);
 }
 
 Engine::Pending Engine::inner_a(const PanelStep& outer, const PanelStep& step, Panel a) {
@@ -178,9 +182,9 @@ Engine::Pending Engine::inner_a(const PanelStep& outer, const PanelStep& step, P
   if (!inner_row_) return {nullptr, {sub, a.ld}};
   const std::int64_t count = lm_ * step.width();
   if (count == 0) return {nullptr, {nullptr, 1}};
-  if (root) pack(sub, a.ld, lm_, step.width(), inner_row_->buffer_as<double>());
+  const double* direct = root ? stage(*inner_row_, sub, a.ld, lm_, step.width()) : nullptr;
   ++t_->inner_bcasts;
-  return broadcast(*inner_row_, owner, count, lm_);
+  return broadcast(*inner_row_, owner, count, lm_, direct);
 }
 
 Engine::Pending Engine::inner_b(const PanelStep& outer, const PanelStep& step, Panel b) {
@@ -190,9 +194,9 @@ Engine::Pending Engine::inner_b(const PanelStep& outer, const PanelStep& step, P
   if (!inner_col_) return {nullptr, {sub, b.ld}};
   const std::int64_t count = step.width() * ln_;
   if (count == 0) return {nullptr, {nullptr, 1}};
-  if (root) pack(sub, b.ld, step.width(), ln_, inner_col_->buffer_as<double>());
+  const double* direct = root ? stage(*inner_col_, sub, b.ld, step.width(), ln_) : nullptr;
   ++t_->inner_bcasts;
-  return broadcast(*inner_col_, owner, count, step.width());
+  return broadcast(*inner_col_, owner, count, step.width(), direct);
 }
 
 void Engine::update(Panel a, Panel b, std::int64_t width, double* C, std::int64_t c_ld) {

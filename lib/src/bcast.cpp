@@ -74,24 +74,29 @@ class PureBcast final : public Bcast {
         type_(detail::element_type(elem_size)),
         ring_(options.overlap ? 2 : 1),
         slot_bytes_(capacity * elem_size),
-        data_(ring_.slots() * slot_bytes_) {
+        data_(ring_.slots() * slot_bytes_),
+        sent_from_(ring_.slots(), nullptr) {
     capacity_ = capacity;
     elem_size_ = elem_size;
     options_ = options;
   }
   void* buffer() override { return slot(ring_.phase()); }
-  const void* result() const override { return slot(ring_.front()); }
-  void run(int root, std::int64_t count) override {
+  const void* result() const override {
+    const int front = ring_.front();
+    return sent_from_[front] ? sent_from_[front] : slot(front);
+  }
+  void run(int root, std::int64_t count, const void* root_data) override {
     check_call(topo_, root, count, capacity_);
     require(!ring_.in_flight(), "bcast run() while a broadcast is in flight: call wait() first");
-    HYMPI_CHECK_MPI(MPI_Bcast(buffer(), detail::to_int_count(count, "bcast count"), type_.get(), root, topo_.comm()));
+    HYMPI_CHECK_MPI(MPI_Bcast(source(root, root_data), detail::to_int_count(count, "bcast count"), type_.get(), root,
+                              topo_.comm()));
     ring_.land();
   }
-  void start(int root, std::int64_t count) override {
+  void start(int root, std::int64_t count, const void* root_data) override {
     check_call(topo_, root, count, capacity_);
     ring_.begin();
-    HYMPI_CHECK_MPI(MPI_Ibcast(buffer(), detail::to_int_count(count, "bcast count"), type_.get(), root, topo_.comm(),
-                               request_.begin()));
+    HYMPI_CHECK_MPI(MPI_Ibcast(source(root, root_data), detail::to_int_count(count, "bcast count"), type_.get(), root,
+                               topo_.comm(), request_.begin()));
   }
   void wait() override {
     request_.wait();
@@ -101,12 +106,19 @@ class PureBcast final : public Bcast {
 
  private:
   std::byte* slot(int which) const { return const_cast<std::byte*>(data_.data()) + which * slot_bytes_; }
+  // The root sends straight from its own data when it has it contiguous.
+  void* source(int root, const void* root_data) {
+    const bool direct = root_data && topo_.rank() == root;
+    sent_from_[ring_.phase()] = direct ? root_data : nullptr;
+    return direct ? const_cast<void*>(root_data) : buffer();
+  }
 
   const Topology& topo_;
   detail::OwnedType type_;
   SlotRing ring_;
   std::size_t slot_bytes_;
   std::vector<std::byte> data_;
+  std::vector<const void*> sent_from_;  // per slot: the root's own data, or null
   TrackedRequest request_;
 };
 
@@ -136,9 +148,10 @@ class HybridBcast final : public Bcast {
   }
   void* buffer() override { return slot(ring_.phase()); }
   const void* result() const override { return slot(ring_.front()); }
-  void run(int root, std::int64_t count) override {
+  void run(int root, std::int64_t count, const void* root_data) override {
     check_call(topo_, root, count, capacity_);
     require(!ring_.in_flight(), "bcast run() while a broadcast is in flight: call wait() first");
+    copy_in(root, count, root_data);
     if (topo_.num_nodes() == 1) {
       timed_sync(&NodeSync::full);
     } else {
@@ -152,9 +165,10 @@ class HybridBcast final : public Bcast {
   }
   // One node: nothing moves, the root's stores only need the node barrier in
   // wait(). Several: the leader waits for its node, then starts the bridge broadcast.
-  void start(int root, std::int64_t count) override {
+  void start(int root, std::int64_t count, const void* root_data) override {
     check_call(topo_, root, count, capacity_);
     ring_.begin();
+    copy_in(root, count, root_data);
     if (topo_.num_nodes() == 1) return;
     timed_sync(&NodeSync::arrive);
     if (topo_.is_leader())
@@ -175,6 +189,9 @@ class HybridBcast final : public Bcast {
 
  private:
   std::byte* slot(int which) const { return buffer_.data() + which * slot_bytes_; }
+  void copy_in(int root, std::int64_t count, const void* root_data) {
+    if (root_data && topo_.rank() == root && count > 0) std::memcpy(buffer(), root_data, count * elem_size_);
+  }
   void timed_sync(void (NodeSync::*step)()) {
     const double t0 = MPI_Wtime();
     ((*sync_).*step)();

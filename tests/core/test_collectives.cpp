@@ -77,12 +77,15 @@ void test_bcast(const hympi::Topology& topo, std::int64_t count) {
     for (int round = 0; round < rounds; ++round) {
       for (int root = 0; root < topo.size(); ++root, ++runs) {
         // Varying counts (up to capacity) exercise partial broadcasts.
+        // Rounds 2, 3: the root passes its own contiguous data instead of writing buffer().
         const std::int64_t n = (round % 2) ? count / 2 : count;
+        const bool direct = round >= 2;
+        std::vector<double> own(direct && rank == root ? n : 0);
         if (rank == root) {
-          double* buf = coll->buffer_as<double>();
+          double* buf = direct ? own.data() : coll->buffer_as<double>();
           for (std::int64_t i = 0; i < n; ++i) buf[i] = value(root, i, runs);
         }
-        coll->run(root, n);
+        coll->run(root, n, direct && rank == root ? own.data() : nullptr);
         if (rank == root)
           for (std::int64_t i = 0; i < n; ++i) expected[i] = value(root, i, runs);
         MPI_Bcast(expected.data(), static_cast<int>(n), MPI_DOUBLE, root, topo.comm());
@@ -113,12 +116,15 @@ void test_bcast_overlap(const hympi::Topology& topo, std::int64_t count) {
       };
       int bad = 0;
       const double* previous = nullptr;
+      std::vector<double> own[3];  // odd steps: the root sends its own data (must outlive its use)
       for (int k = 0; k < steps; ++k) {
+        const bool direct = k % 2 == 1 && rank == root_of(k);
         if (rank == root_of(k)) {
-          double* buf = coll->buffer_as<double>();
+          own[k % 3].resize(count);
+          double* buf = direct ? own[k % 3].data() : coll->buffer_as<double>();
           for (std::int64_t i = 0; i < count; ++i) buf[i] = value(root_of(k), i, k);
         }
-        coll->start(root_of(k), count);
+        coll->start(root_of(k), count, direct ? own[k % 3].data() : nullptr);
         jitter(rank, k);
         if (overlap && previous && !correct(previous, k - 1)) ++bad;  // in flight
         coll->wait();

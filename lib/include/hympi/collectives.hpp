@@ -90,14 +90,17 @@ class Bcast {
   // root may write; other ranks must not touch it.
   virtual void* buffer() = 0;
   // Broadcast from `root` (any rank of topo.comm(), leader or not). `root` and
-  // `count` must agree on every rank; count <= capacity.
-  virtual void run(int root, std::int64_t count) = 0;
+  // `count` must agree on every rank; count <= capacity. The root may instead
+  // pass its contiguous data as `root_data` (ignored elsewhere): pure sends it
+  // without a copy and the root's result() is then root_data itself; hybrid
+  // copies it into the node copy.
+  virtual void run(int root, std::int64_t count, const void* root_data = nullptr) = 0;
   // The same broadcast split in two, for overlapping it with work: start() sends
   // what the root wrote, wait() completes it; one broadcast in flight at a time.
   // With options().overlap a result stays readable until this rank's second
   // start() after it: through the next broadcast's flight and landing. Without
   // overlap, start() ends the previous result's validity.
-  virtual void start(int root, std::int64_t count) = 0;
+  virtual void start(int root, std::int64_t count, const void* root_data = nullptr) = 0;
   virtual void wait() = 0;
   // The latest completed broadcast, valid until this rank's next run() or start().
   virtual const void* result() const = 0;

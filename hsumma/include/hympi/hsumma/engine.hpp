@@ -99,7 +99,7 @@ class Engine {
   Pending outer_b(const PanelStep& step, const double* B);
   Pending inner_a(const PanelStep& outer, const PanelStep& step, Panel a);
   Pending inner_b(const PanelStep& outer, const PanelStep& step, Panel b);
-  Pending broadcast(Bcast& bc, int root, std::int64_t count, std::int64_t ld);
+  Pending broadcast(Bcast& bc, int root, std::int64_t count, std::int64_t ld, const double* direct);
   Panel finish(Pending& pending);
   void update(Panel a, Panel b, std::int64_t width, double* C, std::int64_t c_ld);
   double node_sync_seconds() const;
