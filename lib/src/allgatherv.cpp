@@ -88,7 +88,7 @@ class HybridAllgatherv final : public Allgatherv {
  public:
   HybridAllgatherv(const Topology& topo, std::vector<std::int64_t> counts, std::size_t elem_size,
                    CollectiveOptions options)
-      : topo_(topo), type_(detail::element_type(elem_size)), buffer_(topo, 0) {
+      : topo_(topo), type_(detail::element_type(elem_size)), buffer_(topo) {
     elem_size_ = elem_size;
     options_ = options;
     sync_ = NodeSync::create(options.sync, topo, &buffer_);

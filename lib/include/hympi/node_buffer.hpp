@@ -18,6 +18,8 @@ class NodeBuffer {
   // Collective over the node communicator of `topo` (and over topo.comm() for the
   // space check, so every rank throws together). `bytes` may be 0.
   NodeBuffer(const Topology& topo, std::size_t bytes);
+  // Bound to `topo`, nothing allocated yet: the first reserve() creates the window.
+  explicit NodeBuffer(const Topology& topo) : topo_(&topo) {}
   ~NodeBuffer();
   NodeBuffer(NodeBuffer&& other) noexcept;
   NodeBuffer& operator=(NodeBuffer&& other) noexcept;
