@@ -1,5 +1,8 @@
 #include "hympi/grid.hpp"
 
+#include <vector>
+
+#include "comm_from_ranks.hpp"
 #include "hympi/error.hpp"
 
 namespace hympi {
@@ -21,11 +24,15 @@ int comm_size(MPI_Comm comm) {
   HYMPI_CHECK_MPI(MPI_Comm_size(comm, &size));
   return size;
 }
-MPI_Comm split(MPI_Comm comm, int color, int key) {
-  MPI_Comm out = MPI_COMM_NULL;
-  HYMPI_CHECK_MPI(MPI_Comm_split(comm, color, key, &out));
-  return out;
+// Ranks along a line of the grid: rank_at(i) for i = 0..count-1.
+template <class RankAt>
+std::vector<int> line(int count, RankAt rank_at) {
+  std::vector<int> ranks(count);
+  for (int i = 0; i < count; ++i) ranks[i] = rank_at(i);
+  return ranks;
 }
+// Distinct tags per communicator built, so concurrent creations never match each other.
+enum CreateTag : int { row_tag = 1, col_tag, outer_row_tag, outer_col_tag, inner_row_tag, inner_col_tag };
 }  // namespace
 
 Grid2D::Grid2D(MPI_Comm comm, int P, int Q, GridOrder order) : comm_(comm), P_(P), Q_(Q), order_(order) {
@@ -37,8 +44,8 @@ Grid2D::Grid2D(MPI_Comm comm, int P, int Q, GridOrder order) : comm_(comm), P_(P
   HYMPI_CHECK_MPI(MPI_Comm_rank(comm, &rank));
   row_ = order == GridOrder::row_major ? rank / Q : rank % P;
   col_ = order == GridOrder::row_major ? rank % Q : rank / P;
-  row_comm_ = split(comm, row_, col_);
-  col_comm_ = split(comm, col_, row_);
+  row_comm_ = comm_from_ranks(comm, line(Q, [&](int c) { return rank_of(row_, c); }), row_tag);
+  col_comm_ = comm_from_ranks(comm, line(P, [&](int r) { return rank_of(r, col_); }), col_tag);
 }
 
 Grid2D::~Grid2D() {
@@ -76,10 +83,15 @@ TwoLevelGrid::TwoLevelGrid(MPI_Comm comm, TwoLevelShape shape) : shape_(shape) {
     for (int c = 0; c < shape_.Q; ++c)
       if (shape_.rank_of(r, c) == rank) row_ = r, col_ = c;
   const int gr = shape_.group_rows(), gc = shape_.group_cols();
-  outer_row_ = split(comm, row_ * gc + col_in_group(), group_col());
-  outer_col_ = split(comm, col_ * gr + row_in_group(), group_row());
-  inner_row_ = split(comm, row_ * shape_.J + group_col(), col_in_group());
-  inner_col_ = split(comm, col_ * shape_.I + group_row(), row_in_group());
+  const auto at = [&](int row, int col) { return shape_.rank_of(row, col); };
+  // Outer: my row (column) across groups, same position inside each group; rank = group index.
+  outer_row_ =
+      comm_from_ranks(comm, line(shape_.J, [&](int j) { return at(row_, j * gc + col_in_group()); }), outer_row_tag);
+  outer_col_ =
+      comm_from_ranks(comm, line(shape_.I, [&](int i) { return at(i * gr + row_in_group(), col_); }), outer_col_tag);
+  // Inner: my row (column) inside my group; rank = position in the group.
+  inner_row_ = comm_from_ranks(comm, line(gc, [&](int c) { return at(row_, group_col() * gc + c); }), inner_row_tag);
+  inner_col_ = comm_from_ranks(comm, line(gr, [&](int r) { return at(group_row() * gr + r, col_); }), inner_col_tag);
 }
 
 TwoLevelGrid::~TwoLevelGrid() {

@@ -1,7 +1,9 @@
 #include "hympi/topology.hpp"
 
 #include <map>
+#include <vector>
 
+#include "comm_from_ranks.hpp"
 #include "hympi/error.hpp"
 
 namespace hympi {
@@ -32,6 +34,14 @@ int emulated_node_color(const LayoutSpec& layout) {
   HYMPI_CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &world_rank));
   HYMPI_CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &world_size));
   return assign_emulated_nodes(world_size, layout)[world_rank];
+}
+
+// The node leaders (the lowest comm rank of each node), in node order.
+std::vector<int> leaders_of(const NodeRankMap& map) {
+  std::vector<int> leaders;
+  leaders.reserve(map.ranks_of_node.size());
+  for (const auto& ranks : map.ranks_of_node) leaders.push_back(ranks.front());
+  return leaders;
 }
 
 }  // namespace
@@ -75,8 +85,10 @@ Topology::Topology(MPI_Comm comm, const LayoutSpec& layout) : comm_(comm), layou
   HYMPI_CHECK_MPI(MPI_Allgather(&leader, 1, MPI_INT, leader_of_rank.data(), 1, MPI_INT, comm));
   map_ = make_node_rank_map(leader_of_rank);
 
-  // Leaders ordered by comm rank: bridge rank == node index.
-  HYMPI_CHECK_MPI(MPI_Comm_split(comm, node_rank_ == 0 ? 0 : MPI_UNDEFINED, rank_, &bridge_comm_));
+  // Leaders ordered by comm rank: bridge rank == node index. Every rank knows the
+  // leaders from the map, so only they create the bridge (MPI_Comm_create_group); an
+  // MPI_Comm_split over the whole communicator would gather P colors at one rank.
+  if (node_rank_ == 0) bridge_comm_ = comm_from_ranks(comm, leaders_of(map_), /*tag=*/0);
 }
 
 Topology::~Topology() {
