@@ -21,6 +21,9 @@ void add_summa_options(CLI::App& app, SummaOptions& o) {
       ->delimiter(',')
       ->check(CLI::IsMember({0, 1}))
       ->capture_default_str();
+  app.add_flag("!--no-shared-inputs", o.share_inputs,
+               "Hybrid: do not publish A and B in node-shared memory (then rows/columns inside a node "
+               "broadcast panels like across nodes; saves 2x the local input memory)");
   app.add_option("--sync", o.sync, "Node synchronization of the hybrid policy: barrier | flags")
       ->check(CLI::IsMember({"barrier", "flags"}))
       ->capture_default_str();

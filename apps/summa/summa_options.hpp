@@ -26,6 +26,7 @@ struct SummaOptions {
   std::string csv;
   int threads = 1;
   bool reference_dgemm = true;
+  bool share_inputs = true;
   std::uint64_t seed = 42;
   LayoutOptions layout;
 };

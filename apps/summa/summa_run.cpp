@@ -40,6 +40,7 @@ struct Setup {
     e.bcast = {policy, parse_sync(o.sync)};
     e.layout = layout;
     e.lookahead = lookahead > 0;
+    e.share_inputs = o.share_inputs;
     return e;
   }
 };
@@ -109,6 +110,7 @@ std::vector<std::string> csv_columns() {
                                    "policy",
                                    "sync",
                                    "lookahead",
+                                   "shared_inputs",
                                    "m",
                                    "n",
                                    "k",
@@ -205,6 +207,7 @@ class Reporter {
                                       p.v.policy,
                                       p.v.algorithm == "pdgemm" ? "-" : o.sync,
                                       p.v.algorithm == "pdgemm" ? "-" : std::to_string(p.v.lookahead),
+                                      p.v.policy == "hybrid" && o.share_inputs ? "1" : "0",
                                       std::to_string(o.m),
                                       std::to_string(o.n),
                                       std::to_string(o.k),

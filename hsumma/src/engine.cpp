@@ -8,6 +8,7 @@
 
 #include "hympi/error.hpp"
 #include "hympi/topology.hpp"
+#include "shared_inputs.hpp"
 
 namespace hympi::hsumma {
 
@@ -84,12 +85,29 @@ Engine::Engine(MPI_Comm comm, const TwoLevelShape& shape, const EngineOptions& o
   a_ld_ = a.ld();
   b_ld_ = b.ld();
 
+  if (options.bcast.policy == Policy::hybrid && options.share_inputs) {
+    const Topology& topo = Topology::of(comm, options.layout);
+    auto on_my_node = [&](int row, int col) { return topo.node_of(shape.rank_of(row, col)) == topo.node_index(); };
+    a_direct_ = b_direct_ = true;
+    for (int c = 0; c < shape.Q; ++c) a_direct_ = a_direct_ && on_my_node(grid_->my_row(), c);
+    for (int r = 0; r < shape.P; ++r) b_direct_ = b_direct_ && on_my_node(r, grid_->my_col());
+    int mine = a_direct_ || b_direct_, any = 0;
+    HYMPI_CHECK_MPI(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_LOR, comm));
+    if (any)
+      shared_ = std::make_unique<SharedInputs>(topo, options.bcast.sync, a_direct_ ? a.elements() : 0,
+                                               b_direct_ ? b.elements() : 0);
+  }
+
   // Widest panels: M (outer) and b (inner), never more than k.
   const std::int64_t M = std::min(options.M, options.k), bw = std::min(options.b, options.k);
-  outer_row_ = make_bcast(grid_->outer_row_comm(), lm_ * M, options);
-  outer_col_ = make_bcast(grid_->outer_col_comm(), M * ln_, options);
-  inner_row_ = make_bcast(grid_->inner_row_comm(), lm_ * bw, options);
-  inner_col_ = make_bcast(grid_->inner_col_comm(), bw * ln_, options);
+  if (!a_direct_) {
+    outer_row_ = make_bcast(grid_->outer_row_comm(), lm_ * M, options);
+    inner_row_ = make_bcast(grid_->inner_row_comm(), lm_ * bw, options);
+  }
+  if (!b_direct_) {
+    outer_col_ = make_bcast(grid_->outer_col_comm(), M * ln_, options);
+    inner_col_ = make_bcast(grid_->inner_col_comm(), bw * ln_, options);
+  }
 }
 
 Engine::~Engine() = default;
@@ -120,7 +138,7 @@ std::size_t Engine::panel_bytes_per_node() const {
 }
 
 double Engine::node_sync_seconds() const {
-  double seconds = 0;
+  double seconds = shared_ ? shared_->node_sync_seconds() : 0;
   for (const auto* bc : {&outer_row_, &outer_col_, &inner_row_, &inner_col_})
     if (*bc) seconds += (*bc)->node_sync_seconds();
   return seconds;
@@ -148,6 +166,11 @@ Engine::Panel Engine::finish(Pending& pending) {
 // The outer A panel: columns [k0, k1) of A on my grid row, held by the ranks whose
 // column-in-group matches the owner's (others get an empty panel).
 Engine::Pending Engine::outer_a(const PanelStep& step, const double* A) {
+  if (a_direct_) {  // from the owner's published block, whoever I am
+    const std::int64_t first = a_block().cols.first(step.a_col);
+    return {nullptr,
+            {shared_->a(grid_->shape().rank_of(grid_->my_row(), step.a_col)) + (step.k0 - first) * a_ld_, a_ld_}};
+  }
   const int gc = grid_->shape().group_cols();
   const int owner_group = step.a_col / gc, owner_in_group = step.a_col % gc;
   if (grid_->col_in_group() != owner_in_group) return {};
@@ -162,6 +185,11 @@ Engine::Pending Engine::outer_a(const PanelStep& step, const double* A) {
 }
 
 Engine::Pending Engine::outer_b(const PanelStep& step, const double* B) {
+  if (b_direct_) {
+    const LocalBlock owner{b_block().rows, b_block().cols, step.b_row, grid_->my_col()};
+    const double* block = shared_->b(grid_->shape().rank_of(step.b_row, grid_->my_col()));
+    return {nullptr, {block + (step.k0 - owner.rows.first(step.b_row)), owner.ld()}};
+  }
   const int gr = grid_->shape().group_rows();
   const int owner_group = step.b_row / gr, owner_in_group = step.b_row % gr;
   if (grid_->row_in_group() != owner_in_group) return {};
@@ -176,6 +204,7 @@ Engine::Pending Engine::outer_b(const PanelStep& step, const double* B) {
 }
 
 Engine::Pending Engine::inner_a(const PanelStep& outer, const PanelStep& step, Panel a) {
+  if (a_direct_) return {nullptr, {a.data + (step.k0 - outer.k0) * a.ld, a.ld}};
   const int owner = outer.a_col % grid_->shape().group_cols();
   const bool root = grid_->col_in_group() == owner;
   const double* sub = root && a.data ? a.data + (step.k0 - outer.k0) * a.ld : nullptr;
@@ -188,6 +217,7 @@ Engine::Pending Engine::inner_a(const PanelStep& outer, const PanelStep& step, P
 }
 
 Engine::Pending Engine::inner_b(const PanelStep& outer, const PanelStep& step, Panel b) {
+  if (b_direct_) return {nullptr, {b.data + (step.k0 - outer.k0), b.ld}};
   const int owner = outer.b_row % grid_->shape().group_rows();
   const bool root = grid_->row_in_group() == owner;
   const double* sub = root && b.data ? b.data + (step.k0 - outer.k0) : nullptr;
@@ -218,6 +248,11 @@ Timings Engine::multiply(const double* A, const double* B, double* C, bool closi
   const LocalBlock c = c_block();
   const std::int64_t c_ld = c.ld();
   for (std::int64_t j = 0; j < ln_; ++j) std::fill(C + j * c_ld, C + j * c_ld + lm_, 0.0);
+  if (shared_)
+    timed(t.bcast, [&] {
+      shared_->publish(A, B);
+      return 0;
+    });
 
   const bool ahead = options_.lookahead;
   const std::size_t outers = schedule_.size();

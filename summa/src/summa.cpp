@@ -16,6 +16,7 @@ hsumma::EngineOptions summa_engine_options(const SummaOptions& options) {
   e.bcast = options.bcast;
   e.layout = options.layout;
   e.lookahead = options.lookahead;
+  e.share_inputs = options.share_inputs;
   return e;
 }
 

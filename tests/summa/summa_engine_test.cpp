@@ -19,6 +19,7 @@
 #include "hympi/hsumma/matrix.hpp"
 #include "hympi/layout.hpp"
 #include "hympi/summa/summa.hpp"
+#include "hympi/topology.hpp"
 
 namespace {
 
@@ -54,8 +55,13 @@ std::vector<double> run_case(const TwoLevelShape& shape, const hsumma::EngineOpt
   const auto ab = engine.a_block(), bb = engine.b_block(), cb = engine.c_block();
   const auto A = hsumma::fill_local(ab, 1), B = hsumma::fill_local(bb, 2);
   std::vector<double> C(std::max<std::int64_t>(1, cb.ld() * cb.local_cols()), -7.0);
-  engine.multiply(A.data(), B.data(), C.data(), false);  // no closing barrier: runs into the next call
-  engine.multiply(A.data(), B.data(), C.data());         // reuse: the second call must give the same result
+  engine.multiply(A.data(), B.data(), C.data(), false);          // no closing barrier: runs into the next call
+  const auto t = engine.multiply(A.data(), B.data(), C.data());  // reuse: the second call must give the same result
+  // Hybrid on one node: every grid row and column is inside the node, so panels are
+  // read from the owners' published blocks and nothing is broadcast.
+  if (opt.bcast.policy == Policy::hybrid && opt.share_inputs &&
+      Topology::of(MPI_COMM_WORLD, opt.layout).num_nodes() == 1 && t.outer_bcasts + t.inner_bcasts != 0)
+    fail("hybrid on one node still broadcast " + std::to_string(t.outer_bcasts + t.inner_bcasts) + " panels: " + what);
   if (corrupt && cb.elements() > 0) C[0] += 1e-6;
   const double na = hsumma::frobenius_norm(MPI_COMM_WORLD, ab, A.data());
   const double nb = hsumma::frobenius_norm(MPI_COMM_WORLD, bb, B.data());
@@ -88,11 +94,14 @@ void test_grid(int P, int Q, const LayoutSpec& layout) {
   for (const auto& [s, bl] : cases) {
     std::vector<double> reference;  // SUMMA, pure, block b, no lookahead
     for (bool ahead : {false, true})
-      for (Policy policy : {Policy::pure, Policy::hybrid}) {
+      for (int v = 0; v < 3; ++v) {  // pure, hybrid with shared inputs, hybrid without (lookahead only)
+        const Policy policy = v == 0 ? Policy::pure : Policy::hybrid;
+        const bool share = v != 2;
+        if (!share && !ahead) continue;
+        const std::string tag = std::string(ahead ? " lookahead" : "") + (share ? "" : " unshared");
         // SUMMA hybrid with barrier node sync, HSUMMA hybrid with flags: both kinds covered.
-        summa::SummaOptions so{s.m, s.n, s.k, bl.b, {policy, SyncKind::barrier}, layout, ahead};
-        const std::string what =
-            "SUMMA " + describe(s, P, Q, 1, 1, {bl.b, bl.b}, policy, false) + (ahead ? " lookahead" : "");
+        summa::SummaOptions so{s.m, s.n, s.k, bl.b, {policy, SyncKind::barrier}, layout, ahead, share};
+        const std::string what = "SUMMA " + describe(s, P, Q, 1, 1, {bl.b, bl.b}, policy, false) + tag;
         auto C = run_case(summa::summa_shape(P, Q), summa::summa_engine_options(so), what);
         if (reference.empty())
           reference = C;
@@ -103,9 +112,8 @@ void test_grid(int P, int Q, const LayoutSpec& layout) {
             if (P % I || Q % J) continue;
             for (bool gm : {false, true}) {
               if (gm && (I * J == 1 || I * J == P * Q)) continue;  // group-major changes nothing there
-              hsumma::EngineOptions eo{s.m, s.n, s.k, bl.b, bl.M, {policy, SyncKind::flags}, layout, ahead};
-              const std::string hwhat =
-                  "HSUMMA " + describe(s, P, Q, I, J, bl, policy, gm) + (ahead ? " lookahead" : "");
+              hsumma::EngineOptions eo{s.m, s.n, s.k, bl.b, bl.M, {policy, SyncKind::flags}, layout, ahead, share};
+              const std::string hwhat = "HSUMMA " + describe(s, P, Q, I, J, bl, policy, gm) + tag;
               auto H = run_case({P, Q, I, J, GridOrder::row_major, gm}, eo, hwhat);
               if (!gm && !all_equal(H, reference)) fail("HSUMMA differs from SUMMA (bitwise): " + hwhat);
             }

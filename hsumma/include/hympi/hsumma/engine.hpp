@@ -7,6 +7,9 @@
 // All panel traffic goes through hympi::Bcast, so the broadcast policy (pure:
 // MPI_Bcast into private panels; hybrid: one panel copy per node) is one switch.
 // A communicator of one rank needs no broadcast: the panel is read in place.
+// Hybrid, a grid row (column) that lies inside one node needs none either: its
+// ranks read the A (B) panels straight from the owner's block, which every
+// multiply publishes once in a node-shared window (shared_inputs.hpp).
 //
 // Lookahead 1 (EngineOptions::lookahead): the broadcasts of the next update are
 // started before the current dgemm and completed after it (Bcast::start/wait),
@@ -31,6 +34,8 @@
 
 namespace hympi::hsumma {
 
+class SharedInputs;
+
 struct EngineOptions {
   std::int64_t m = 0, n = 0, k = 0;
   std::int64_t b = 64;  // inner block (panel width inside a group)
@@ -38,6 +43,9 @@ struct EngineOptions {
   CollectiveOptions bcast;
   LayoutSpec layout;       // node layout for the broadcast topologies (emulated or real)
   bool lookahead = false;  // overlap the next panels' broadcasts with the current update
+  // Hybrid: publish A and B blocks in a node window (2 generations: 2x the local
+  // input memory) so rows/columns inside a node read panels directly.
+  bool share_inputs = true;
 };
 
 // Seconds spent by this rank in one multiply(), and how many broadcasts it joined.
@@ -113,6 +121,9 @@ class Engine {
   std::int64_t a_ld_ = 1, b_ld_ = 1;
   // Null when the communicator has one rank (nothing to broadcast).
   std::unique_ptr<Bcast> outer_row_, outer_col_, inner_row_, inner_col_;
+  // Hybrid: my grid row (column) is inside my node, so A (B) panels are read directly.
+  bool a_direct_ = false, b_direct_ = false;
+  std::unique_ptr<SharedInputs> shared_;
   Timings* t_ = nullptr;
 };
 

@@ -12,7 +12,8 @@ struct SummaOptions {
   std::int64_t b = 64;
   CollectiveOptions bcast;
   LayoutSpec layout;
-  bool lookahead = false;  // overlap the next panel's broadcast with the current update
+  bool lookahead = false;    // overlap the next panel's broadcast with the current update
+  bool share_inputs = true;  // hybrid: rows/columns inside a node read panels directly
 };
 
 // The two-level shape and engine options SUMMA amounts to.
