@@ -93,30 +93,8 @@ for G in ${groups//,/ }; do
 done
 [ "$dry" = 1 ] && exit 0
 # Label the rows and append them.
-python3 - "$work/run.csv" "$out" "$machine" "$platform_rec" "$bcast" "$n" "$k" <<'PY'
-import csv, os, sys
-src, out, machine, platform, bcast, n, k = sys.argv[1:]
-rows = list(csv.DictReader(open(src)))
-extra = {"kind": "simulated", "machine": machine, "platform": platform, "smpi_bcast": bcast,
-         "k_simulated": k, "k_full": n}
-cols = list(extra) + list(rows[0].keys()) + ["time_s_scaled", "bcast_s_scaled", "dgemm_s_scaled"]
-scale = int(n) / int(k)
-new = not os.path.exists(out) or os.path.getsize(out) == 0
-if not new:
-    with open(out) as f:
-        if next(csv.reader(f)) != cols:
-            sys.exit(f"run-sweep.sh: {out} has other columns; use another --out")
-with open(out, "a", newline="") as f:
-    w = csv.DictWriter(f, fieldnames=cols)
-    if new:
-        w.writeheader()
-    for r in rows:
-        r.update(extra)
-        for c in ("time_s", "bcast_s", "dgemm_s"):
-            r[c + "_scaled"] = f"{float(r[c]) * scale:.9g}"
-        w.writerow(r)
-print(f"{len(rows)} simulated rows -> {out}")
-PY
+python3 "$here/label_csv.py" "$work/run.csv" "$out" kind=simulated machine="$machine" platform="$platform_rec" \
+  smpi_bcast="$bcast" k_simulated="$k" k_full="$n" --scale "$n/$k"
 # The alpha-beta model of the same machine and problem (end-to-end link values of make_platform.py).
 case "$machine" in
   bgp-torus) alpha=3e-6; bw=425e6; gf=3.4 ;;

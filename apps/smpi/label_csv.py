@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""Appends an SMPI run's CSV rows to a results CSV, labelled as simulated.
+
+usage: label_csv.py SRC OUT key=value... [--scale N/K]
+
+Each key=value becomes a leading column (kind=simulated, machine, platform, ...).
+--scale N/K adds time_s_scaled, bcast_s_scaled, dgemm_s_scaled = value * N / K (only
+the first K of N identical SUMMA steps were simulated). An OUT with other columns is
+refused, so nothing already written is mixed up.
+"""
+import csv
+import os
+import sys
+
+args = sys.argv[1:]
+scale = None
+if "--scale" in args:
+    i = args.index("--scale")
+    num, den = args[i + 1].split("/")
+    scale = int(num) / int(den)
+    del args[i:i + 2]
+src, out, pairs = args[0], args[1], args[2:]
+extra = dict(p.split("=", 1) for p in pairs)
+rows = list(csv.DictReader(open(src)))
+if not rows:
+    sys.exit(f"label_csv.py: no rows in {src}")
+scaled = ["time_s", "bcast_s", "dgemm_s"] if scale is not None else []
+cols = list(extra) + list(rows[0].keys()) + [c + "_scaled" for c in scaled]
+new = not os.path.exists(out) or os.path.getsize(out) == 0
+if not new:
+    with open(out) as f:
+        if next(csv.reader(f)) != cols:
+            sys.exit(f"label_csv.py: {out} has other columns; use another output file")
+with open(out, "a", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=cols)
+    if new:
+        w.writeheader()
+    for r in rows:
+        r.update(extra)
+        for c in scaled:
+            r[c + "_scaled"] = f"{float(r[c]) * scale:.9g}"
+        w.writerow(r)
+print(f"{len(rows)} simulated rows -> {out}")

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Zhou et al. (ICPP'19) analogues on a simulated Cray XC40 (xc40-dragonfly, 24-core nodes):
+#   fig11  Ori_SUMMA (pure) vs Hy_SUMMA (hybrid) time vs per-core block s x s (b = s)
+#   fig8   the collective benchmark (allgather, bcast; pure vs hybrid) across nodes vs message size
+# Rows are labelled kind=simulated with the platform file (copied to <out dir>/platforms).
+# usage: run-xc40.sh fig11|fig8 [--nodes N] [--grid PxQ] [--blocks 8,64,128,256] [--steps S]
+#                    [--sync barrier|flags] [--max-size D] [--variants LIST] [--bin DIR] [--out FILE]
+# Host time at 64 nodes (1536 ranks) on 2 busy cores: fig11 ~2-6 min per block size.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+part="${1:?usage: run-xc40.sh fig11|fig8 [options]}"; shift
+nodes=64; grid=""; blocks=8,64,128,256; steps=4; sync=barrier; max_size=2048; variants=pure,hybrid-barrier; bin="${HYMPI_SMPI_BIN:-}"; out=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --nodes) nodes="$2"; shift 2 ;;
+    --grid) grid="$2"; shift 2 ;;
+    --blocks) blocks="$2"; shift 2 ;;
+    --steps) steps="$2"; shift 2 ;;
+    --sync) sync="$2"; shift 2 ;;
+    --max-size) max_size="$2"; shift 2 ;;
+    --variants) variants="$2"; shift 2 ;;
+    --bin) bin="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    *) echo "run-xc40.sh: unknown option '$1'" >&2; exit 2 ;;
+  esac
+done
+command -v smpirun >/dev/null || { echo "run-xc40.sh: smpirun not found (apt install simgrid)" >&2; exit 77; }
+if [ -z "$bin" ]; then
+  for d in "$root/build-smpi/bin" "$root/build/smpi/bin"; do [ -x "$d/hympi-summa" ] && bin="$d" && break; done
+fi
+[ -n "$bin" ] && [ -x "$bin/hympi-summa" ] || { echo "run-xc40.sh: no SMPI build (pass --bin)" >&2; exit 77; }
+ranks=$((nodes * 24))
+# Default grid: 2 nodes per grid row (P x Q = nodes/2 x 48), so a row broadcast spans 2 nodes.
+[ -n "$grid" ] || grid="$((nodes / 2))x48"
+P=${grid%x*} Q=${grid#*x}
+[ $((P * Q)) -eq "$ranks" ] || { echo "run-xc40.sh: grid $grid is not $ranks ranks" >&2; exit 2; }
+out="${out:-$root/results/simulated/zhou-$part-xc40-$nodes.csv}"
+
+source "$here/smpi-flags.sh"
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+platform="$work/xc40-dragonfly-$ranks.xml"
+python3 "$here/platforms/make_platform.py" xc40-dragonfly --ranks "$ranks" --out "$platform" >/dev/null
+keep="$(dirname "$out")/platforms"; mkdir -p "$keep"
+cp "$platform" "${platform%.xml}.hosts" "$keep/"
+platform_rec="$(cd "$keep" && pwd)/$(basename "$platform")"; platform_rec="${platform_rec#"$root"/}"
+export HYMPI_SMPI_FOLD_BYTES="${HYMPI_SMPI_FOLD_BYTES:-65536}" OPENBLAS_NUM_THREADS=1
+run() { smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}" "$@"; }
+label=(kind=simulated machine=xc40-dragonfly platform="$platform_rec" nodes="$nodes" cores_per_node=24)
+
+echo "# SIMULATED (SimGrid SMPI) xc40-dragonfly: $nodes nodes x 24 cores = $ranks ranks, $part"
+case "$part" in
+  fig11)  # per-core block s: C is (P s) x (Q s); only `steps` of the Q identical steps are simulated
+    for s in ${blocks//,/ }; do
+      t0=$(date +%s)
+      # 3 reps: rep 0 of the first policy is the process's first multiply (other barrier skew).
+      run "$bin/hympi-summa" -m $((P * s)) -n $((Q * s)) -k $((steps * s)) --grid "$grid" -b "$s" -a summa \
+        --policy pure,hybrid --sync "$sync" --reps 3 --warmup 0 --check none --no-reference-dgemm \
+        --csv "$work/run.csv" > "$work/log" 2>&1 || { cat "$work/log" >&2; exit 1; }
+      python3 "$here/label_csv.py" "$work/run.csv" "$out" "${label[@]}" block_per_core="$s" \
+        k_simulated=$((steps * s)) k_full=$((Q * s)) --scale "$Q/$steps"
+      rm -f "$work/run.csv"
+      echo "s=$s: $(grep -E '^summa ' "$work/log" | awk '{printf "%s rep%s %.4gs  ", $2, $3, $4}')[host $(( $(date +%s) - t0 )) s]"
+    done ;;
+  fig8)
+    t0=$(date +%s)
+    run "$bin/hympi-bench-collectives" --ops allgather,bcast --variants "$variants" \
+      --min-size 1 --max-size "$max_size" -i 3 -x 1 --no-progress --csv "$work/run.csv" > "$work/log" 2>&1 \
+      || { cat "$work/log" >&2; exit 1; }
+    python3 "$here/label_csv.py" "$work/run.csv" "$out" "${label[@]}"
+    echo "[host $(( $(date +%s) - t0 )) s]" ;;
+  *) echo "run-xc40.sh: unknown part '$part'" >&2; exit 2 ;;
+esac
