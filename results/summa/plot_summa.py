@@ -150,9 +150,39 @@ def n4096():
     save(fig, "n4096_np2.png")
 
 
+def summary():
+    """Prints the SUMMA issue's target ratios from the CSVs (medians over repetitions)."""
+    rows = load("n4096_np2.csv")
+    if rows:
+        g = median_by(rows, lambda r: (r["P"] + "x" + r["Q"], variant(r) + ("" if r["algorithm"] == "pdgemm" else f" b={r['b']}")), "gflops")
+        ref = statistics.median(float(r["ref_dgemm_gflops"]) for r in rows)
+        engine = {k: v for k, v in g.items() if not k[1].startswith("PDGEMM")}
+        pdgemm = {k: v for k, v in g.items() if k[1].startswith("PDGEMM")}
+        best = max(engine, key=engine.get)
+        best_pd = max(pdgemm, key=pdgemm.get) if pdgemm else None
+        print(f"n={rows[0]['m']}, {rows[0]['ranks']} ranks: best {best[0]} {best[1]}: {engine[best]:.1f} GF/s = "
+              f"{100 * engine[best] / (2 * ref):.0f}% of 2x single-rank DGEMM ({2 * ref:.1f} GF/s)"
+              + (f"; best PDGEMM {best_pd[0]} {best_pd[1]}: {pdgemm[best_pd]:.1f} GF/s -> "
+                 f"{engine[best] / pdgemm[best_pd]:.2f}x" if best_pd else ""))
+        for (grid, name), value in sorted(engine.items()):
+            if "+lookahead" in name:
+                base = engine.get((grid, name.replace(" +lookahead", "")))
+                if base:
+                    print(f"  lookahead 1 vs 0, {grid} {name.replace(' +lookahead', '')}: {value / base:.3f}x")
+    rows = load("fig11_ori_hy.csv")
+    if rows:
+        t = median_by(rows, lambda r: (r["ranks"], r["P"] + "x" + r["Q"], r["layout"], r["sync"], r["policy"], int(r["b"])))
+        for key in sorted({k[:4] for k in t}):
+            ratios = [f"s={s}: {t[key + ('pure', s)] / t[key + ('hybrid', s)]:.2f}"
+                      for s in sorted({k[5] for k in t if k[:4] == key})
+                      if key + ("pure", s) in t and key + ("hybrid", s) in t]
+            print(f"Fig 11 Ori/Hy, {key[0]} ranks {key[1]} {key[2]} sync={key[3]}: " + ", ".join(ratios))
+
+
 if __name__ == "__main__":
     fig11()
     fig4_7()
     fig4_8()
     fig4_10()
     n4096()
+    summary()
