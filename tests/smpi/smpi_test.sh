@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SMPI tests: the SMPI build of hympi run under smpirun on small generated platforms.
-# usage: smpi_test.sh BIN_DIR core|summa-check|bench|sweep
+# usage: smpi_test.sh BIN_DIR core|summa-check|bench|sweep|setup
 # Exit 77 (ctest SKIP_RETURN_CODE) when SimGrid or the SMPI build is missing.
 set -euo pipefail
 bin="$1"; what="$2"
@@ -39,24 +39,16 @@ assert rows, "no CSV rows"
 print(f"{len(rows)} benchmark rows")
 PY
     ;;
-  sweep)  # a small simulated sweep: G = 1 and G = P must equal SUMMA; times positive; model CSV written
-    HYMPI_SMPI_BIN="$bin" "$root/apps/smpi/run-sweep.sh" --ranks "${SWEEP_RANKS:-64}" -n "${SWEEP_N:-2048}" -b 64 \
-      --steps 2 --out "$work/sweep.csv"
-    python3 - "$work/sweep.csv" "${SWEEP_RANKS:-64}" "$work" <<'PY'
-import csv, glob, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-P = int(sys.argv[2])
-assert all(r["kind"] == "simulated" and r["platform"] for r in rows), "rows not labelled simulated"
-t = {(r["algorithm"], int(r["I"]) * int(r["J"])): float(r["time_s"]) for r in rows}
-summa = t[("summa", 1)]
-assert summa > 0
-for G in (1, P):
-    got = t[("hsumma", G)]
-    assert abs(got - summa) <= 1e-6 * summa, f"HSUMMA G={G} took {got} s, SUMMA {summa} s"
-models = glob.glob(sys.argv[3] + "/sweep.model-*.csv")
-assert models, "no model CSV"
-print(f"SUMMA {summa:.6g} s; HSUMMA by G: " + ", ".join(f"{g}:{v:.6g}" for (a, g), v in sorted(t.items()) if a == "hsumma"))
-PY
-    ;;
+  sweep)  # a simulated sweep over G (check_sweep.py: every G, broadcast structure, G = 1 and P equal SUMMA)
+    ranks="${SWEEP_RANKS:-64}"
+    groups="${SWEEP_GROUPS:-$(python3 -c "import math; s = math.isqrt($ranks); print(','.join(str(4**i) for i in range(s.bit_length()) if 4**i <= $ranks))")}"
+    HYMPI_SMPI_BIN="$bin" "$root/apps/smpi/run-sweep.sh" --ranks "$ranks" -n "${SWEEP_N:-2048}" -b "${SWEEP_B:-64}" \
+      --steps "${SWEEP_STEPS:-2}" --groups "$groups" --out "$work/sweep.csv"
+    python3 "$here/check_sweep.py" "$work/sweep.csv" "$ranks" "$groups" "$work" ;;
+  setup)  # communicator setup at scale: grid communicators right (members, order) and cheap on the host
+    ranks="${SETUP_RANKS:-4096}"; side=$(python3 -c "import math; print(math.isqrt($ranks))")
+    groups=$(python3 -c "import math; print(math.isqrt($side))")
+    platform bgp-torus "$ranks"
+    run "$ranks" "$bin/hympi-smpi-setup-cost" "$groups" "$groups" ;;
   *) echo "smpi_test.sh: unknown test '$what'" >&2; exit 2 ;;
 esac
