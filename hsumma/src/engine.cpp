@@ -29,15 +29,6 @@ std::unique_ptr<Bcast> make_bcast(MPI_Comm comm, std::int64_t capacity, const En
   return Bcast::create(topo, std::max<std::int64_t>(1, capacity), sizeof(double), bcast);
 }
 
-// Adds the seconds f() takes to `sum`.
-template <class F>
-auto timed(double& sum, F&& f) {
-  const double t0 = MPI_Wtime();
-  auto result = f();
-  sum += MPI_Wtime() - t0;
-  return result;
-}
-
 // Copies rows x cols of a column-major matrix (leading dimension ld) into a packed one.
 void pack(const double* src, std::int64_t ld, std::int64_t rows, std::int64_t cols, double* dst) {
   for (std::int64_t j = 0; j < cols; ++j) std::memcpy(dst + j * rows, src + j * ld, sizeof(double) * rows);
@@ -88,7 +79,9 @@ Engine::Engine(MPI_Comm comm, const TwoLevelShape& shape, const EngineOptions& o
   if (options.bcast.policy == Policy::hybrid && options.share_inputs) {
     const Topology& topo = Topology::of(comm, options.layout);
     auto on_my_node = [&](int row, int col) { return topo.node_of(shape.rank_of(row, col)) == topo.node_index(); };
-    a_direct_ = b_direct_ = true;
+    // A line of one rank reads in place anyway: sharing only pays with neighbours.
+    a_direct_ = shape.Q > 1;
+    b_direct_ = shape.P > 1;
     for (int c = 0; c < shape.Q; ++c) a_direct_ = a_direct_ && on_my_node(grid_->my_row(), c);
     for (int r = 0; r < shape.P; ++r) b_direct_ = b_direct_ && on_my_node(r, grid_->my_col());
     int mine = a_direct_ || b_direct_, any = 0;
@@ -245,14 +238,18 @@ Timings Engine::multiply(const double* A, const double* B, double* C, bool closi
   Timings t;
   t_ = &t;
   const double start = MPI_Wtime(), sync_before = node_sync_seconds();
+  // One clock read per phase change (tiny sizes: a timer per call would cost as much as the work).
+  double mark = start;
+  auto lap = [&](double& bucket) {
+    const double now = MPI_Wtime();
+    bucket += now - mark;
+    mark = now;
+  };
   const LocalBlock c = c_block();
   const std::int64_t c_ld = c.ld();
   for (std::int64_t j = 0; j < ln_; ++j) std::fill(C + j * c_ld, C + j * c_ld + lm_, 0.0);
-  if (shared_)
-    timed(t.bcast, [&] {
-      shared_->publish(A, B);
-      return 0;
-    });
+  lap(t.dgemm);
+  if (shared_) shared_->publish(A, B);
 
   const bool ahead = options_.lookahead;
   const std::size_t outers = schedule_.size();
@@ -262,52 +259,49 @@ Timings Engine::multiply(const double* A, const double* B, double* C, bool closi
   for (std::size_t o = 0; o < outers; ++o) {
     const OuterStep& outer = schedule_[o];
     if (!ahead || o == 0) {
-      Pending pa = timed(t.bcast, [&] { return outer_a(outer.panel, A); });
-      Pending pb = timed(t.bcast, [&] { return outer_b(outer.panel, B); });
-      a_outer = timed(t.bcast, [&] { return finish(pa); });
-      b_outer = timed(t.bcast, [&] { return finish(pb); });
+      Pending pa = outer_a(outer.panel, A), pb = outer_b(outer.panel, B);
+      a_outer = finish(pa);
+      b_outer = finish(pb);
     } else {
       a_outer = a_next, b_outer = b_next;
     }
     if (ahead && o == 0) {
-      fly_a = timed(t.bcast, [&] { return inner_a(outer.panel, outer.inner[0], a_outer); });
-      fly_b = timed(t.bcast, [&] { return inner_b(outer.panel, outer.inner[0], b_outer); });
+      fly_a = inner_a(outer.panel, outer.inner[0], a_outer);
+      fly_b = inner_b(outer.panel, outer.inner[0], b_outer);
     }
     if (ahead && o + 1 < outers) {
-      fly_a_outer = timed(t.bcast, [&] { return outer_a(schedule_[o + 1].panel, A); });
-      fly_b_outer = timed(t.bcast, [&] { return outer_b(schedule_[o + 1].panel, B); });
+      fly_a_outer = outer_a(schedule_[o + 1].panel, A);
+      fly_b_outer = outer_b(schedule_[o + 1].panel, B);
     }
     for (std::size_t s = 0; s < outer.inner.size(); ++s) {
       const PanelStep& step = outer.inner[s];
       if (!ahead) {
-        fly_a = timed(t.bcast, [&] { return inner_a(outer.panel, step, a_outer); });
-        fly_b = timed(t.bcast, [&] { return inner_b(outer.panel, step, b_outer); });
+        fly_a = inner_a(outer.panel, step, a_outer);
+        fly_b = inner_b(outer.panel, step, b_outer);
       }
-      const Panel a = timed(t.bcast, [&] { return finish(fly_a); });
-      const Panel b = timed(t.bcast, [&] { return finish(fly_b); });
+      const Panel a = finish(fly_a), b = finish(fly_b);
       if (ahead && s + 1 < outer.inner.size()) {
-        fly_a = timed(t.bcast, [&] { return inner_a(outer.panel, outer.inner[s + 1], a_outer); });
-        fly_b = timed(t.bcast, [&] { return inner_b(outer.panel, outer.inner[s + 1], b_outer); });
+        fly_a = inner_a(outer.panel, outer.inner[s + 1], a_outer);
+        fly_b = inner_b(outer.panel, outer.inner[s + 1], b_outer);
       } else if (ahead && o + 1 < outers) {
         const OuterStep& next = schedule_[o + 1];
-        a_next = timed(t.bcast, [&] { return finish(fly_a_outer); });
-        b_next = timed(t.bcast, [&] { return finish(fly_b_outer); });
-        fly_a = timed(t.bcast, [&] { return inner_a(next.panel, next.inner[0], a_next); });
-        fly_b = timed(t.bcast, [&] { return inner_b(next.panel, next.inner[0], b_next); });
+        a_next = finish(fly_a_outer);
+        b_next = finish(fly_b_outer);
+        fly_a = inner_a(next.panel, next.inner[0], a_next);
+        fly_b = inner_b(next.panel, next.inner[0], b_next);
       }
-      timed(t.dgemm, [&] {
-        update(a, b, step.width(), C, c_ld);
-        return 0;
-      });
+      lap(t.bcast);
+      update(a, b, step.width(), C, c_ld);
+      lap(t.dgemm);
     }
   }
-  const double before_barrier = MPI_Wtime();
+  lap(t.bcast);
   if (closing_barrier) HYMPI_CHECK_MPI(MPI_Barrier(comm_));
-  const double end = MPI_Wtime();
+  const double barrier = MPI_Wtime() - mark;
   const double node_sync = node_sync_seconds() - sync_before;
   t.bcast -= node_sync;
-  t.sync = node_sync + (end - before_barrier);
-  t.total = end - start;
+  t.sync = node_sync + barrier;
+  t.total = mark + barrier - start;
   t_ = nullptr;
   return t;
 }

@@ -53,7 +53,7 @@ class FlagSync final : public NodeSync {
       : topo_(topo),
         flags_(topo, kLine * (1 + static_cast<std::size_t>(topo.node_size()))),
         data_(data),
-        spins_before_yield_(spins_before_yield(topo.node_size())) {
+        spins_before_yield_(spins_before_yield(topo)) {
     if (topo.is_leader()) std::memset(flags_.data(), 0, flags_.capacity());
     flags_.sync_memory();
     HYMPI_CHECK_MPI(MPI_Barrier(topo.node_comm()));
@@ -109,10 +109,14 @@ class FlagSync final : public NodeSync {
         sched_yield();
       }
   }
-  static int spins_before_yield(int node_size) {
+  // Collective over the node. Cores = the union of the node ranks' affinity masks:
+  // a rank bound to one core still has its neighbours on other cores.
+  static int spins_before_yield(const Topology& topo) {
     cpu_set_t cpus;
-    const int cores = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
-    return node_size > cores ? 64 : 20000;
+    CPU_ZERO(&cpus);
+    if (sched_getaffinity(0, sizeof cpus, &cpus) != 0) CPU_SET(0, &cpus);
+    HYMPI_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &cpus, sizeof cpus, MPI_BYTE, MPI_BOR, topo.node_comm()));
+    return topo.node_size() > CPU_COUNT(&cpus) ? 64 : 20000;
   }
 
   const Topology& topo_;
