@@ -4,13 +4,13 @@
 #   fig8   the collective benchmark (allgather, bcast; pure vs hybrid) across nodes vs message size
 # Rows are labelled kind=simulated with the platform file (copied to <out dir>/platforms).
 # usage: run-xc40.sh fig11|fig8 [--nodes N] [--grid PxQ] [--blocks 8,64,128,256] [--steps S]
-#                    [--sync barrier|flags] [--max-size D] [--variants LIST] [--bin DIR] [--out FILE]
+#                    [--sync barrier|flags] [--max-size D] [--ops LIST] [--variants LIST] [--bin DIR] [--out FILE]
 # Host time at 64 nodes (1536 ranks) on 2 busy cores: fig11 ~2-6 min per block size.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 part="${1:?usage: run-xc40.sh fig11|fig8 [options]}"; shift
-nodes=64; grid=""; blocks=8,64,128,256; steps=4; sync=barrier; max_size=2048; variants=pure,hybrid-barrier; bin="${HYMPI_SMPI_BIN:-}"; out=""
+nodes=64; grid=""; blocks=8,64,128,256; steps=4; sync=barrier; max_size=2048; variants=pure,hybrid-barrier; ops=allgather,bcast; bin="${HYMPI_SMPI_BIN:-}"; out=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --nodes) nodes="$2"; shift 2 ;;
@@ -20,6 +20,7 @@ while [ $# -gt 0 ]; do
     --sync) sync="$2"; shift 2 ;;
     --max-size) max_size="$2"; shift 2 ;;
     --variants) variants="$2"; shift 2 ;;
+    --ops) ops="$2"; shift 2 ;;
     --bin) bin="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     *) echo "run-xc40.sh: unknown option '$1'" >&2; exit 2 ;;
@@ -46,7 +47,7 @@ cp "$platform" "${platform%.xml}.hosts" "$keep/"
 platform_rec="$(cd "$keep" && pwd)/$(basename "$platform")"; platform_rec="${platform_rec#"$root"/}"
 export HYMPI_SMPI_FOLD_BYTES="${HYMPI_SMPI_FOLD_BYTES:-65536}" OPENBLAS_NUM_THREADS=1
 run() { smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}" "$@"; }
-label=(kind=simulated machine=xc40-dragonfly platform="$platform_rec" nodes="$nodes" cores_per_node=24)
+label=(kind=simulated machine=xc40-dragonfly platform="$platform_rec" cores_per_node=24)
 
 echo "# SIMULATED (SimGrid SMPI) xc40-dragonfly: $nodes nodes x 24 cores = $ranks ranks, $part"
 case "$part" in
@@ -64,7 +65,7 @@ case "$part" in
     done ;;
   fig8)
     t0=$(date +%s)
-    run "$bin/hympi-bench-collectives" --ops allgather,bcast --variants "$variants" \
+    run "$bin/hympi-bench-collectives" --ops "$ops" --variants "$variants" \
       --min-size 1 --max-size "$max_size" -i 3 -x 1 --no-progress --csv "$work/run.csv" > "$work/log" 2>&1 \
       || { cat "$work/log" >&2; exit 1; }
     python3 "$here/label_csv.py" "$work/run.csv" "$out" "${label[@]}"

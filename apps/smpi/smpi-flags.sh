@@ -4,8 +4,9 @@
 #   simulate-computation:no    compute is charged explicitly (cblas_dgemm -> smpi_execute_flops)
 #   wtime:0                    MPI_Wtime itself costs no simulated time
 #   lat-factor/bw-factor 0:1   links are end-to-end values: the platform's alpha/beta are the model's
-#   barrier/reduce/allgather   the defaults are slow on the host at large P (default allgather:
-#                              one 256-rank MPI_Allgather of 1 int did not end in 40 s; rdb: 1 s)
+#   barrier/reduce/allgather(v) the defaults are slow on the host at large P (default allgather:
+#                              one 256-rank MPI_Allgather of 1 int did not end in 40 s; rdb: 1 s;
+#                              default allgatherv is linear: P^2 messages, hours at 1536 ranks)
 #   contexts/stack-size 256KiB one user-level stack per simulated rank; guard pages off (map count)
 HYMPI_SMPI_FLAGS=(
   --cfg=smpi/shared-malloc:local
@@ -16,6 +17,7 @@ HYMPI_SMPI_FLAGS=(
   --cfg=smpi/barrier:ompi_recursivedoubling
   --cfg=smpi/reduce:binomial
   --cfg=smpi/allgather:rdb
+  --cfg=smpi/allgatherv:ompi_bruck
   --cfg=contexts/stack-size:256
   --cfg=contexts/guard-size:0
   --log=smpi_mpi.thres:error
