@@ -95,13 +95,14 @@ def main(argv=None):
     ap.add_argument("csv", nargs="*", help="simulated sweep CSVs (default: every non-model *.csv here)")
     ap.add_argument("--out-dir", default=HERE)
     a = ap.parse_args(argv)
-    paths = a.csv or [p for p in glob.glob(os.path.join(HERE, "*.csv")) if ".model-" not in p]
+    # The SUMMA-vs-G sweeps; the Zhou analogues have their own script (plot_zhou.py).
+    paths = a.csv or [p for p in glob.glob(os.path.join(HERE, "fig4.6-*.csv")) if ".model-" not in p]
     if not paths:
         sys.exit("plot.py: no simulated CSV found (run apps/smpi/run-sweep.sh first)")
     groups = collections.defaultdict(list)
     for path in paths:
         for r in read(path):
-            if r.get("kind") != "simulated":
+            if r.get("kind") != "simulated" or "P" not in r:
                 continue
             key = (r["machine"], int(r["P"]) * int(r["Q"]), int(r["k_full"]), int(r["b"]), r["smpi_bcast"])
             groups[key].append(r)
