@@ -26,7 +26,7 @@ case "$what" in
   summa-check)  # real dgemm, residual check: SUMMA and HSUMMA, pure and hybrid (both syncs) are right under SMPI
     platform bgp-torus 16
     HYMPI_SMPI_REAL_DGEMM=1 run 16 "$bin/hympi-summa" -N 192 -b 16 -M 32 -a summa,hsumma --groups 2x2 \
-      --policy pure,hybrid --sync flags --reps 1 --warmup 0 --check residual --no-reference-dgemm
+      --policy pure,hybrid --lookahead 0,1 --sync flags --reps 1 --warmup 0 --check residual --no-reference-dgemm
     HYMPI_SMPI_REAL_DGEMM=1 run 16 "$bin/hympi-summa" -N 128 -b 16 -a hsumma --groups 2x2 --policy hybrid \
       --sync barrier --reps 1 --warmup 0 --check serial --no-reference-dgemm ;;
   bench)  # the collective benchmark validates its results on 2 simulated 8-core dragonfly nodes
