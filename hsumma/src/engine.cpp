@@ -71,6 +71,8 @@ Engine::Engine(MPI_Comm comm, const TwoLevelShape& shape, const EngineOptions& o
   const LocalBlock a = a_block(), b = b_block();
   lm_ = a.local_rows();
   ln_ = b.local_cols();
+  a_cols_ = a.cols;
+  b_rows_ = b.rows;
   a_first_ = a.cols.first(a.col_proc);
   b_first_ = b.rows.first(b.row_proc);
   a_ld_ = a.ld();
@@ -160,9 +162,8 @@ Engine::Panel Engine::finish(Pending& pending) {
 // column-in-group matches the owner's (others get an empty panel).
 Engine::Pending Engine::outer_a(const PanelStep& step, const double* A) {
   if (a_direct_) {  // from the owner's published block, whoever I am
-    const std::int64_t first = a_block().cols.first(step.a_col);
-    return {nullptr,
-            {shared_->a(grid_->shape().rank_of(grid_->my_row(), step.a_col)) + (step.k0 - first) * a_ld_, a_ld_}};
+    const double* block = shared_->a(grid_->shape().rank_of(grid_->my_row(), step.a_col));
+    return {nullptr, {block + (step.k0 - a_cols_.first(step.a_col)) * a_ld_, a_ld_}};
   }
   const int gc = grid_->shape().group_cols();
   const int owner_group = step.a_col / gc, owner_in_group = step.a_col % gc;
@@ -179,9 +180,9 @@ Engine::Pending Engine::outer_a(const PanelStep& step, const double* A) {
 
 Engine::Pending Engine::outer_b(const PanelStep& step, const double* B) {
   if (b_direct_) {
-    const LocalBlock owner{b_block().rows, b_block().cols, step.b_row, grid_->my_col()};
     const double* block = shared_->b(grid_->shape().rank_of(step.b_row, grid_->my_col()));
-    return {nullptr, {block + (step.k0 - owner.rows.first(step.b_row)), owner.ld()}};
+    const std::int64_t owner_ld = std::max<std::int64_t>(1, b_rows_.local_size(step.b_row));
+    return {nullptr, {block + (step.k0 - b_rows_.first(step.b_row)), owner_ld}};
   }
   const int gr = grid_->shape().group_rows();
   const int owner_group = step.b_row / gr, owner_in_group = step.b_row % gr;

@@ -1,4 +1,5 @@
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "hympi/collectives.hpp"
@@ -30,12 +31,16 @@ class SlotRing {
   int phase() const { return phase_; }
   int front() const { return front_; }
   int slots() const { return slots_; }
+  void require_idle(const char* call) const {
+    require(!in_flight_, std::string("bcast ") + call + " while a broadcast is in flight: call wait() first");
+  }
+  void require_in_flight() const { require(in_flight_, "bcast wait() without a start()"); }
   void begin() {
-    require(!in_flight_, "bcast start() while a broadcast is in flight: call wait() first");
+    require_idle("start()");
     in_flight_ = true;
   }
   void end() {
-    require(in_flight_, "bcast wait() without a start()");
+    require_in_flight();
     in_flight_ = false;
     land();
   }
@@ -43,7 +48,6 @@ class SlotRing {
     front_ = phase_;
     phase_ = (phase_ + 1) % slots_;
   }
-  bool in_flight() const { return in_flight_; }
 
  private:
   int slots_, phase_ = 0, front_;
@@ -87,7 +91,7 @@ class PureBcast final : public Bcast {
   }
   void run(int root, std::int64_t count, const void* root_data) override {
     check_call(topo_, root, count, capacity_);
-    require(!ring_.in_flight(), "bcast run() while a broadcast is in flight: call wait() first");
+    ring_.require_idle("run()");
     HYMPI_CHECK_MPI(MPI_Bcast(source(root, root_data), detail::to_int_count(count, "bcast count"), type_.get(), root,
                               topo_.comm()));
     ring_.land();
@@ -150,7 +154,7 @@ class HybridBcast final : public Bcast {
   const void* result() const override { return slot(ring_.front()); }
   void run(int root, std::int64_t count, const void* root_data) override {
     check_call(topo_, root, count, capacity_);
-    require(!ring_.in_flight(), "bcast run() while a broadcast is in flight: call wait() first");
+    ring_.require_idle("run()");
     copy_in(root, count, root_data);
     if (topo_.num_nodes() == 1) {
       timed_sync(&NodeSync::full);
@@ -176,7 +180,7 @@ class HybridBcast final : public Bcast {
                                  topo_.bridge_comm(), request_.begin()));
   }
   void wait() override {
-    require(ring_.in_flight(), "bcast wait() without a start()");
+    ring_.require_in_flight();  // before any node sync: fail alone, not in a barrier
     if (topo_.num_nodes() == 1) {
       timed_sync(&NodeSync::full);
     } else {

@@ -118,6 +118,7 @@ class Engine {
   std::vector<OuterStep> schedule_;
   std::int64_t lm_ = 0, ln_ = 0;            // local rows of A/C, local columns of B/C
   std::int64_t a_first_ = 0, b_first_ = 0;  // first k column of my A block, first k row of my B block
+  BlockCyclic1D a_cols_, b_rows_;           // how k splits over grid columns (A) and rows (B)
   std::int64_t a_ld_ = 1, b_ld_ = 1;
   // Null when the communicator has one rank (nothing to broadcast).
   std::unique_ptr<Bcast> outer_row_, outer_col_, inner_row_, inner_col_;
