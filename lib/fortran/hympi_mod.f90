@@ -24,6 +24,7 @@ module hympi
             hympi_allgather_free
   public :: hympi_bcast_create, hympi_bcast_buffer, hympi_bcast_run, hympi_bcast_result, hympi_bcast_free
   public :: hympi_bcast_create_overlap, hympi_bcast_start, hympi_bcast_wait
+  public :: hympi_set_idle_function
 
   interface
     integer(c_int) function c_node_info(comm, node_rank, node_size, node_index, num_nodes) &
@@ -100,6 +101,12 @@ module hympi
       import :: c_int, c_ptr
       type(c_ptr), intent(inout) :: h
     end function
+    ! What a flag wait does after spinning (default sched_yield); pass c_funloc of a
+    ! bind(C) subroutine without arguments, or c_null_funptr for the default.
+    subroutine hympi_set_idle_function(idle) bind(C, name="hympi_set_idle_function")
+      import :: c_funptr
+      type(c_funptr), value :: idle
+    end subroutine
     subroutine c_last_error_copy(buf, len) bind(C, name="hympi_last_error_copy")
       import :: c_char, c_int
       character(kind=c_char), intent(out) :: buf(*)

@@ -55,6 +55,11 @@ int hympi_bcast_create_overlap(MPI_Comm comm, int64_t capacity, size_t elem_size
 int hympi_bcast_start(hympi_bcast_t h, int root, int64_t count);
 int hympi_bcast_wait(hympi_bcast_t h);
 
+/* What a rank waiting on a node neighbour's flag (HYMPI_SYNC_FLAGS) does after
+ * spinning: default sched_yield(). Cooperative-thread runtimes (SimGrid SMPI)
+ * must switch ranks here. Process-wide; NULL restores the default. */
+void hympi_set_idle_function(void (*idle)(void));
+
 /* Fortran bridges: communicator as MPI_Fint (mpi_f08 handle %MPI_VAL). */
 int hympi_allgather_create_f(MPI_Fint comm, int64_t count_per_rank, size_t elem_size, int policy, int sync,
                              hympi_allgatherv_t* out);

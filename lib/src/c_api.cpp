@@ -5,6 +5,7 @@
 #include "hympi.h"
 #include "hympi/collectives.hpp"
 #include "hympi/error.hpp"
+#include "hympi/node_sync.hpp"
 #include "hympi/topology.hpp"
 
 struct hympi_allgatherv_s {
@@ -152,6 +153,10 @@ int hympi_bcast_wait(hympi_bcast_t h) {
     require_handle(h, "bcast handle");
     h->impl->wait();
   });
+}
+
+void hympi_set_idle_function(void (*idle)(void)) {
+  hympi::set_idle_function(idle);
 }
 
 void* hympi_bcast_buffer(hympi_bcast_t h) {

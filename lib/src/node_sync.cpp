@@ -2,6 +2,7 @@
 
 #include <sched.h>
 
+#include <atomic>
 #include <cstring>
 
 #include "hympi/error.hpp"
@@ -19,6 +20,23 @@ SyncKind parse_sync(const std::string& text) {
 
 const char* to_string(SyncKind kind) {
   return kind == SyncKind::barrier ? "barrier" : "flags";
+}
+
+namespace {
+
+std::atomic<IdleFunction> g_idle{nullptr};
+
+void idle() {
+  if (const IdleFunction f = g_idle.load(std::memory_order_relaxed))
+    f();
+  else
+    sched_yield();
+}
+
+}  // namespace
+
+void set_idle_function(IdleFunction function) {
+  g_idle.store(function, std::memory_order_relaxed);
 }
 
 namespace {
@@ -106,7 +124,7 @@ class FlagSync final : public NodeSync {
     for (int spins = 0; __atomic_load_n(flag, __ATOMIC_ACQUIRE) < epoch; ++spins)
       if (spins > spins_before_yield_) {
         detail::poke_progress_if_needed(topo_.node_comm());
-        sched_yield();
+        idle();
       }
   }
   // Collective over the node. Cores = the union of the node ranks' affinity masks:

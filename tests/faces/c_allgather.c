@@ -7,6 +7,9 @@
 
 #define COUNT 5
 
+static int idle_calls = 0;
+static void count_idle(void) { ++idle_calls; }
+
 static int fail(int rank, const char* what) {
   fprintf(stderr, "[rank %d] c_allgather FAILED: %s (%s)\n", rank, what, hympi_last_error());
   return 1;
@@ -77,6 +80,23 @@ int main(int argc, char** argv) {
     }
     if (hympi_bcast_wait(bc) == HYMPI_SUCCESS || !strstr(hympi_last_error(), "without a start"))
       bad += fail(rank, "bcast_wait without start must fail");
+    hympi_bcast_free(&bc);
+  }
+  /* The idle function: node leaders arrive 200 ms late at a hybrid flag bcast, so
+   * every other node rank waits long enough to call it; NULL restores the default. */
+  {
+    hympi_bcast_t bc = NULL;
+    if (hympi_bcast_create(MPI_COMM_WORLD, 1, sizeof(int), HYMPI_POLICY_HYBRID, HYMPI_SYNC_FLAGS, &bc))
+      bad += fail(rank, "bcast_create (idle)");
+    hympi_set_idle_function(count_idle);
+    if (node_rank == 0) {
+      const double t0 = MPI_Wtime();
+      while (MPI_Wtime() - t0 < 0.2) {
+      }
+    }
+    if (hympi_bcast_run(bc, 0, 1)) bad += fail(rank, "bcast_run (idle)");
+    hympi_set_idle_function(NULL);
+    if (node_rank > 0 && idle_calls == 0) bad += fail(rank, "a waiting rank never called the idle function");
     hympi_bcast_free(&bc);
   }
   int total = 0;

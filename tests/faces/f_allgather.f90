@@ -1,14 +1,25 @@
 ! The Fortran module in a Fortran program: hybrid allgather and bcast checked
 ! against MPI_Allgather / known values.
+module f_idle_counter
+  implicit none
+  integer :: calls = 0
+contains
+  subroutine count_idle() bind(C)
+    calls = calls + 1
+  end subroutine
+end module
+
 program f_allgather
   use mpi_f08
   use hympi
+  use f_idle_counter
   implicit none
   integer, parameter :: count = 4
   type(hympi_allgather_t) :: ag
   type(hympi_bcast_t) :: bc
   real(8), pointer :: mine(:), whole(:), buf(:), got(:), prev(:)
   real(8), allocatable :: own(:), expected(:)
+  real(8) :: t0
   integer :: rank, size, it, i, root, bad, total, ierr, policy, step
   integer :: node_rank, node_size, node_index, num_nodes
 
@@ -79,6 +90,20 @@ program f_allgather
     end do
     ierr = hympi_bcast_free(bc)
   end do
+
+  ! The idle function: node leaders arrive late at a hybrid flag bcast, so every
+  ! other node rank waits long enough to call it; c_null_funptr restores the default.
+  ierr = hympi_bcast_create(MPI_COMM_WORLD, 1, HYMPI_POLICY_HYBRID, HYMPI_SYNC_FLAGS, bc)
+  call hympi_set_idle_function(c_funloc(count_idle))
+  if (node_rank == 0) then
+    t0 = MPI_Wtime()
+    do while (MPI_Wtime() - t0 < 0.2d0)
+    end do
+  end if
+  ierr = hympi_bcast_run(bc, 0, 1)
+  call hympi_set_idle_function(c_null_funptr)
+  if (node_rank > 0 .and. calls == 0) bad = bad + 1
+  ierr = hympi_bcast_free(bc)
 
   call MPI_Allreduce(bad, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
   if (rank == 0) then

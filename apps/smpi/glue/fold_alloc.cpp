@@ -6,7 +6,8 @@
 // class: all such blocks of a class share the same physical pages (applied to
 // std::vector & co. without touching the application sources), and SMPI skips the
 // payload copy of messages whose buffers are shared (the host cost of big panels).
-// Such blocks alias each other, so results are garbage: only for timing runs
+// All blocks of one class are ONE block, in every rank: they alias each other and
+// are never freed (at most one per class), so results are garbage: only for timing runs
 // (--check none). Unset or 0 = off (default), so correctness runs under SMPI see
 // real, private memory.
 #include <smpi/smpi.h>
@@ -14,10 +15,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <mutex>
 #include <new>
 #include <simgrid/s4u/Actor.hpp>
-#include <unordered_set>
 
 #ifdef malloc
 #undef malloc
@@ -26,40 +25,11 @@
 #undef free
 #endif
 
-namespace {
+// The process-wide block table (fold_blocks.cpp, a shared library: not privatized).
+extern "C" void* hympi_smpi_fold_block(int size_class);
+extern "C" int hympi_smpi_is_fold_block(const void* p);
 
-constexpr int kClasses = 48;
-const char* const kFoldKey = "hympi-fold-size-class";
-std::mutex g_mutex;
-// The bookkeeping allocates with malloc: through operator new it would re-enter
-// itself (and deadlock on g_mutex) whenever a node is freed.
-template <class T>
-struct MallocAllocator {
-  using value_type = T;
-  MallocAllocator() = default;
-  template <class U>
-  MallocAllocator(const MallocAllocator<U>&) {}
-  T* allocate(std::size_t n) {
-    if (void* p = std::malloc(n * sizeof(T))) return static_cast<T*>(p);
-    throw std::bad_alloc();
-  }
-  void deallocate(T* p, std::size_t) { std::free(p); }
-  template <class U>
-  bool operator==(const MallocAllocator<U>&) const {
-    return true;
-  }
-  template <class U>
-  bool operator!=(const MallocAllocator<U>&) const {
-    return false;
-  }
-};
-using FoldedSet = std::unordered_set<void*, std::hash<void*>, std::equal_to<void*>, MallocAllocator<void*>>;
-// Blocks to give back with smpi_shared_free. Never destroyed: SimGrid frees
-// memory after static destructors have run.
-FoldedSet& folded_set() {
-  static FoldedSet* set = new (std::malloc(sizeof(FoldedSet))) FoldedSet;
-  return *set;
-}
+namespace {
 
 std::size_t fold_threshold() {
   static const std::size_t bytes = [] {
@@ -76,20 +46,7 @@ int size_class(std::size_t n) {
 }
 
 void* fold(std::size_t n) {
-  const int c = size_class(n);
-  if (c >= kClasses) return nullptr;
-  // The key (file, line) = (kFoldKey, class): SMPI's local mode maps the same
-  // backing file for every block of one class.
-  void* p = smpi_shared_malloc(std::size_t{1} << c, kFoldKey, c);
-  if (!p) return nullptr;
-  std::lock_guard<std::mutex> lock(g_mutex);
-  folded_set().insert(p);
-  return p;
-}
-
-bool unfold(void* p) {
-  std::lock_guard<std::mutex> lock(g_mutex);
-  return folded_set().erase(p) != 0;
+  return hympi_smpi_fold_block(size_class(n));
 }
 
 void* allocate(std::size_t n) {
@@ -102,11 +59,7 @@ void* allocate(std::size_t n) {
 }
 
 void release(void* p) noexcept {
-  if (!p) return;
-  if (unfold(p))
-    smpi_shared_free(p);
-  else
-    std::free(p);
+  if (p && !hympi_smpi_is_fold_block(p)) std::free(p);  // folded blocks live as long as the process
 }
 
 }  // namespace

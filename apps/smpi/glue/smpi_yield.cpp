@@ -1,15 +1,27 @@
-// The simulated replacement of sched_yield() (see smpi_unmacro.h): sleep a short
-// simulated time so other simulated ranks run and the clock can move on.
+// SMPI runs all simulated ranks as cooperative user-level threads in one OS
+// thread: a rank spinning on a node neighbour's flag (SyncKind::flags) never lets
+// that neighbour run, and sched_yield() yields only the OS thread. Linked into
+// every SMPI binary, this installs the core's idle function (hympi::set_idle_function)
+// as a short *simulated* sleep: it hands control to the other simulated ranks and
+// lets simulated time advance (a flag poll then costs at most HYMPI_SMPI_POLL_US
+// simulated microseconds, default 1).
 #include <simgrid/actor.h>
 
 #include <cstdlib>
 
-extern "C" int hympi_smpi_yield(void) {
+#include "hympi/node_sync.hpp"
+
+namespace {
+
+void simulated_sleep() {
   static const double seconds = [] {
     const char* env = std::getenv("HYMPI_SMPI_POLL_US");
     const double us = env ? std::atof(env) : 1.0;
     return (us > 0 ? us : 1.0) * 1e-6;
   }();
   sg_actor_sleep_for(seconds);
-  return 0;
 }
+
+[[maybe_unused]] const bool installed = (hympi::set_idle_function(&simulated_sleep), true);
+
+}  // namespace

@@ -21,6 +21,14 @@ enum class SyncKind {
 SyncKind parse_sync(const std::string& text);  // "barrier" | "flags"
 const char* to_string(SyncKind kind);
 
+// What a rank waiting on a node neighbour's flag (SyncKind::flags) does once
+// spinning has not helped. The default, sched_yield(), hands the core to the rank
+// it waits for. A tool that runs ranks as cooperative threads in one OS thread
+// (SimGrid SMPI) must switch to another rank instead, or the wait never ends.
+// Process-wide; install it before collectives run. nullptr restores the default.
+using IdleFunction = void (*)();
+void set_idle_function(IdleFunction idle);
+
 class NodeSync {
  public:
   virtual ~NodeSync() = default;

@@ -1,0 +1,37 @@
+// The process-wide table behind fold_alloc.cpp: one SMPI-shared block per
+// power-of-two size class, handed to every simulated rank and never freed.
+// It is a shared library of its own because SMPI privatizes the executable's
+// globals per simulated rank: a table there would be one table per rank, and
+// every rank would map (and page-fault in) its own copy of each block. At 1024
+// ranks that page-fault storm was 60% of the host time.
+#include <smpi/smpi.h>
+
+#include <cstddef>
+#include <mutex>
+
+namespace {
+
+constexpr int kClasses = 48;
+const char* const kFoldKey = "hympi-fold-size-class";
+std::mutex g_mutex;
+void* g_blocks[kClasses] = {};
+
+}  // namespace
+
+extern "C" void* hympi_smpi_fold_block(int size_class) {
+  if (size_class < 0 || size_class >= kClasses) return nullptr;
+  std::lock_guard<std::mutex> lock(g_mutex);
+  // From SMPI_SHARED_MALLOC, so SMPI knows the block is shared and skips the
+  // payload copy of messages sent from or into it.
+  if (!g_blocks[size_class])
+    g_blocks[size_class] = smpi_shared_malloc(std::size_t{1} << size_class, kFoldKey, size_class);
+  return g_blocks[size_class];
+}
+
+extern "C" int hympi_smpi_is_fold_block(const void* p) {
+  if (!p) return 0;
+  std::lock_guard<std::mutex> lock(g_mutex);
+  for (const void* block : g_blocks)
+    if (block == p) return 1;
+  return 0;
+}
