@@ -25,12 +25,15 @@ usage: run-sweep.sh [options]
   --sync KIND       barrier | flags (hybrid node sync)           (default barrier)
   --bcast ALG       SMPI bcast algorithm: binomial_tree | scatter_LR_allgather | ... (default binomial_tree)
   --out FILE        CSV to append to (default results/simulated/sweep.csv)
+  --one-process     one smpirun for SUMMA and every G (hympi-summa --groups list): setup is paid
+                    once (minutes at 16384 ranks); each multiply starts from the previous one's
+                    barrier skew, so G = P matches SUMMA to ~1%, not to the last digit
   --dry-run         print the commands only
 USAGE
 }
 
 bin="${HYMPI_SMPI_BIN:-}"; machine=bgp-torus; ranks=256; n=8192; b=256; steps=4; groups=""
-policy=pure; sync=barrier; bcast=binomial_tree; out="$root/results/simulated/sweep.csv"; dry=0
+policy=pure; sync=barrier; bcast=binomial_tree; out="$root/results/simulated/sweep.csv"; dry=0; one=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) bin="$2"; shift 2 ;;
@@ -44,6 +47,7 @@ while [ $# -gt 0 ]; do
     --sync) sync="$2"; shift 2 ;;
     --bcast) bcast="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
+    --one-process) one=1; shift ;;
     --dry-run) dry=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "run-sweep.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
@@ -76,25 +80,38 @@ platform_rec="$(cd "$keep" && pwd)/$(basename "$platform")"; platform_rec="${pla
 export HYMPI_SMPI_FOLD_BYTES="${HYMPI_SMPI_FOLD_BYTES:-65536}" OPENBLAS_NUM_THREADS=1
 
 echo "# SIMULATED (SimGrid SMPI) $machine P=$ranks n=$n b=M=$b k_sim=$k bcast=$bcast groups=$groups"
+# G as I x J (a square G = sqrt(G) x sqrt(G)).
+splits=()
 for G in ${groups//,/ }; do
-  if [[ "$G" == *x* ]]; then I=${G%x*}; J=${G#*x}; else
-    I=$(python3 -c "import math; print(math.isqrt($G))"); J=$I
-    [ $((I * J)) -eq "$G" ] || { echo "run-sweep.sh: G=$G is not a square; give IxJ" >&2; exit 2; }
-  fi
-  alg=hsumma; [ "$I" -eq 1 ] && [ "$J" -eq 1 ] && alg=summa,hsumma
-  cmd=(smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}"
-       --cfg=smpi/bcast:"$bcast" "$bin/hympi-summa" -m "$n" -n "$n" -k "$k" -b "$b" -M "$b" --groups "${I}x${J}"
-       -a "$alg" --policy "$policy" --sync "$sync" --reps 1 --warmup 0 --check none --no-reference-dgemm
-       --csv "$work/run.csv")
-  if [ "$dry" = 1 ]; then echo "${cmd[*]}"; continue; fi
-  t0=$(date +%s)
-  "${cmd[@]}" > "$work/log" 2>&1 || { cat "$work/log" >&2; echo "run-sweep.sh: G=$G failed" >&2; exit 1; }
-  echo "G=$G (${I}x${J}): $(grep -E '^(summa|hsumma) ' "$work/log" | awk '{printf "%s/%s %.4gs  ", $1, $2, $4}')[host $(( $(date +%s) - t0 )) s]"
+  if [[ "$G" == *x* ]]; then splits+=("$G"); continue; fi
+  I=$(python3 -c "import math; print(math.isqrt($G))")
+  [ $((I * I)) -eq "$G" ] || { echo "run-sweep.sh: G=$G is not a square; give IxJ" >&2; exit 2; }
+  splits+=("${I}x${I}")
 done
+simulate() {  # simulate ALGS GROUPS LABEL
+  local cmd=(smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}"
+       --cfg=smpi/bcast:"$bcast" "$bin/hympi-summa" -m "$n" -n "$n" -k "$k" -b "$b" -M "$b" --groups "$2"
+       -a "$1" --policy "$policy" --sync "$sync" --reps 1 --warmup 0 --check none --no-reference-dgemm
+       --csv "$work/run.csv")
+  if [ "$dry" = 1 ]; then echo "${cmd[*]}"; return; fi
+  local t0; t0=$(date +%s)
+  "${cmd[@]}" > "$work/log" 2>&1 || { cat "$work/log" >&2; echo "run-sweep.sh: $3 failed" >&2; exit 1; }
+  echo "$3: $(grep -E '^(summa|hsumma) ' "$work/log" | awk '{printf "%s/%s %.4gs  ", $1, $2, $4}')[host $(( $(date +%s) - t0 )) s]"
+}
+if [ "$one" = 1 ]; then
+  list=$(IFS=,; echo "${splits[*]}")  # SUMMA always runs first: the reference of the sweep
+  simulate summa,hsumma "$list" "SUMMA and G = $list (one process)"
+else
+  for ij in "${splits[@]}"; do
+    alg=hsumma; [ "$ij" = 1x1 ] && alg=summa,hsumma
+    simulate "$alg" "$ij" "G=$((${ij%x*} * ${ij#*x})) ($ij)"
+  done
+fi
 [ "$dry" = 1 ] && exit 0
 # Label the rows and append them.
 python3 "$here/label_csv.py" "$work/run.csv" "$out" kind=simulated machine="$machine" platform="$platform_rec" \
-  smpi_bcast="$bcast" k_simulated="$k" k_full="$n" --scale "$n/$k"
+  smpi_bcast="$bcast" k_simulated="$k" k_full="$n" sweep_process="$([ "$one" = 1 ] && echo one || echo per-G)" \
+  --scale "$n/$k"
 # The alpha-beta model of the same machine and problem (end-to-end link values of make_platform.py).
 case "$machine" in
   bgp-torus) alpha=3e-6; bw=425e6; gf=3.4 ;;

@@ -32,7 +32,10 @@ void add_summa_options(CLI::App& app, SummaOptions& o) {
   app.add_option("-k", o.k, "Columns of A, rows of B")->capture_default_str();
   app.add_option("--size,-N", o.size, "Sets m = n = k (wins over -m -n -k)");
   app.add_option("--grid,-g", o.grid, "Process grid PxQ (default: the most square factorization of np)");
-  app.add_option("--groups", o.groups, "HSUMMA groups IxJ (I divides P, J divides Q)")->capture_default_str();
+  app.add_option("--groups", o.groups,
+                 "HSUMMA groups IxJ (I divides P, J divides Q); a comma list sweeps them in one process")
+      ->delimiter(',')
+      ->capture_default_str();
   app.add_option("-b", o.b, "Inner block size (panel width inside a group; SUMMA's block)")->capture_default_str();
   app.add_option("-M", o.M, "Outer block size between groups, a multiple of b (default: b)");
   app.add_option("--pdgemm-nb", o.pdgemm_nb,

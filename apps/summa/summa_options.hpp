@@ -15,8 +15,8 @@ struct SummaOptions {
   std::vector<int> lookahead{0};                 // 0 | 1 (ignored by pdgemm)
   std::string sync = "flags";
   std::int64_t m = 1024, n = 1024, k = 1024, size = 0;
-  std::string grid;  // "PxQ"; empty = the most square factorization of np
-  std::string groups = "1x1";
+  std::string grid;                        // "PxQ"; empty = the most square factorization of np
+  std::vector<std::string> groups{"1x1"};  // HSUMMA group splits IxJ, one run each
   std::int64_t b = 64, M = 0;              // M = 0: M = b
   std::vector<std::int64_t> pdgemm_nb{0};  // 0 = the engine's distribution
   std::string order = "row";

@@ -28,11 +28,14 @@ using hsumma::LocalBlock;
 struct Setup {
   SummaOptions o;
   int rank = 0, size = 1;
-  int P = 1, Q = 1, I = 1, J = 1;
+  int P = 1, Q = 1;
+  std::vector<std::pair<int, int>> groups;  // HSUMMA's I x J, one variant each
   GridOrder order = GridOrder::row_major;
   LayoutSpec layout;
-  TwoLevelShape shape(bool grouped) const {
-    return grouped ? TwoLevelShape{P, Q, I, J, order, o.group_major} : TwoLevelShape{P, Q, 1, 1, order, false};
+  // I x J groups (HSUMMA) or the plain grid (SUMMA, PDGEMM: 1 x 1).
+  TwoLevelShape shape(bool grouped, std::pair<int, int> ij = {1, 1}) const {
+    return grouped ? TwoLevelShape{P, Q, ij.first, ij.second, order, o.group_major}
+                   : TwoLevelShape{P, Q, 1, 1, order, false};
   }
   hsumma::EngineOptions engine_options(bool grouped, Policy policy, int lookahead = 0) const {
     hsumma::EngineOptions e;
@@ -70,11 +73,13 @@ void validate_options(Setup& s) {
   require(o.threads >= 1, "--threads must be >= 1");
   for (auto nb : o.pdgemm_nb) require(nb >= 0, "--pdgemm-nb must be >= 0 (0 = the engine's distribution)");
   std::tie(s.P, s.Q) = o.grid.empty() ? default_grid(s.size) : parse_pair(o.grid, "--grid");
-  std::tie(s.I, s.J) = parse_pair(o.groups, "--groups");
+  require(!o.groups.empty(), "--groups needs at least one IxJ");
+  s.groups.clear();
+  for (const auto& g : o.groups) s.groups.push_back(parse_pair(g, "--groups"));
   s.order = parse_grid_order(o.order);
   s.layout = o.layout.resolve();
-  for (bool grouped : {false, true})
-    hsumma::validate(s.shape(grouped), s.size, s.engine_options(grouped, Policy::pure));
+  hsumma::validate(s.shape(false), s.size, s.engine_options(false, Policy::pure));
+  for (const auto& ij : s.groups) hsumma::validate(s.shape(true, ij), s.size, s.engine_options(true, Policy::pure));
 }
 
 // Rank 0 runs dgemm alone (the others sleep, so they steal no core) on its local C
@@ -149,6 +154,7 @@ struct Variant {
   bool grouped = false;
   std::int64_t nb = -1;  // pdgemm only
   int lookahead = 0;     // engine only
+  int I = 1, J = 1;      // groups (hsumma only)
 };
 
 struct Checks {
@@ -176,8 +182,8 @@ class Reporter {
     std::printf(
         "# %s policy=%s lookahead=%d m=%lld n=%lld k=%lld grid=%dx%d groups=%dx%d b=%lld M=%lld nb=%lld layout=%s\n",
         v.algorithm.c_str(), v.policy.c_str(), v.lookahead, (long long)s_.o.m, (long long)s_.o.n, (long long)s_.o.k,
-        s_.P, s_.Q, v.grouped ? s_.I : 1, v.grouped ? s_.J : 1, (long long)s_.o.b,
-        (long long)(v.grouped ? s_.o.M : s_.o.b), (long long)v.nb, info_.layout.c_str());
+        s_.P, s_.Q, v.I, v.J, (long long)s_.o.b, (long long)(v.grouped ? s_.o.M : s_.o.b), (long long)v.nb,
+        info_.layout.c_str());
     std::printf("%-8s %-7s %4s %12s %9s %11s %11s %11s %7s\n", "alg", "policy", "rep", "time[s]", "GF/s", "bcast[s]",
                 "sync[s]", "dgemm[s]", "eff");
     std::fflush(stdout);
@@ -213,8 +219,8 @@ class Reporter {
                                       std::to_string(o.k),
                                       std::to_string(s_.P),
                                       std::to_string(s_.Q),
-                                      std::to_string(p.v.grouped ? s_.I : 1),
-                                      std::to_string(p.v.grouped ? s_.J : 1),
+                                      std::to_string(p.v.I),
+                                      std::to_string(p.v.J),
                                       std::to_string(o.b),
                                       std::to_string(p.v.grouped ? o.M : o.b),
                                       std::to_string(p.v.nb),
@@ -278,7 +284,8 @@ Checks run_checks(const Setup& s, const TwoLevelShape& shape, const LocalBlock& 
 
 bool run_engine(const Setup& s, Reporter& out, const Variant& v) {
   const Policy policy = parse_policy(v.policy);
-  hsumma::Engine engine(MPI_COMM_WORLD, s.shape(v.grouped), s.engine_options(v.grouped, policy, v.lookahead));
+  hsumma::Engine engine(MPI_COMM_WORLD, s.shape(v.grouped, {v.I, v.J}),
+                        s.engine_options(v.grouped, policy, v.lookahead));
   const auto ab = engine.a_block(), bb = engine.b_block(), cb = engine.c_block();
   const auto A = hsumma::fill_local(ab, s.o.seed), B = hsumma::fill_local(bb, s.o.seed + 1);
   std::vector<double> C(std::max<std::int64_t>(1, cb.ld() * cb.local_cols()));
@@ -341,8 +348,13 @@ int run_summa(SummaOptions options) {
       for (auto nb : s.o.pdgemm_nb) ok = run_pdgemm(s, out, {alg, "-", false, nb}) && ok;
       continue;
     }
-    for (const auto& policy : s.o.policies)
-      for (int ahead : s.o.lookahead) ok = run_engine(s, out, {alg, policy, alg == "hsumma", -1, ahead}) && ok;
+    // SUMMA once; HSUMMA once per group split (one process sweeps G: setup is paid once).
+    const bool grouped = alg == "hsumma";
+    const std::vector<std::pair<int, int>> splits = grouped ? s.groups : std::vector<std::pair<int, int>>{{1, 1}};
+    for (const auto& ij : splits)
+      for (const auto& policy : s.o.policies)
+        for (int ahead : s.o.lookahead)
+          ok = run_engine(s, out, {alg, policy, grouped, -1, ahead, ij.first, ij.second}) && ok;
   }
   if (!ok && s.rank == 0) std::fprintf(stderr, "hympi-summa: a correctness check FAILED\n");
   return ok ? 0 : 1;

@@ -23,7 +23,9 @@ int comm_size(MPI_Comm comm) {
 // A broadcast object only where there is someone to send to.
 std::unique_ptr<Bcast> make_bcast(MPI_Comm comm, std::int64_t capacity, const EngineOptions& options) {
   if (comm_size(comm) == 1) return nullptr;
-  const Topology& topo = Topology::of(comm, options.layout);
+  // Pure broadcasts need no node discovery (its collectives are setup cost only).
+  const Topology& topo =
+      options.bcast.policy == Policy::pure ? Topology::flat(comm) : Topology::of(comm, options.layout);
   CollectiveOptions bcast = options.bcast;
   bcast.overlap = options.lookahead;
   return Bcast::create(topo, std::max<std::int64_t>(1, capacity), sizeof(double), bcast);

@@ -10,7 +10,10 @@ namespace hympi {
 
 namespace {
 
-using TopologyCache = std::map<LayoutSpec, std::unique_ptr<Topology>>;
+struct TopologyCache {
+  std::map<LayoutSpec, std::unique_ptr<Topology>> by_layout;
+  std::unique_ptr<Topology> flat;
+};
 
 int delete_cache(MPI_Comm, int, void* attribute, void*) {
   delete static_cast<TopologyCache*>(attribute);
@@ -50,8 +53,9 @@ const Topology& Topology::of(MPI_Comm comm) {
   return of(comm, layout_from_env());
 }
 
-const Topology& Topology::of(MPI_Comm comm, const LayoutSpec& layout) {
-  require(comm != MPI_COMM_NULL, "Topology::of called with MPI_COMM_NULL");
+namespace {
+
+TopologyCache& cache_of(MPI_Comm comm) {
   const int key = cache_keyval();
   TopologyCache* cache = nullptr;
   int found = 0;
@@ -60,9 +64,35 @@ const Topology& Topology::of(MPI_Comm comm, const LayoutSpec& layout) {
     cache = new TopologyCache;
     HYMPI_CHECK_MPI(MPI_Comm_set_attr(comm, key, cache));
   }
-  auto& slot = (*cache)[layout];
+  return *cache;
+}
+
+}  // namespace
+
+const Topology& Topology::of(MPI_Comm comm, const LayoutSpec& layout) {
+  require(comm != MPI_COMM_NULL, "Topology::of called with MPI_COMM_NULL");
+  auto& slot = cache_of(comm).by_layout[layout];
   if (!slot) slot = std::make_unique<Topology>(comm, layout);
   return *slot;
+}
+
+const Topology& Topology::flat(MPI_Comm comm) {
+  require(comm != MPI_COMM_NULL, "Topology::flat called with MPI_COMM_NULL");
+  auto& slot = cache_of(comm).flat;
+  if (!slot) slot.reset(new Topology(comm, FlatTag{}));
+  return *slot;
+}
+
+Topology::Topology(MPI_Comm comm, FlatTag) : comm_(comm), owns_comms_(false) {
+  HYMPI_CHECK_MPI(MPI_Comm_rank(comm, &rank_));
+  HYMPI_CHECK_MPI(MPI_Comm_size(comm, &size_));
+  node_comm_ = MPI_COMM_SELF;
+  bridge_comm_ = comm;
+  node_rank_ = 0;
+  node_size_ = 1;
+  std::vector<int> own_node(size_);
+  for (int r = 0; r < size_; ++r) own_node[r] = r;
+  map_ = make_node_rank_map(own_node);
 }
 
 Topology::Topology(MPI_Comm comm, const LayoutSpec& layout) : comm_(comm), layout_(layout) {
@@ -94,7 +124,7 @@ Topology::Topology(MPI_Comm comm, const LayoutSpec& layout) : comm_(comm), layou
 Topology::~Topology() {
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (finalized) return;
+  if (finalized || !owns_comms_) return;
   if (bridge_comm_ != MPI_COMM_NULL) MPI_Comm_free(&bridge_comm_);
   if (node_comm_ != MPI_COMM_NULL) MPI_Comm_free(&node_comm_);
 }

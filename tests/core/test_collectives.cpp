@@ -162,6 +162,20 @@ void test_topology(const hympi::Topology& topo) {
   check(topo.is_leader() ? bridge_size == topo.num_nodes() : topo.bridge_comm() == MPI_COMM_NULL,
         "bridge has one leader per node");
   check(&hympi::Topology::of(topo.comm()) == &topo, "topology is cached");
+  check(!topo.is_flat(), "a discovered topology is not flat");
+}
+
+// Topology::flat: every rank its own node, no communication; collectives on it
+// (pure and hybrid) still give the right results.
+void test_flat_topology(MPI_Comm comm) {
+  const auto& flat = hympi::Topology::flat(comm);
+  check(flat.is_flat() && &hympi::Topology::flat(comm) == &flat, "flat topology is cached");
+  check(&hympi::Topology::of(comm) != &flat, "flat and discovered topologies are different objects");
+  check(flat.node_size() == 1 && flat.node_rank() == 0 && flat.is_leader(), "flat: one rank per node");
+  check(flat.node_comm() == MPI_COMM_SELF && flat.bridge_comm() == comm, "flat: node = self, bridge = comm");
+  check(flat.num_nodes() == flat.size() && flat.node_index() == flat.rank(), "flat: node index = rank");
+  for (std::int64_t count : {1, 4096}) test_bcast(flat, count);
+  test_allgatherv(flat, std::vector<std::int64_t>(flat.size(), 5), "allgather on the flat topology");
 }
 
 }  // namespace
@@ -172,6 +186,7 @@ int main(int argc, char** argv) {
     const auto& topo = hympi::Topology::of(MPI_COMM_WORLD);
     const int p = topo.size();
     test_topology(topo);
+    test_flat_topology(MPI_COMM_WORLD);
     // Allgather: 0, 1, odd, and >= 1 MiB per rank.
     for (std::int64_t count : {0, 1, 7, 1000, 131072})
       test_allgatherv(topo, std::vector<std::int64_t>(p, count), "allgather count " + std::to_string(count));

@@ -7,7 +7,9 @@ What must hold, deterministically, for any P:
 - every row is labelled kind=simulated with its platform; every requested G has a row;
 - broadcast structure: G = 1 has no outer broadcasts, G = P no inner ones, 1 < G < P both;
 - HSUMMA at G = P is SUMMA (same broadcasts on the same communicators, and both are the
-  first multiply of their process) to 1e-9;
+  first multiply of their process) to 1e-9; in a one-process sweep (run-sweep.sh
+  --one-process, column sweep_process=one) every multiply after the first starts from
+  the previous one's barrier skew, so there it must agree to 2% like G = 1;
 - HSUMMA at G = 1 runs second in SUMMA's process: the same broadcasts, but its starting
   barrier leaves the ranks with another skew (seen in sync_s), so it must agree to 2%
   (bit-equal at 64 ranks, 1.1% apart at 1024);
@@ -35,9 +37,12 @@ for G in wanted:
 summa = float(by[("summa", 1)]["time_s"])
 assert summa > 0
 at_p = float(by[("hsumma", P)]["time_s"])
-assert abs(at_p - summa) <= 1e-9 * summa, f"HSUMMA G=P took {at_p} s, SUMMA {summa} s"
-at_1 = float(by[("hsumma", 1)]["time_s"])
-assert abs(at_1 - summa) <= 0.02 * summa, f"HSUMMA G=1 took {at_1} s, SUMMA {summa} s (> 2% apart)"
+one_process = rows[0].get("sweep_process") == "one"
+tolerance = 0.02 if one_process else 1e-9
+assert abs(at_p - summa) <= tolerance * summa, f"HSUMMA G=P took {at_p} s, SUMMA {summa} s (tolerance {tolerance})"
+if 1 in wanted:
+    at_1 = float(by[("hsumma", 1)]["time_s"])
+    assert abs(at_1 - summa) <= 0.02 * summa, f"HSUMMA G=1 took {at_1} s, SUMMA {summa} s (> 2% apart)"
 assert glob.glob(model_dir + "/*.model-*.csv"), "no model CSV"
 
 times = {g: float(by[("hsumma", g)]["time_s"]) for g in wanted}

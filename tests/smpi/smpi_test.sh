@@ -43,7 +43,7 @@ PY
     ranks="${SWEEP_RANKS:-64}"
     groups="${SWEEP_GROUPS:-$(python3 -c "import math; s = math.isqrt($ranks); print(','.join(str(4**i) for i in range(s.bit_length()) if 4**i <= $ranks))")}"
     HYMPI_SMPI_BIN="$bin" "$root/apps/smpi/run-sweep.sh" --ranks "$ranks" -n "${SWEEP_N:-2048}" -b "${SWEEP_B:-64}" \
-      --steps "${SWEEP_STEPS:-2}" --groups "$groups" --out "$work/sweep.csv"
+      --steps "${SWEEP_STEPS:-2}" --groups "$groups" --out "$work/sweep.csv" ${SWEEP_ONE_PROCESS:+--one-process}
     python3 "$here/check_sweep.py" "$work/sweep.csv" "$ranks" "$groups" "$work" ;;
   setup)  # communicator setup at scale: grid communicators right (members, order) and cheap on the host
     ranks="${SETUP_RANKS:-4096}"; side=$(python3 -c "import math; print(math.isqrt($ranks))")

@@ -21,6 +21,12 @@ class Topology {
   static const Topology& of(MPI_Comm comm);
   static const Topology& of(MPI_Comm comm, const LayoutSpec& layout);
 
+  // Every rank its own node, known without any communication: all the pure policy
+  // needs (node discovery costs several collectives per communicator, minutes each
+  // at 16384 simulated ranks). node_comm() is MPI_COMM_SELF, bridge_comm() is
+  // `comm` itself. Cached like of(); not collective.
+  static const Topology& flat(MPI_Comm comm);
+
   // Builds an uncached topology; the object owns its node and bridge communicators.
   Topology(MPI_Comm comm, const LayoutSpec& layout);
   ~Topology();
@@ -35,6 +41,7 @@ class Topology {
   int node_rank() const { return node_rank_; }
   int node_size() const { return node_size_; }
   bool is_leader() const { return node_rank_ == 0; }
+  bool is_flat() const { return !owns_comms_; }
 
   // Communicator of node leaders (rank = node index); MPI_COMM_NULL on non-leaders.
   MPI_Comm bridge_comm() const { return bridge_comm_; }
@@ -49,7 +56,11 @@ class Topology {
   int leader_of_node(int node) const { return map_.ranks_of_node[node].front(); }
 
  private:
+  struct FlatTag {};
+  Topology(MPI_Comm comm, FlatTag);
+
   MPI_Comm comm_;
+  bool owns_comms_ = true;
   LayoutSpec layout_;
   int rank_ = 0, size_ = 0;
   MPI_Comm node_comm_ = MPI_COMM_NULL;
