@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Appends an SMPI run's CSV rows to a results CSV, labelled as simulated.
 
-usage: label_csv.py SRC OUT key=value... [--scale N/K]
+usage: label_csv.py SRC OUT key=value... [--scale N/K | --scale auto]
 
 Each key=value becomes a leading column (kind=simulated, machine, platform, ...).
 --scale N/K adds time_s_scaled, bcast_s_scaled, dgemm_s_scaled = value * N / K (only
-the first K of N identical SUMMA steps were simulated). An OUT with other columns is
+the first K of N identical SUMMA steps were simulated); --scale auto takes N/K = k / k_run
+from each row (hympi-summa --max-steps writes k_run). An OUT with other columns is
 refused, so nothing already written is mixed up.
 """
 import csv
@@ -16,8 +17,7 @@ args = sys.argv[1:]
 scale = None
 if "--scale" in args:
     i = args.index("--scale")
-    num, den = args[i + 1].split("/")
-    scale = int(num) / int(den)
+    scale = "auto" if args[i + 1] == "auto" else int(args[i + 1].split("/")[0]) / int(args[i + 1].split("/")[1])
     del args[i:i + 2]
 src, out, pairs = args[0], args[1], args[2:]
 extra = dict(p.split("=", 1) for p in pairs)
@@ -37,7 +37,8 @@ with open(out, "a", newline="") as f:
         w.writeheader()
     for r in rows:
         r.update(extra)
+        factor = float(r["k"]) / float(r["k_run"]) if scale == "auto" else scale
         for c in scaled:
-            r[c + "_scaled"] = f"{float(r[c]) * scale:.9g}"
+            r[c + "_scaled"] = f"{float(r[c]) * factor:.9g}"
         w.writerow(r)
 print(f"{len(rows)} simulated rows -> {out}")

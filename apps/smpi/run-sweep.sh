@@ -5,8 +5,11 @@
 # broadcast algorithm and the step scaling. Beside it, the alpha-beta model of the
 # same configuration goes to <out>.model.csv (apps/model/hympi-model).
 #
-# Only the first k_sim = --steps * b of the k = n columns are multiplied (the SUMMA
-# steps are identical, notes/smpi.md: within ~1%); time_s_scaled = time_s * n / k_sim.
+# Only the first --steps of the n/b panel steps of the FULL problem are run
+# (hympi-summa --max-steps: same panel widths and message sizes as the whole
+# multiply); the steps are alike, so time_s_scaled = time_s * n / k_sim with
+# k_sim = steps * b. (Before session 3 the sweep shrank k instead, which split k
+# over the Q process columns into panels narrower than b: more, smaller messages.)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -63,8 +66,9 @@ fi
 side=$(python3 -c "import math; print(math.isqrt($ranks))")
 [ $((side * side)) -eq "$ranks" ] || { echo "run-sweep.sh: --ranks must be a perfect square, got $ranks" >&2; exit 2; }
 [ $((n % side)) -eq 0 ] || { echo "run-sweep.sh: -n $n must be a multiple of sqrt(P) = $side" >&2; exit 2; }
-k=$n
-if [ "$steps" -gt 0 ] && [ $((steps * b)) -lt "$n" ]; then k=$((steps * b)); fi
+[ $(( (n / side) % b )) -eq 0 ] || { echo "run-sweep.sh: n/sqrt(P) = $((n / side)) must be a multiple of b = $b (whole panel steps)" >&2; exit 2; }
+k=$n; max_steps=0
+if [ "$steps" -gt 0 ] && [ $((steps * b)) -lt "$n" ]; then k=$((steps * b)); max_steps=$steps; fi
 if [ -z "$groups" ]; then
   groups=""; g=1; while [ "$g" -le "$side" ]; do groups="$groups${groups:+,}$((g * g))"; g=$((g * 2)); done
 fi
@@ -90,7 +94,7 @@ for G in ${groups//,/ }; do
 done
 simulate() {  # simulate ALGS GROUPS LABEL
   local cmd=(smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}"
-       --cfg=smpi/bcast:"$bcast" "$bin/hympi-summa" -m "$n" -n "$n" -k "$k" -b "$b" -M "$b" --groups "$2"
+       --cfg=smpi/bcast:"$bcast" "$bin/hympi-summa" -m "$n" -n "$n" -k "$n" --max-steps "$max_steps" -b "$b" -M "$b" --groups "$2"
        -a "$1" --policy "$policy" --sync "$sync" --reps 1 --warmup 0 --check none --no-reference-dgemm
        --csv "$work/run.csv")
   if [ "$dry" = 1 ]; then echo "${cmd[*]}"; return; fi
@@ -111,7 +115,7 @@ fi
 # Label the rows and append them.
 python3 "$here/label_csv.py" "$work/run.csv" "$out" kind=simulated machine="$machine" platform="$platform_rec" \
   smpi_bcast="$bcast" k_simulated="$k" k_full="$n" sweep_process="$([ "$one" = 1 ] && echo one || echo per-G)" \
-  --scale "$n/$k"
+  --scale auto
 # The alpha-beta model of the same machine and problem (end-to-end link values of make_platform.py).
 case "$machine" in
   bgp-torus) alpha=3e-6; bw=425e6; gf=3.4 ;;

@@ -55,11 +55,11 @@ case "$part" in
     for s in ${blocks//,/ }; do
       t0=$(date +%s)
       # 3 reps: rep 0 of the first policy is the process's first multiply (other barrier skew).
-      run "$bin/hympi-summa" -m $((P * s)) -n $((Q * s)) -k $((steps * s)) --grid "$grid" -b "$s" -a summa \
+      run "$bin/hympi-summa" -m $((P * s)) -n $((Q * s)) -k $((Q * s)) --max-steps "$steps" --grid "$grid" -b "$s" -a summa \
         --policy pure,hybrid --sync "$sync" --reps 3 --warmup 0 --check none --no-reference-dgemm \
         --csv "$work/run.csv" > "$work/log" 2>&1 || { cat "$work/log" >&2; exit 1; }
       python3 "$here/label_csv.py" "$work/run.csv" "$out" "${label[@]}" block_per_core="$s" \
-        k_simulated=$((steps * s)) k_full=$((Q * s)) --scale "$Q/$steps"
+        k_full=$((Q * s)) --scale auto
       rm -f "$work/run.csv"
       echo "s=$s: $(grep -E '^summa ' "$work/log" | awk '{printf "%s rep%s %.4gs  ", $2, $3, $4}')[host $(( $(date +%s) - t0 )) s]"
     done ;;

@@ -24,6 +24,10 @@ void add_summa_options(CLI::App& app, SummaOptions& o) {
   app.add_flag("!--no-shared-inputs", o.share_inputs,
                "Hybrid: do not publish A and B in node-shared memory (then rows/columns inside a node "
                "broadcast panels like across nodes; saves 2x the local input memory)");
+  app.add_option("--max-steps", o.max_steps,
+                 "SUMMA/HSUMMA: run only the first N outer panel steps of the full k (0 = all). Timing only: "
+                 "C is incomplete, so it needs --check none; GF/s count the columns run (k_run)")
+      ->capture_default_str();
   app.add_option("--sync", o.sync, "Node synchronization of the hybrid policy: barrier | flags")
       ->check(CLI::IsMember({"barrier", "flags"}))
       ->capture_default_str();

@@ -27,6 +27,7 @@ struct SummaOptions {
   int threads = 1;
   bool reference_dgemm = true;
   bool share_inputs = true;
+  std::int64_t max_steps = 0;  // 0 = all outer steps; else only the first ones (timing only)
   std::uint64_t seed = 42;
   LayoutOptions layout;
 };

@@ -44,6 +44,7 @@ struct Setup {
     e.layout = layout;
     e.lookahead = lookahead > 0;
     e.share_inputs = o.share_inputs;
+    e.max_outer_steps = o.max_steps;
     return e;
   }
 };
@@ -70,6 +71,11 @@ void validate_options(Setup& s) {
   require(o.reps >= 1, "--reps must be >= 1");
   require(o.warmup >= 0, "--warmup must be >= 0");
   require(o.batch >= 1, "--batch must be >= 1");
+  require(o.max_steps >= 0, "--max-steps must be >= 0");
+  require(o.max_steps == 0 || o.check == "none",
+          "--max-steps " + std::to_string(o.max_steps) + " leaves C incomplete: use --check none");
+  require(o.max_steps == 0 || std::find(o.algorithms.begin(), o.algorithms.end(), "pdgemm") == o.algorithms.end(),
+          "--max-steps applies to summa/hsumma only, not pdgemm");
   require(o.threads >= 1, "--threads must be >= 1");
   for (auto nb : o.pdgemm_nb) require(nb >= 0, "--pdgemm-nb must be >= 0 (0 = the engine's distribution)");
   std::tie(s.P, s.Q) = o.grid.empty() ? default_grid(s.size) : parse_pair(o.grid, "--grid");
@@ -119,6 +125,8 @@ std::vector<std::string> csv_columns() {
                                    "m",
                                    "n",
                                    "k",
+                                   "max_steps",
+                                   "k_run",
                                    "P",
                                    "Q",
                                    "I",
@@ -152,9 +160,10 @@ std::vector<std::string> csv_columns() {
 struct Variant {
   std::string algorithm, policy;
   bool grouped = false;
-  std::int64_t nb = -1;  // pdgemm only
-  int lookahead = 0;     // engine only
-  int I = 1, J = 1;      // groups (hsumma only)
+  std::int64_t nb = -1;    // pdgemm only
+  int lookahead = 0;       // engine only
+  int I = 1, J = 1;        // groups (hsumma only)
+  std::int64_t k_run = 0;  // columns of k multiplied (engine with --max-steps); 0 = k
 };
 
 struct Checks {
@@ -189,10 +198,12 @@ class Reporter {
     std::fflush(stdout);
   }
 
-  double gflops(double seconds) const { return 2.0 * s_.o.m * s_.o.n * s_.o.k / seconds * 1e-9; }
+  double gflops(const Variant& v, double seconds) const {
+    return 2.0 * s_.o.m * s_.o.n * (v.k_run > 0 ? v.k_run : s_.o.k) / seconds * 1e-9;
+  }
 
   void sample(const Variant& v, int rep, const Sample& x) {
-    const double gf = gflops(x.time), eff = ref_ > 0 ? gf / (ref_ * s_.size) : 0;
+    const double gf = gflops(v, x.time), eff = ref_ > 0 ? gf / (ref_ * s_.size) : 0;
     if (s_.rank == 0) {
       std::printf("%-8s %-7s %4d %12.6f %9.2f %11.6f %11.6f %11.6f %6.1f%%\n", v.algorithm.c_str(), v.policy.c_str(),
                   rep, x.time, gf, x.bcast, x.sync, x.dgemm, 100 * eff);
@@ -208,7 +219,7 @@ class Reporter {
     for (const auto& p : pending_) {
       if (!csv_.enabled()) break;
       const auto& o = s_.o;
-      const double gf = gflops(p.x.time);
+      const double gf = gflops(p.v, p.x.time);
       std::vector<std::string> row = {p.v.algorithm,
                                       p.v.policy,
                                       p.v.algorithm == "pdgemm" ? "-" : o.sync,
@@ -217,6 +228,8 @@ class Reporter {
                                       std::to_string(o.m),
                                       std::to_string(o.n),
                                       std::to_string(o.k),
+                                      std::to_string(o.max_steps),
+                                      std::to_string(p.v.k_run > 0 ? p.v.k_run : o.k),
                                       std::to_string(s_.P),
                                       std::to_string(s_.Q),
                                       std::to_string(p.v.I),
@@ -282,10 +295,11 @@ Checks run_checks(const Setup& s, const TwoLevelShape& shape, const LocalBlock& 
   return checks;
 }
 
-bool run_engine(const Setup& s, Reporter& out, const Variant& v) {
+bool run_engine(const Setup& s, Reporter& out, Variant v) {
   const Policy policy = parse_policy(v.policy);
   hsumma::Engine engine(MPI_COMM_WORLD, s.shape(v.grouped, {v.I, v.J}),
                         s.engine_options(v.grouped, policy, v.lookahead));
+  for (const auto& step : engine.schedule()) v.k_run += step.panel.width();
   const auto ab = engine.a_block(), bb = engine.b_block(), cb = engine.c_block();
   const auto A = hsumma::fill_local(ab, s.o.seed), B = hsumma::fill_local(bb, s.o.seed + 1);
   std::vector<double> C(std::max<std::int64_t>(1, cb.ld() * cb.local_cols()));

@@ -54,6 +54,7 @@ void validate(const TwoLevelShape& shape, int size, const EngineOptions& o) {
                           " exceeds the outer block size M=" + std::to_string(o.M) + " (need b <= M)");
   require(o.M % o.b == 0, "the outer block size M=" + std::to_string(o.M) +
                               " must be a multiple of the inner block size b=" + std::to_string(o.b));
+  require(o.max_outer_steps >= 0, "max_outer_steps must be >= 0 (got " + std::to_string(o.max_outer_steps) + ")");
   require(shape.P >= 1 && shape.Q >= 1, "the grid must be at least 1x1");
   require(shape.P * shape.Q == size, "the grid " + std::to_string(shape.P) + "x" + std::to_string(shape.Q) + " has " +
                                          std::to_string(shape.P * shape.Q) + " ranks but the communicator has " +
@@ -69,6 +70,8 @@ Engine::Engine(MPI_Comm comm, const TwoLevelShape& shape, const EngineOptions& o
   validate(shape, comm_size(comm), options);
   grid_ = std::make_unique<TwoLevelGrid>(comm, shape);
   schedule_ = hsumma_schedule(options.k, shape.P, shape.Q, options.M, options.b);
+  if (options.max_outer_steps > 0 && options.max_outer_steps < static_cast<std::int64_t>(schedule_.size()))
+    schedule_.resize(static_cast<std::size_t>(options.max_outer_steps));
 
   const LocalBlock a = a_block(), b = b_block();
   lm_ = a.local_rows();

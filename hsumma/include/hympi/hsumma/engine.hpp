@@ -46,6 +46,10 @@ struct EngineOptions {
   // Hybrid: publish A and B blocks in a node window (2 generations: 2x the local
   // input memory) so rows/columns inside a node read panels directly.
   bool share_inputs = true;
+  // Run only the first this-many outer steps of the schedule (0 = all). C is then
+  // incomplete: for timing the steps of a problem too big to simulate whole (the
+  // steps are alike, so time scales with their number).
+  std::int64_t max_outer_steps = 0;
 };
 
 // Seconds spent by this rank in one multiply(), and how many broadcasts it joined.
