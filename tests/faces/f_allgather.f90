@@ -10,6 +10,7 @@ contains
 end module
 
 program f_allgather
+  use, intrinsic :: iso_c_binding, only: c_funloc, c_null_funptr
   use mpi_f08
   use hympi
   use f_idle_counter
