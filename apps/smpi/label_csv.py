@@ -22,6 +22,11 @@ if "--scale" in args:
 src, out, pairs = args[0], args[1], args[2:]
 extra = dict(p.split("=", 1) for p in pairs)
 rows = list(csv.DictReader(open(src)))
+# A killed run may leave its last line cut short: drop it rather than write a wrong row.
+whole = [r for r in rows if None not in r and None not in r.values()]
+if len(whole) < len(rows):
+    print(f"label_csv.py: dropped {len(rows) - len(whole)} incomplete row(s) of {src}", file=sys.stderr)
+rows = whole
 if not rows:
     sys.exit(f"label_csv.py: no rows in {src}")
 scaled = ["time_s", "bcast_s", "dgemm_s"] if scale is not None else []

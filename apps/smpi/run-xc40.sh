@@ -48,6 +48,18 @@ platform_rec="$(cd "$keep" && pwd)/$(basename "$platform")"; platform_rec="${pla
 export HYMPI_SMPI_FOLD_BYTES="${HYMPI_SMPI_FOLD_BYTES:-65536}" OPENBLAS_NUM_THREADS=1
 run() { smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}" "$@"; }
 label=(kind=simulated machine=xc40-dragonfly platform="$platform_rec" cores_per_node=24)
+# A failed simulation (killed, out of memory) keeps the rows it finished: label them, then fail.
+failed() {  # failed WHAT [LABEL...]
+  local what="$1"; shift
+  cat "$work/log" >&2
+  if [ -s "$work/run.csv" ] && [ "$(wc -l < "$work/run.csv")" -gt 1 ]; then
+    python3 "$here/label_csv.py" "$work/run.csv" "$out" "${label[@]}" "$@" >&2
+    echo "run-xc40.sh: $what failed; the rows it finished were kept in $out" >&2
+  else
+    echo "run-xc40.sh: $what failed before any row" >&2
+  fi
+  exit 1
+}
 
 echo "# SIMULATED (SimGrid SMPI) xc40-dragonfly: $nodes nodes x 24 cores = $ranks ranks, $part"
 case "$part" in
@@ -57,7 +69,7 @@ case "$part" in
       # 3 reps: rep 0 of the first policy is the process's first multiply (other barrier skew).
       run "$bin/hympi-summa" -m $((P * s)) -n $((Q * s)) -k $((Q * s)) --max-steps "$steps" --grid "$grid" -b "$s" -a summa \
         --policy pure,hybrid --sync "$sync" --reps 3 --warmup 0 --check none --no-reference-dgemm \
-        --csv "$work/run.csv" > "$work/log" 2>&1 || { cat "$work/log" >&2; exit 1; }
+        --csv "$work/run.csv" > "$work/log" 2>&1 || failed "s=$s" block_per_core="$s" k_full=$((Q * s)) --scale auto
       python3 "$here/label_csv.py" "$work/run.csv" "$out" "${label[@]}" block_per_core="$s" \
         k_full=$((Q * s)) --scale auto
       rm -f "$work/run.csv"
@@ -67,7 +79,7 @@ case "$part" in
     t0=$(date +%s)
     run "$bin/hympi-bench-collectives" --ops "$ops" --variants "$variants" \
       --min-size 1 --max-size "$max_size" -i 3 -x 1 --no-progress --csv "$work/run.csv" > "$work/log" 2>&1 \
-      || { cat "$work/log" >&2; exit 1; }
+      || failed fig8
     python3 "$here/label_csv.py" "$work/run.csv" "$out" "${label[@]}"
     echo "[host $(( $(date +%s) - t0 )) s]" ;;
   *) echo "run-xc40.sh: unknown part '$part'" >&2; exit 2 ;;

@@ -6,6 +6,7 @@
 // ranks that page-fault storm was 60% of the host time.
 #include <smpi/smpi.h>
 
+#include <atomic>
 #include <cstddef>
 #include <mutex>
 
@@ -13,25 +14,30 @@ namespace {
 
 constexpr int kClasses = 48;
 const char* const kFoldKey = "hympi-fold-size-class";
-std::mutex g_mutex;
-void* g_blocks[kClasses] = {};
+std::mutex g_mutex;  // serializes creation only
+// Atomic slots: every operator delete asks whether its pointer is a block, and
+// that check must not take a lock on the hot path.
+std::atomic<void*> g_blocks[kClasses] = {};
 
 }  // namespace
 
 extern "C" void* hympi_smpi_fold_block(int size_class) {
   if (size_class < 0 || size_class >= kClasses) return nullptr;
+  if (void* block = g_blocks[size_class].load(std::memory_order_acquire)) return block;
   std::lock_guard<std::mutex> lock(g_mutex);
-  // From SMPI_SHARED_MALLOC, so SMPI knows the block is shared and skips the
-  // payload copy of messages sent from or into it.
-  if (!g_blocks[size_class])
-    g_blocks[size_class] = smpi_shared_malloc(std::size_t{1} << size_class, kFoldKey, size_class);
-  return g_blocks[size_class];
+  void* block = g_blocks[size_class].load(std::memory_order_acquire);
+  if (!block) {
+    // From SMPI_SHARED_MALLOC, so SMPI knows the block is shared and skips the
+    // payload copy of messages sent from or into it.
+    block = smpi_shared_malloc(std::size_t{1} << size_class, kFoldKey, size_class);
+    g_blocks[size_class].store(block, std::memory_order_release);
+  }
+  return block;
 }
 
 extern "C" int hympi_smpi_is_fold_block(const void* p) {
   if (!p) return 0;
-  std::lock_guard<std::mutex> lock(g_mutex);
-  for (const void* block : g_blocks)
-    if (block == p) return 1;
+  for (const auto& block : g_blocks)
+    if (block.load(std::memory_order_acquire) == p) return 1;
   return 0;
 }
