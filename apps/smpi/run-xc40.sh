@@ -4,13 +4,15 @@
 #   fig8   the collective benchmark (allgather, bcast; pure vs hybrid) across nodes vs message size
 # Rows are labelled kind=simulated with the platform file (copied to <out dir>/platforms).
 # usage: run-xc40.sh fig11|fig8 [--nodes N] [--grid PxQ] [--blocks 8,64,128,256] [--steps S]
-#                    [--sync barrier|flags] [--max-size D] [--ops LIST] [--variants LIST] [--bin DIR] [--out FILE]
-# Host time at 64 nodes (1536 ranks) on 2 busy cores: fig11 ~2-6 min per block size.
+#                    [--sync barrier|flags] [--min-size D] [--max-size D] [--ops LIST] [--variants LIST] [--bin DIR] [--out FILE]
+# Host time at 64 nodes (1536 ranks) on 2 busy cores: fig11 25-40 s per block size; fig8 bcast
+# 1..2048 doubles 2 min; allgather holds P x size per rank (pure): above 256 doubles > 6 GB.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-part="${1:?usage: run-xc40.sh fig11|fig8 [options]}"; shift
-nodes=64; grid=""; blocks=8,64,128,256; steps=4; sync=barrier; max_size=2048; variants=pure,hybrid-barrier; ops=allgather,bcast; bin="${HYMPI_SMPI_BIN:-}"; out=""
+case "${1:-}" in -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+part="${1:?usage: run-xc40.sh fig11|fig8 [options] (--help)}"; shift
+nodes=64; grid=""; blocks=8,64,128,256; steps=4; sync=barrier; min_size=1; max_size=2048; variants=pure,hybrid-barrier; ops=allgather,bcast; bin="${HYMPI_SMPI_BIN:-}"; out=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --nodes) nodes="$2"; shift 2 ;;
@@ -18,11 +20,13 @@ while [ $# -gt 0 ]; do
     --blocks) blocks="$2"; shift 2 ;;
     --steps) steps="$2"; shift 2 ;;
     --sync) sync="$2"; shift 2 ;;
+    --min-size) min_size="$2"; shift 2 ;;
     --max-size) max_size="$2"; shift 2 ;;
     --variants) variants="$2"; shift 2 ;;
     --ops) ops="$2"; shift 2 ;;
     --bin) bin="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
+    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run-xc40.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -78,7 +82,7 @@ case "$part" in
   fig8)
     t0=$(date +%s)
     run "$bin/hympi-bench-collectives" --ops "$ops" --variants "$variants" \
-      --min-size 1 --max-size "$max_size" -i 3 -x 1 --no-progress --csv "$work/run.csv" > "$work/log" 2>&1 \
+      --min-size "$min_size" --max-size "$max_size" -i 3 -x 1 --no-progress --csv "$work/run.csv" > "$work/log" 2>&1 \
       || failed fig8
     python3 "$here/label_csv.py" "$work/run.csv" "$out" "${label[@]}"
     echo "[host $(( $(date +%s) - t0 )) s]" ;;
