@@ -92,6 +92,21 @@ for G in ${groups//,/ }; do
   [ $((I * I)) -eq "$G" ] || { echo "run-sweep.sh: G=$G is not a square; give IxJ" >&2; exit 2; }
   splits+=("${I}x${I}")
 done
+label_rows() {  # label the finished rows and append them to --out
+  python3 "$here/label_csv.py" "$work/run.csv" "$out" kind=simulated machine="$machine" platform="$platform_rec" \
+    smpi_bcast="$bcast" k_simulated="$k" k_full="$n" sweep_process="$([ "$one" = 1 ] && echo one || echo per-G)" \
+    --scale auto
+}
+failed() {  # a killed or failed simulation keeps the multiplies it finished
+  cat "$work/log" >&2
+  if [ -s "$work/run.csv" ] && [ "$(wc -l < "$work/run.csv")" -gt 1 ]; then
+    label_rows >&2
+    echo "run-sweep.sh: $1 failed; the rows it finished were kept in $out" >&2
+  else
+    echo "run-sweep.sh: $1 failed before any row" >&2
+  fi
+  exit 1
+}
 simulate() {  # simulate ALGS GROUPS LABEL
   local cmd=(smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}"
        --cfg=smpi/bcast:"$bcast" "$bin/hympi-summa" -m "$n" -n "$n" -k "$n" --max-steps "$max_steps" -b "$b" -M "$b" --groups "$2"
@@ -99,7 +114,7 @@ simulate() {  # simulate ALGS GROUPS LABEL
        --csv "$work/run.csv")
   if [ "$dry" = 1 ]; then echo "${cmd[*]}"; return; fi
   local t0; t0=$(date +%s)
-  "${cmd[@]}" > "$work/log" 2>&1 || { cat "$work/log" >&2; echo "run-sweep.sh: $3 failed" >&2; exit 1; }
+  "${cmd[@]}" > "$work/log" 2>&1 || failed "$3"
   echo "$3: $(grep -E '^(summa|hsumma) ' "$work/log" | awk '{printf "%s/%s %.4gs  ", $1, $2, $4}')[host $(( $(date +%s) - t0 )) s]"
 }
 if [ "$one" = 1 ]; then
@@ -112,10 +127,7 @@ else
   done
 fi
 [ "$dry" = 1 ] && exit 0
-# Label the rows and append them.
-python3 "$here/label_csv.py" "$work/run.csv" "$out" kind=simulated machine="$machine" platform="$platform_rec" \
-  smpi_bcast="$bcast" k_simulated="$k" k_full="$n" sweep_process="$([ "$one" = 1 ] && echo one || echo per-G)" \
-  --scale auto
+label_rows
 # The alpha-beta model of the same machine and problem (end-to-end link values of make_platform.py).
 case "$machine" in
   bgp-torus) alpha=3e-6; bw=425e6; gf=3.4 ;;
