@@ -21,6 +21,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 HERE = os.path.dirname(os.path.realpath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 MODEL_OF = {"binomial_tree": "binomial", "scatter_LR_allgather": "vandegeijn"}
+# Published points of the modelled machine, drawn for reference (not measured here):
+# (machine, P, n, b) -> (source, SUMMA seconds, {G: HSUMMA seconds}).
+PUBLISHED = {
+    ("bgp-torus", 16384, 65536, 256): ("thesis Fig 4.6, BlueGene/P (published)", 50.2, {512: 21.26}),
+}
 
 
 def read(path):
@@ -74,6 +79,11 @@ def plot_group(key, rows, model_dir, out_dir):
             s = [float(r["t_total"]) for r in m if r["algorithm"] == "summa"]
             if s:
                 ax.axhline(s[0], ls=":", color="gray", label=f"SUMMA model {s[0]:.3g} s")
+    published = PUBLISHED.get((machine, P, n, b))
+    if published:
+        source, summa_s, hsumma_s = published
+        ax.axhline(summa_s, ls="-.", color="k", lw=0.8, label=f"SUMMA {source} {summa_s:.3g} s")
+        ax.plot(list(hsumma_s), list(hsumma_s.values()), "*", color="k", ms=10, label=f"HSUMMA {source}")
     meas = measured_points(P, n)
     if meas:
         hs = sorted((g, t) for (a, g), t in meas.items() if a == "hsumma")
