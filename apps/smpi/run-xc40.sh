@@ -10,7 +10,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-case "${1:-}" in -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case "${1:-}" in -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 part="${1:?usage: run-xc40.sh fig11|fig8 [options] (--help)}"; shift
 nodes=64; grid=""; blocks=8,64,128,256; steps=4; sync=barrier; min_size=1; max_size=2048; variants=pure,hybrid-barrier; ops=allgather,bcast; bin="${HYMPI_SMPI_BIN:-}"; out=""
 while [ $# -gt 0 ]; do
@@ -26,7 +26,7 @@ while [ $# -gt 0 ]; do
     --ops) ops="$2"; shift 2 ;;
     --bin) bin="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run-xc40.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
