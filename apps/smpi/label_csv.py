@@ -17,7 +17,11 @@ args = sys.argv[1:]
 scale = None
 if "--scale" in args:
     i = args.index("--scale")
-    scale = "auto" if args[i + 1] == "auto" else int(args[i + 1].split("/")[0]) / int(args[i + 1].split("/")[1])
+    if args[i + 1] == "auto":
+        scale = "auto"
+    else:
+        num, den = args[i + 1].split("/")
+        scale = int(num) / int(den)
     del args[i:i + 2]
 src, out, pairs = args[0], args[1], args[2:]
 extra = dict(p.split("=", 1) for p in pairs)
