@@ -1,7 +1,9 @@
-# Install rules and the exported CMake package: find_package(hympi) gives
-# hympi::hympi (C++ and C) and hympi::hympi_fortran.
+# Install rules, the exported CMake package and the pkg-config files.
+# find_package(hympi [COMPONENTS C CXX Fortran]) gives hympi::hympi (C++ and C) and
+# hympi::hympi_fortran; pkg-config gives hympi and hympi_fortran.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
+set(_hympi_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/hympi)
 
 install(TARGETS hympi hympi_fortran EXPORT hympiTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -9,10 +11,19 @@ install(TARGETS hympi hympi_fortran EXPORT hympiTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/lib/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_BINARY_DIR}/lib/fortran_modules/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hympi/fortran)
-install(EXPORT hympiTargets NAMESPACE hympi:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/hympi)
+install(EXPORT hympiTargets NAMESPACE hympi:: DESTINATION ${_hympi_cmake_dir})
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/hympiConfig.cmake.in
-  ${PROJECT_BINARY_DIR}/hympiConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/hympi)
+  ${PROJECT_BINARY_DIR}/hympiConfig.cmake INSTALL_DESTINATION ${_hympi_cmake_dir})
+# 0.x: a new minor version may change the API and ABI (the SONAME carries major.minor).
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/hympiConfigVersion.cmake COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/hympiConfig.cmake ${PROJECT_BINARY_DIR}/hympiConfigVersion.cmake
-        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/hympi)
+              ${PROJECT_SOURCE_DIR}/cmake/hympiMpiFamily.cmake
+        DESTINATION ${_hympi_cmake_dir})
+
+# pkg-config: relocatable (prefix relative to the .pc file).
+file(RELATIVE_PATH HYMPI_PC_PREFIX_FROM_PCDIR /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
+foreach(pc hympi hympi_fortran)
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/${pc}.pc.in ${PROJECT_BINARY_DIR}/${pc}.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/${pc}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endforeach()

@@ -19,7 +19,7 @@ module hympi
     integer(c_int64_t) :: capacity = 0
   end type
 
-  public :: hympi_node_info, hympi_last_error
+  public :: hympi_node_info, hympi_last_error, hympi_version
   public :: hympi_allgather_create, hympi_allgather_slot, hympi_allgather_run, hympi_allgather_result, &
             hympi_allgather_free
   public :: hympi_bcast_create, hympi_bcast_buffer, hympi_bcast_run, hympi_bcast_result, hympi_bcast_free
@@ -107,6 +107,9 @@ module hympi
       import :: c_funptr
       type(c_funptr), value :: idle
     end subroutine
+    type(c_ptr) function c_version() bind(C, name="hympi_version")
+      import :: c_ptr
+    end function
     subroutine c_last_error_copy(buf, len) bind(C, name="hympi_last_error_copy")
       import :: c_char, c_int
       character(kind=c_char), intent(out) :: buf(*)
@@ -127,6 +130,21 @@ contains
       if (buf(i) == c_null_char) exit
       message = message // buf(i)
     end do
+  end function
+
+  ! The library's version, "major.minor.patch" (C: hympi_version()).
+  function hympi_version() result(version)
+    character(len=:), allocatable :: version
+    character(kind=c_char), pointer :: text(:)
+    integer :: n
+    call c_f_pointer(c_version(), text, [32])
+    n = 0
+    do while (n < size(text))
+      if (text(n + 1) == c_null_char) exit
+      n = n + 1
+    end do
+    allocate(character(len=n) :: version)
+    version = transfer(text(1:n), version)
   end function
 
   integer function hympi_node_info(comm, node_rank, node_size, node_index, num_nodes) result(ierr)

@@ -27,6 +27,8 @@ typedef struct hympi_allgatherv_s* hympi_allgatherv_t;
 typedef struct hympi_bcast_s* hympi_bcast_t;
 
 const char* hympi_last_error(void);
+/* The library's version, "major.minor.patch" (the CMake package and pkg-config version). */
+const char* hympi_version(void);
 
 /* Node layout of `comm` (node layout from HYMPI_* environment variables). */
 int hympi_node_info(MPI_Comm comm, int* node_rank, int* node_size, int* node_index, int* num_nodes);

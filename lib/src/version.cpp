@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "hympi.h"
+
 namespace hympi {
 
 std::string library_version() {
@@ -26,3 +28,7 @@ std::string mpi_library_version() {
 }
 
 }  // namespace hympi
+
+extern "C" const char* hympi_version(void) {
+  return HYMPI_VERSION_STRING;
+}

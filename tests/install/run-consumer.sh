@@ -1,17 +1,61 @@
 #!/usr/bin/env bash
-# Installs the build tree into a scratch prefix, builds the consumer project
-# against it with find_package(hympi), and runs the three consumers on 2 ranks.
-# Usage: run-consumer.sh <build-dir> <scratch-dir> <mpiexec> <mpi-family>
+# One install test. Every consumer uses hympi as a user would, from the prefix the
+# install.prefix test filled (or, for subproject, from the source tree), and runs
+# its programs on 2 ranks; the expected version is passed to each program.
+# Usage: run-consumer.sh <kind> <prefix> <scratch> <mpiexec> <family> <version> <source-dir>
+#   kind: install | cxx | c | fortran | all | make | subproject | too-new | other-family
 set -euo pipefail
-build=$1 scratch=$2 mpiexec=$3 family=$4
+kind=$1 prefix=$2 scratch=$3 mpiexec=$4 family=$5 version=$6 source=$7
 here=$(cd "$(dirname "$0")" && pwd)
-rm -rf "$scratch" && mkdir -p "$scratch"
-cmake --install "$build" --prefix "$scratch/prefix" > "$scratch/install.log"
-cmake -S "$here/consumer" -B "$scratch/build" -G Ninja -DCMAKE_PREFIX_PATH="$scratch/prefix" \
-  -DCMAKE_BUILD_TYPE=Release > "$scratch/configure.log"
-cmake --build "$scratch/build" > "$scratch/build.log"
+build=$scratch/$kind
+rm -rf "$build" && mkdir -p "$build"
 flags=()
 [[ $family == openmpi ]] && flags=(--oversubscribe)
-for exe in consumer_cxx consumer_c consumer_f; do
-  "$mpiexec" -n 2 "${flags[@]}" "$scratch/build/$exe"
-done
+run() { for exe in "$@"; do "$mpiexec" -n 2 "${flags[@]}" "$build/$exe" "$version"; done; }
+configure() {  # configure <source> [cmake args...]
+  local src=$1
+  shift
+  cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" "$@"
+}
+# Expects configure to fail with a message matching $1 (extended regex).
+expect_configure_error() {
+  local regex=$1
+  shift
+  if configure "$@" > "$build/configure.log" 2>&1; then
+    echo "install test $kind: configure succeeded, expected an error matching '$regex'"
+    exit 1
+  fi
+  cat "$build/configure.log"
+  grep -Eq "$regex" <(tr -s ' \n' ' ' < "$build/configure.log") ||
+    { echo "install test $kind: configure failed without a message matching '$regex'"; exit 1; }
+  echo "install test $kind: failed as expected"
+}
+
+case $kind in
+  install)
+    rm -rf "$prefix"
+    cmake --install "$source" --prefix "$prefix" > "$build/install.log" ;;
+  cxx | c | fortran | all)
+    configure "$here/consumers/$kind"
+    cmake --build "$build"
+    case $kind in cxx) run consumer_cxx ;; c) run consumer_c ;; fortran) run consumer_f ;;
+                  all) run consumer_cxx consumer_c consumer_f ;; esac ;;
+  make)
+    export PKG_CONFIG_PATH=$(dirname "$(find "$prefix" -name hympi.pc | head -1)")
+    [[ $(pkg-config --modversion hympi) == "$version" ]] || { echo "pkg-config: wrong version"; exit 1; }
+    make -f "$here/make/Makefile" OUT="$build"
+    run consumer_c consumer_f ;;
+  subproject)
+    configure "$here/subproject" -DHYMPI_SOURCE_DIR="$source" -DHYMPI_MPI="$family"
+    cmake --build "$build" --target consumer_cxx
+    run consumer_cxx ;;
+  too-new)
+    expect_configure_error "requested version \"99\.0\".*version: $version" "$here/too_new" ;;
+  other-family)
+    # The other family's compiler wrappers: configure must fail naming both MPIs.
+    other=mpich names="Open MPI.*MPICH"
+    [[ $family == mpich ]] && other=openmpi names="MPICH.*Open MPI"
+    command -v "mpicxx.$other" > /dev/null || { echo "no mpicxx.$other: skipped"; exit 77; }
+    expect_configure_error "built with $names" "$here/consumers/cxx" -DCMAKE_CXX_COMPILER="mpicxx.$other" ;;
+  *) echo "run-consumer.sh: unknown kind '$kind'" >&2; exit 2 ;;
+esac

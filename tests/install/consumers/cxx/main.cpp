@@ -1,5 +1,8 @@
+// C++ consumer: a hybrid allgather checked against the plain expectation, and
+// the library version against the one the build system found (argv[1]).
 #include <cstdio>
 #include <hympi/hympi.hpp>
+#include <string>
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -11,6 +14,10 @@ int main(int argc, char** argv) {
     *ag->slot_as<int>() = topo.rank() * 3;
     ag->run();
     for (int r = 0; r < topo.size(); ++r) bad += ag->result_as<int>()[r] != r * 3;
+  }
+  if (argc < 2 || hympi::library_version() != argv[1]) {
+    std::printf("consumer_cxx: version %s, expected %s\n", hympi::library_version().c_str(), argc < 2 ? "?" : argv[1]);
+    bad += 1;
   }
   int total = 0;
   MPI_Allreduce(&bad, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
