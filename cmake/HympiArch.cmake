@@ -27,5 +27,10 @@ if(NOT HYMPI_ARCH STREQUAL "generic")
                         "use native, generic, or a -march value the compiler knows")
   endif()
   add_compile_options("${_hympi_arch_flag}")
+  # GCC 12's AVX-512 headers trip its own -Wmaybe-uninitialized inside Eigen
+  # (self-initialized `__Y`, GCC PR 105593, fixed in 13): silence it there only.
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+    target_compile_options(hympi_warnings INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-Wno-maybe-uninitialized>)
+  endif()
 endif()
 message(STATUS "hympi: CPU target ${HYMPI_ARCH}")

@@ -2,7 +2,9 @@
 # The whole test suite, from a fresh machine: installs the dependencies, then
 # builds and runs ctest for each suite:
 #   openmpi - everything, built with Open MPI (the default MPI), plus the SimGrid SMPI build
-#   mpich   - everything, built with MPICH (the Cray MPI family), up to 4 ranks
+#   mpich   - everything, built with MPICH (the Cray MPI family), up to 4 ranks, the way
+#             Cray builds are made: MPICH's compiler wrappers as CC/CXX/FC,
+#             HYMPI_MPI=system and no other MPI hints
 #   asan    - the collective core with AddressSanitizer + UBSan (Open MPI)
 # Usage: tests/run-all.sh [suite...]      (default: all three)
 # Env:   HYMPI_JOBS (build parallelism, default nproc), HYMPI_CTEST_ARGS (extra ctest args)
@@ -19,10 +21,10 @@ total_passed=0 total_failed=0 status=0
 run_suite() {
   local name=$1 build="$root/build-test-$1"
   shift
-  local cmake_args=() ctest_args=()
+  local cmake_args=() ctest_args=() compilers=()
   case $name in
     openmpi) cmake_args=(-DHYMPI_MPI=openmpi -DHYMPI_SMPI=ON) ;;
-    mpich) cmake_args=(-DHYMPI_MPI=mpich) ;;
+    mpich) cmake_args=(-DHYMPI_MPI=system) compilers=(CC=mpicc.mpich CXX=mpicxx.mpich FC=mpif90.mpich) ;;
     asan) cmake_args=(-DHYMPI_MPI=openmpi -DHYMPI_SANITIZE=ON -DHYMPI_BUILD_APPS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo)
           ctest_args=(-L core) ;;
     *) echo "run-all: unknown suite '$name' (openmpi, mpich, asan)" >&2; return 2 ;;
@@ -30,7 +32,7 @@ run_suite() {
   echo "=== suite $name: configure and build ($build)"
   local start=$SECONDS logs="$build/run-all"
   mkdir -p "$logs"
-  cmake -G Ninja -S "$root" -B "$build" "${cmake_args[@]}" > "$logs/configure.log" 2>&1 ||
+  env "${compilers[@]}" cmake -G Ninja -S "$root" -B "$build" "${cmake_args[@]}" > "$logs/configure.log" 2>&1 ||
     { cat "$logs/configure.log"; total_failed=$((total_failed + 1)); return 1; }
   cmake --build "$build" -j "$jobs" > "$logs/build.log" 2>&1 ||
     { tail -50 "$logs/build.log"; total_failed=$((total_failed + 1)); return 1; }

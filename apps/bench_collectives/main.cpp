@@ -15,6 +15,7 @@
 #include "hympi/error.hpp"
 #include "hympi/layout.hpp"
 #include "hympi/topology.hpp"
+#include "osu_mode.hpp"
 #include "progress.hpp"
 #include "report.hpp"
 #include "run_info.hpp"
@@ -89,6 +90,8 @@ int run(int argc, char** argv, int rank, int size) {
       kName};
   BenchOptions o;
   add_bench_options(app, o);
+  OsuOptions osu;
+  add_osu_options(app, osu);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -96,6 +99,7 @@ int run(int argc, char** argv, int rank, int size) {
     return e.get_exit_code();
   }
   if (auto problem = check_bench_options(o, size); !problem.empty()) return usage_error(rank, problem);
+  if (auto problem = check_osu_options(osu, o, app); !problem.empty()) return usage_error(rank, problem);
 
   LayoutSpec spec;
   try {
@@ -108,6 +112,7 @@ int run(int argc, char** argv, int rank, int size) {
   for (const auto& name : o.variants) variants.push_back(parse_variant(name));
 
   const Topology& topo = Topology::of(MPI_COMM_WORLD, spec);
+  if (osu.enabled) return run_osu_mode(osu, o, topo);
   const apps::RunInfo info = apps::gather_run_info(topo);
   apps::CsvWriter csv;
   if (!open_csv(topo, o.csv, csv)) return 1;

@@ -13,6 +13,7 @@
 #   --only NAME      run only this experiment (file stem, e.g. zhou-fig7); repeatable
 #   --no-plots       measure only
 # Exit status: 0 when every point and every plot succeeded.
+#   env: HYMPI_ARCH  CPU target of a new build (default native: built where it runs)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${HYMPI_BUILD:-$ROOT/build}
@@ -40,7 +41,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_TH
 # 1. Build (only the apps the experiments need, at most 2 jobs: laptops have few cores).
 if [[ ! -f $BUILD/CMakeCache.txt ]]; then
   say "configuring $BUILD"
-  cmake -G Ninja -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release ${HYMPI_CMAKE_ARGS:-}
+  cmake -G Ninja -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DHYMPI_ARCH="${HYMPI_ARCH:-native}" ${HYMPI_CMAKE_ARGS:-}
 fi
 for target in hympi-bench-collectives hympi-summa hympi-bpmf; do
   say "building $target"
