@@ -17,9 +17,11 @@ else()
 endif()
 
 # hympi_add_mpi_test(NAME <name> NP <n> COMMAND <target-or-path> [args...]
-#                    [ENV VAR=value...] [LABELS l...] [TIMEOUT s])
+#                    [ENV VAR=value...] [LABELS l...] [TIMEOUT s] [WRAPPER cmd...])
+# WRAPPER runs the whole mpiexec line (e.g. in a private mount namespace); it may
+# exit 77 to skip the test.
 function(hympi_add_mpi_test)
-  cmake_parse_arguments(T "" "NAME;NP;TIMEOUT" "COMMAND;ENV;LABELS" ${ARGN})
+  cmake_parse_arguments(T "" "NAME;NP;TIMEOUT" "COMMAND;ENV;LABELS;WRAPPER" ${ARGN})
   if(T_NP GREATER HYMPI_TEST_MAX_NP)
     return()
   endif()
@@ -28,7 +30,7 @@ function(hympi_add_mpi_test)
     set(exe $<TARGET_FILE:${exe}>)
   endif()
   add_test(NAME ${T_NAME}
-           COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${T_NP} ${HYMPI_LAUNCH_FLAGS}
+           COMMAND ${T_WRAPPER} ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${T_NP} ${HYMPI_LAUNCH_FLAGS}
                    ${MPIEXEC_PREFLAGS} ${exe} ${MPIEXEC_POSTFLAGS} ${T_COMMAND})
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 300)
@@ -40,6 +42,9 @@ function(hympi_add_mpi_test)
   set_tests_properties(${T_NAME} PROPERTIES
     ENVIRONMENT "${HYMPI_TEST_ENV};${T_ENV}"
     LABELS "mpi;${T_LABELS}" TIMEOUT ${T_TIMEOUT} PROCESSORS ${procs})
+  if(T_WRAPPER)
+    set_tests_properties(${T_NAME} PROPERTIES SKIP_RETURN_CODE 77)
+  endif()
 endfunction()
 
 # The emulated node layouts every collective-level test runs over:
@@ -70,10 +75,11 @@ if(HYMPI_MPI_FAMILY STREQUAL "mpich")
     "4:cliques2rr-emulated:MPIR_CVAR_NUM_CLIQUES=2|HYMPI_RANKS_PER_NODE=1")
 endif()
 
-# hympi_add_layout_tests(PREFIX <p> COMMAND <target> [args...] [MAX_NP n] [LABELS ...])
+# hympi_add_layout_tests(PREFIX <p> COMMAND <target> [args...] [MAX_NP n] [LABELS ...]
+#                        [LAYOUTS ...] [TIMEOUT s] [WRAPPER cmd...])
 # registers <p>.np<N>.<layout> for every layout above (up to MAX_NP ranks).
 function(hympi_add_layout_tests)
-  cmake_parse_arguments(T "" "PREFIX;MAX_NP;TIMEOUT" "COMMAND;LABELS;LAYOUTS" ${ARGN})
+  cmake_parse_arguments(T "" "PREFIX;MAX_NP;TIMEOUT" "COMMAND;LABELS;LAYOUTS;WRAPPER" ${ARGN})
   if(NOT T_MAX_NP)
     set(T_MAX_NP 6)
   endif()
@@ -94,6 +100,6 @@ function(hympi_add_layout_tests)
       continue()
     endif()
     hympi_add_mpi_test(NAME ${T_PREFIX}.np${np}.${suffix} NP ${np} COMMAND ${T_COMMAND}
-                       ENV ${env} LABELS ${T_LABELS} TIMEOUT ${T_TIMEOUT})
+                       ENV ${env} LABELS ${T_LABELS} TIMEOUT ${T_TIMEOUT} WRAPPER ${T_WRAPPER})
   endforeach()
 endfunction()

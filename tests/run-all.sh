@@ -5,7 +5,7 @@
 #   mpich   - everything, built with MPICH (the Cray MPI family), up to 4 ranks, the way
 #             Cray builds are made: MPICH's compiler wrappers as CC/CXX/FC,
 #             HYMPI_MPI=system and no other MPI hints
-#   asan    - the collective core with AddressSanitizer + UBSan (Open MPI)
+#   asan    - the collective core, the robust suite, SUMMA and BPMF with AddressSanitizer + UBSan (Open MPI)
 # Usage: tests/run-all.sh [suite...]      (default: all three)
 # Env:   HYMPI_JOBS (build parallelism, default nproc), HYMPI_CTEST_ARGS (extra ctest args)
 set -euo pipefail
@@ -25,8 +25,10 @@ run_suite() {
   case $name in
     openmpi) cmake_args=(-DHYMPI_MPI=openmpi -DHYMPI_SMPI=ON) ;;
     mpich) cmake_args=(-DHYMPI_MPI=system) compilers=(CC=mpicc.mpich CXX=mpicxx.mpich FC=mpif90.mpich) ;;
-    asan) cmake_args=(-DHYMPI_MPI=openmpi -DHYMPI_SANITIZE=ON -DHYMPI_BUILD_APPS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo)
-          ctest_args=(-L core) ;;
+    # The core, the hostile-application suite and the kernels that use the core
+    # (SUMMA/HSUMMA, BPMF) under ASan+UBSan; apps are built for the kernels.
+    asan) cmake_args=(-DHYMPI_MPI=openmpi -DHYMPI_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+          ctest_args=(-L "core|robust|summa|bpmf") ;;
     *) echo "run-all: unknown suite '$name' (openmpi, mpich, asan)" >&2; return 2 ;;
   esac
   echo "=== suite $name: configure and build ($build)"

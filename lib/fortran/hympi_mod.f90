@@ -1,5 +1,11 @@
 ! hympi Fortran 2008 module: the C API through iso_c_binding, with mpi_f08
 ! communicator handles. Results are exposed as Fortran pointers into the node copy.
+! Lifetimes and errors as in hympi.h: a result pointer is valid until this rank's
+! next run/start (or the free); errors are raised on every rank of the
+! communicator; free hympi objects before freeing their communicator (afterwards
+! their calls fail); hympi_node_info is collective the first time per communicator.
+! Waits inside a collective drive MPI progress, so the program's own messages in
+! flight keep moving.
 module hympi
   use, intrinsic :: iso_c_binding
   use mpi_f08, only: MPI_Comm

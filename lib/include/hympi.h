@@ -26,14 +26,23 @@ enum hympi_sync { HYMPI_SYNC_BARRIER = 0, HYMPI_SYNC_FLAGS = 1 };
 typedef struct hympi_allgatherv_s* hympi_allgatherv_t;
 typedef struct hympi_bcast_s* hympi_bcast_t;
 
+/* The message of this thread's last failed call ("" after a success). The pointer
+ * is valid only until this thread's next hympi call: copy it (or use
+ * hympi_last_error_copy) to keep it. */
 const char* hympi_last_error(void);
 /* The library's version, "major.minor.patch" (the CMake package and pkg-config version). */
 const char* hympi_version(void);
 
-/* Node layout of `comm` (node layout from HYMPI_* environment variables). */
+/* Node layout of `comm` (node layout from HYMPI_* environment variables).
+ * Collective over `comm` the first time it is called for a communicator (node
+ * discovery), free afterwards. */
 int hympi_node_info(MPI_Comm comm, int* node_rank, int* node_size, int* node_index, int* num_nodes);
 
-/* counts: one per rank of comm, identical on every rank. */
+/* counts: one per rank of comm, identical on every rank (checked exactly).
+ * slot and result pointers stay valid until this rank's next run (or the free);
+ * every error is raised on every rank of comm, and a failed call leaves the
+ * object as it was. Free objects before freeing their communicator: once it is
+ * freed their calls fail with HYMPI_ERR_ARG. */
 int hympi_allgatherv_create(MPI_Comm comm, const int64_t* counts, size_t elem_size, int policy, int sync,
                             hympi_allgatherv_t* out);
 int hympi_allgather_create(MPI_Comm comm, int64_t count_per_rank, size_t elem_size, int policy, int sync,
@@ -44,6 +53,9 @@ const void* hympi_allgatherv_result(hympi_allgatherv_t h); /* whole result, comm
 int64_t hympi_allgatherv_displ(hympi_allgatherv_t h, int rank);
 int hympi_allgatherv_free(hympi_allgatherv_t* h); /* collective */
 
+/* The result stays valid until this rank's next run/start. With HYMPI_POLICY_PURE
+ * and no overlap the buffer is the result: build the next payload elsewhere.
+ * Freeing a bcast with a broadcast in flight completes it first. */
 int hympi_bcast_create(MPI_Comm comm, int64_t capacity, size_t elem_size, int policy, int sync, hympi_bcast_t* out);
 void* hympi_bcast_buffer(hympi_bcast_t h); /* the root writes here */
 int hympi_bcast_run(hympi_bcast_t h, int root, int64_t count);

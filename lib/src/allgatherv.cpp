@@ -1,7 +1,5 @@
-#include <algorithm>
 #include <cstring>
-#include <functional>
-#include <numeric>
+#include <limits>
 
 #include "hympi/collectives.hpp"
 #include "hympi/error.hpp"
@@ -23,27 +21,94 @@ const char* to_string(Policy policy) {
 
 namespace {
 
-// Every rank must pass the same counts: a mismatch would corrupt or hang the exchange.
-void check_counts(const Topology& topo, const std::vector<std::int64_t>& counts) {
-  bool ok = static_cast<int>(counts.size()) == topo.size();
-  for (auto c : counts) ok = ok && c >= 0;
-  require_all(topo.comm(), ok,
-              "allgatherv needs one non-negative count per rank (" + std::to_string(topo.size()) + " ranks)");
-  std::int64_t local[2] = {0, 0};
-  for (std::size_t r = 0; r < counts.size(); ++r) {
-    local[0] ^= counts[r] * static_cast<std::int64_t>(2 * r + 1);
-    local[1] += counts[r];
-  }
-  std::int64_t lo[2], hi[2];
-  HYMPI_CHECK_MPI(MPI_Allreduce(local, lo, 2, MPI_INT64_T, MPI_MIN, topo.comm()));
-  HYMPI_CHECK_MPI(MPI_Allreduce(local, hi, 2, MPI_INT64_T, MPI_MAX, topo.comm()));
-  require(lo[0] == hi[0] && lo[1] == hi[1], "allgatherv counts differ between ranks");
+// What a set of counts means for the exchange: computed and checked on every rank
+// before the object changes, so set_counts() either succeeds everywhere or leaves
+// every rank's object exactly as it was.
+struct CountPlan {
+  std::vector<std::int64_t> counts, displs;
+  std::int64_t total = 0;
+  std::size_t bytes = 0;  // total * elem_size
+};
+
+// Collective. Every check runs on every rank (also what only leaders use later)
+// and all ranks agree before anything is allocated or sent. `policy_checks` adds
+// the checks of one policy.
+template <class PolicyChecks>
+CountPlan plan_counts(const Topology& topo, std::vector<std::int64_t> counts, std::size_t elem_size,
+                      PolicyChecks&& policy_checks) {
+  const int p = topo.size();
+  topo.require_comm_alive("allgatherv set_counts()");
+  checked_together(topo.comm(), [&] {
+    require(static_cast<int>(counts.size()) == p, "allgatherv needs one non-negative count per rank (" +
+                                                      std::to_string(p) + " ranks), got " +
+                                                      std::to_string(counts.size()) + " counts");
+    for (int r = 0; r < p; ++r)
+      require(counts[r] >= 0, "allgatherv needs one non-negative count per rank: count of rank " + std::to_string(r) +
+                                  " is negative (" + std::to_string(counts[r]) + ")");
+  });
+  // Counts must be identical everywhere: compared exactly with rank 0's.
+  std::vector<std::int64_t> reference(counts);
+  HYMPI_CHECK_MPI(MPI_Bcast(reference.data(), p, MPI_INT64_T, 0, topo.comm()));
+  checked_together(topo.comm(), [&] {
+    for (int r = 0; r < p; ++r)
+      require(counts[r] == reference[r], "allgatherv counts differ between ranks: rank " + std::to_string(topo.rank()) +
+                                             " has count " + std::to_string(counts[r]) + " for rank " +
+                                             std::to_string(r) + ", rank 0 has " + std::to_string(reference[r]));
+  });
+  CountPlan plan;
+  checked_together(topo.comm(), [&] {
+    plan.displs = displacements(counts);
+    plan.total = counts.empty() ? 0 : plan.displs.back() + counts.back();
+    require(static_cast<std::uint64_t>(plan.total) <= std::numeric_limits<std::size_t>::max() / elem_size,
+            "allgatherv total of " + std::to_string(plan.total) + " elements of " + std::to_string(elem_size) +
+                " bytes overflows size_t",
+            ErrorCode::out_of_memory);
+    plan.bytes = static_cast<std::size_t>(plan.total) * elem_size;
+    plan.counts = std::move(counts);
+    policy_checks(plan);
+  });
+  return plan;
 }
 
 std::vector<int> int_counts(const std::vector<std::int64_t>& values, const char* what) {
   std::vector<int> out(values.size());
   for (std::size_t i = 0; i < values.size(); ++i) out[i] = detail::to_int_count(values[i], what);
   return out;
+}
+
+// How leaders exchange node pieces on the bridge, in MPI's int counts. Computed
+// on every rank (all know the map), so an out-of-range count fails everywhere.
+struct BridgePlan {
+  std::vector<int> node_counts, node_displs;       // block placement: one piece per node
+  std::vector<std::vector<int>> lengths, offsets;  // otherwise: indexed blocks per node
+};
+
+BridgePlan plan_bridge(const NodeRankMap& map, const std::vector<std::int64_t>& counts,
+                       const std::vector<std::int64_t>& displs) {
+  BridgePlan plan;
+  const int nodes = map.num_nodes;
+  plan.node_counts.assign(nodes, 0);
+  plan.node_displs.assign(nodes, 0);
+  if (map.contiguous) {
+    for (int n = 0; n < nodes; ++n) {
+      const auto& ranks = map.ranks_of_node[n];
+      std::int64_t count = 0;
+      for (int r : ranks) count += counts[r];
+      plan.node_counts[n] = detail::to_int_count(count, "node count");
+      plan.node_displs[n] = detail::to_int_count(displs[ranks.front()], "node displacement");
+    }
+    return plan;
+  }
+  plan.lengths.resize(nodes);
+  plan.offsets.resize(nodes);
+  for (int n = 0; n < nodes; ++n) {
+    for (const Block& b : node_blocks(map, n, counts, displs)) {
+      plan.lengths[n].push_back(detail::to_int_count(b.count, "block length"));
+      plan.offsets[n].push_back(detail::to_int_count(b.displacement, "block displacement"));
+    }
+    plan.node_counts[n] = plan.lengths[n].empty() ? 0 : 1;
+  }
+  return plan;
 }
 
 class PureAllgatherv final : public Allgatherv {
@@ -53,23 +118,30 @@ class PureAllgatherv final : public Allgatherv {
       : topo_(topo), type_(detail::element_type(elem_size)) {
     elem_size_ = elem_size;
     options_ = options;
+    topology_owner_ = topo.keep_alive();
     set_counts(std::move(counts));
   }
   void* slot() override { return data_.data() + displs_[topo_.rank()] * elem_size_; }
   const void* result() const override { return data_.data(); }
   void run() override {
+    topo_.require_comm_alive("allgatherv run()");
     HYMPI_CHECK_MPI(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data_.data(), icounts_.data(), idispls_.data(),
                                    type_.get(), topo_.comm()));
   }
   void set_counts(std::vector<std::int64_t> counts) override {
-    check_counts(topo_, counts);
-    counts_ = std::move(counts);
-    displs_ = displacements(counts_);
-    icounts_ = int_counts(counts_, "allgatherv count");
-    idispls_ = int_counts(displs_, "allgatherv displacement");
-    total_ = std::accumulate(counts_.begin(), counts_.end(), std::int64_t{0});
-    equal_counts_ = std::adjacent_find(counts_.begin(), counts_.end(), std::not_equal_to<>()) == counts_.end();
-    data_.resize(total_ * elem_size_);
+    std::vector<int> icounts, idispls;
+    std::vector<std::byte> data;
+    CountPlan plan = plan_counts(topo_, std::move(counts), elem_size_, [&](const CountPlan& p) {
+      icounts = int_counts(p.counts, "allgatherv count");
+      idispls = int_counts(p.displs, "allgatherv displacement");
+      data.resize(p.bytes);  // allocated inside the checks: out of memory fails on every rank
+    });
+    counts_ = std::move(plan.counts);
+    displs_ = std::move(plan.displs);
+    icounts_ = std::move(icounts);
+    idispls_ = std::move(idispls);
+    total_ = plan.total;
+    data_ = std::move(data);
   }
   std::size_t bytes_per_node() const override { return total_ * elem_size_ * topo_.node_size(); }
 
@@ -79,7 +151,6 @@ class PureAllgatherv final : public Allgatherv {
   std::vector<std::byte> data_;
   std::vector<int> icounts_, idispls_;
   std::int64_t total_ = 0;
-  bool equal_counts_ = false;
 };
 
 // One copy per node, double-buffered: call k uses half k % 2, so writing the next
@@ -91,12 +162,14 @@ class HybridAllgatherv final : public Allgatherv {
       : topo_(topo), type_(detail::element_type(elem_size)), buffer_(topo) {
     elem_size_ = elem_size;
     options_ = options;
+    topology_owner_ = topo.keep_alive();
     sync_ = NodeSync::create(options.sync, topo, &buffer_);
     set_counts(std::move(counts));
   }
   void* slot() override { return half(phase_) + displs_[topo_.rank()] * elem_size_; }
   const void* result() const override { return half(front_); }
   void run() override {
+    topo_.require_comm_alive("allgatherv run()");
     if (topo_.num_nodes() == 1) {
       sync_->full();
     } else {
@@ -107,14 +180,28 @@ class HybridAllgatherv final : public Allgatherv {
     front_ = phase_;
     phase_ ^= 1;
   }
+  // Strong guarantee: everything is checked and built aside (agreed on every
+  // rank), the window grown without releasing the old one; only then committed.
   void set_counts(std::vector<std::int64_t> counts) override {
-    check_counts(topo_, counts);
-    counts_ = std::move(counts);
-    displs_ = displacements(counts_);
-    total_ = std::accumulate(counts_.begin(), counts_.end(), std::int64_t{0});
-    half_bytes_ = align(total_ * elem_size_);
-    if (buffer_.reserve(2 * half_bytes_)) first_touch();
-    plan_bridge();
+    BridgePlan bridge;
+    std::size_t half_bytes = 0;
+    CountPlan plan = plan_counts(topo_, std::move(counts), elem_size_, [&](const CountPlan& p) {
+      half_bytes = align(p.bytes);
+      require(half_bytes >= p.bytes && half_bytes <= std::numeric_limits<std::size_t>::max() / 2,
+              "allgatherv result of " + std::to_string(p.bytes) + " bytes overflows size_t", ErrorCode::out_of_memory);
+      bridge = plan_bridge(topo_.map(), p.counts, p.displs);
+    });
+    std::vector<detail::OwnedType> node_types =
+        topo_.is_leader() ? indexed_types(bridge) : std::vector<detail::OwnedType>{};
+    const bool grown = buffer_.reserve(2 * half_bytes);
+    counts_ = std::move(plan.counts);
+    displs_ = std::move(plan.displs);
+    total_ = plan.total;
+    half_bytes_ = half_bytes;
+    node_counts_ = std::move(bridge.node_counts);
+    node_displs_ = std::move(bridge.node_displs);
+    node_types_ = std::move(node_types);
+    if (grown) first_touch();
   }
   std::size_t bytes_per_node() const override { return 2 * half_bytes_; }
 
@@ -131,36 +218,16 @@ class HybridAllgatherv final : public Allgatherv {
 
   // Block placement: each node's data is one contiguous piece -> in-place Allgatherv.
   // Otherwise each node's pieces are described by an indexed type -> Alltoallw.
-  void plan_bridge() {
-    if (!topo_.is_leader()) return;
-    const auto& map = topo_.map();
-    const int nodes = map.num_nodes;
-    node_types_.clear();
-    node_counts_.assign(nodes, 0);
-    node_displs_.assign(nodes, 0);
-    if (map.contiguous) {
-      for (int n = 0; n < nodes; ++n) {
-        const auto& ranks = map.ranks_of_node[n];
-        std::int64_t count = 0;
-        for (int r : ranks) count += counts_[r];
-        node_counts_[n] = detail::to_int_count(count, "node count");
-        node_displs_[n] = detail::to_int_count(displs_[ranks.front()], "node displacement");
-      }
-      return;
-    }
-    for (int n = 0; n < nodes; ++n) {
-      std::vector<int> lengths, offsets;
-      for (const Block& b : node_blocks(map, n, counts_, displs_)) {
-        lengths.push_back(detail::to_int_count(b.count, "block length"));
-        offsets.push_back(detail::to_int_count(b.displacement, "block displacement"));
-      }
+  std::vector<detail::OwnedType> indexed_types(const BridgePlan& bridge) const {
+    std::vector<detail::OwnedType> types;
+    for (std::size_t n = 0; n < bridge.lengths.size(); ++n) {
       MPI_Datatype type;
-      HYMPI_CHECK_MPI(
-          MPI_Type_indexed(static_cast<int>(lengths.size()), lengths.data(), offsets.data(), type_.get(), &type));
+      HYMPI_CHECK_MPI(MPI_Type_indexed(static_cast<int>(bridge.lengths[n].size()), bridge.lengths[n].data(),
+                                       bridge.offsets[n].data(), type_.get(), &type));
       HYMPI_CHECK_MPI(MPI_Type_commit(&type));
-      node_types_.emplace_back(type);
-      node_counts_[n] = lengths.empty() ? 0 : 1;
+      types.emplace_back(type);
     }
+    return types;
   }
 
   void exchange_on_bridge(std::byte* data) {

@@ -1,4 +1,6 @@
+#include <climits>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -13,13 +15,18 @@ namespace hympi {
 
 namespace {
 
-// On the hot path: build the messages only when something is wrong.
+// On the hot path: build the messages only when something is wrong. Every rank
+// runs every check before any synchronization (also the int range, which only
+// the ranks that call MPI need), so with arguments that agree, as MPI requires,
+// all ranks fail together and none is left waiting.
 void check_call(const Topology& topo, int root, std::int64_t count, std::int64_t capacity) {
-  if (root >= 0 && root < topo.size() && count >= 0 && count <= capacity) return;
+  topo.require_comm_alive("bcast");
+  if (root >= 0 && root < topo.size() && count >= 0 && count <= capacity && count <= INT_MAX) return;
   require(root >= 0 && root < topo.size(),
           "bcast root " + std::to_string(root) + " is outside [0, " + std::to_string(topo.size()) + ")");
   require(count >= 0 && count <= capacity,
           "bcast count " + std::to_string(count) + " is outside [0, capacity " + std::to_string(capacity) + "]");
+  detail::to_int_count(count, "bcast count");
 }
 
 // The buffer ring and the start/wait bookkeeping both policies share: the root
@@ -55,8 +62,21 @@ class SlotRing {
 };
 
 // An MPI request counted as in flight for the progress poke (progress.hpp).
+// Destroying it completes the operation: an object destroyed with a broadcast in
+// flight (an exception unwinding a lookahead loop) must not free the memory MPI
+// still writes into. The destructor is the first member to go, before the buffers.
 class TrackedRequest {
  public:
+  TrackedRequest() = default;
+  TrackedRequest(const TrackedRequest&) = delete;
+  TrackedRequest& operator=(const TrackedRequest&) = delete;
+  ~TrackedRequest() {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (request_ == MPI_REQUEST_NULL || finalized) return;
+    MPI_Wait(&request_, MPI_STATUS_IGNORE);  // errors cannot be thrown from here; the memory is safe either way
+    --detail::requests_in_flight();
+  }
   MPI_Request* begin() {
     ++detail::requests_in_flight();
     return &request_;
@@ -83,6 +103,7 @@ class PureBcast final : public Bcast {
     capacity_ = capacity;
     elem_size_ = elem_size;
     options_ = options;
+    topology_owner_ = topo.keep_alive();
   }
   void* buffer() override { return slot(ring_.phase()); }
   const void* result() const override {
@@ -103,6 +124,7 @@ class PureBcast final : public Bcast {
                                topo_.comm(), request_.begin()));
   }
   void wait() override {
+    topo_.require_comm_alive("bcast wait()");
     request_.wait();
     ring_.end();
   }
@@ -146,6 +168,7 @@ class HybridBcast final : public Bcast {
     capacity_ = capacity;
     elem_size_ = elem_size;
     options_ = options;
+    topology_owner_ = topo.keep_alive();
     sync_ = NodeSync::create(options.sync, topo, &buffer_);
     if (topo.is_leader()) std::memset(buffer_.data(), 0, buffer_.capacity());
     sync_->full();
@@ -180,6 +203,7 @@ class HybridBcast final : public Bcast {
                                  topo_.bridge_comm(), request_.begin()));
   }
   void wait() override {
+    topo_.require_comm_alive("bcast wait()");
     ring_.require_in_flight();  // before any node sync: fail alone, not in a barrier
     if (topo_.num_nodes() == 1) {
       timed_sync(&NodeSync::full);
@@ -215,8 +239,15 @@ class HybridBcast final : public Bcast {
 
 std::unique_ptr<Bcast> Bcast::create(const Topology& topo, std::int64_t capacity, std::size_t elem_size,
                                      CollectiveOptions options) {
-  require_all(topo.comm(), capacity >= 0 && elem_size > 0,
+  // Every size the ring needs (3 slots at most, each rounded up to 64 bytes) must fit size_t.
+  const auto limit = static_cast<std::uint64_t>(std::numeric_limits<std::size_t>::max() / 4 - 64);
+  const bool sane = capacity >= 0 && elem_size > 0;
+  require_all(topo.comm(), sane,
               "bcast capacity must be >= 0 and element size > 0 (got capacity " + std::to_string(capacity) + ")");
+  require_all(topo.comm(), static_cast<std::uint64_t>(capacity) <= limit / elem_size,
+              "bcast capacity " + std::to_string(capacity) + " x element size " + std::to_string(elem_size) +
+                  " bytes overflows size_t",
+              ErrorCode::out_of_memory);
   if (options.policy == Policy::pure) return std::make_unique<PureBcast>(topo, capacity, elem_size, options);
   return std::make_unique<HybridBcast>(topo, capacity, elem_size, options);
 }

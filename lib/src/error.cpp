@@ -1,5 +1,9 @@
 #include "hympi/error.hpp"
 
+#include <climits>
+#include <new>
+#include <string>
+
 namespace hympi {
 
 void require(bool ok, const std::string& message, ErrorCode code) {
@@ -14,11 +18,31 @@ void check_mpi(int rc, const char* call) {
   throw Error(ErrorCode::mpi_failure, std::string("hympi: ") + call + " failed: " + text);
 }
 
+void agree(MPI_Comm comm, const Error* local_error) {
+  int rank = 0;
+  HYMPI_CHECK_MPI(MPI_Comm_rank(comm, &rank));
+  const int mine = local_error ? rank : INT_MAX;
+  int first = INT_MAX;
+  HYMPI_CHECK_MPI(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm));
+  if (first == INT_MAX) return;
+  // The lowest failing rank's error, word for word, on every rank.
+  int header[2] = {0, 0};
+  std::string text;
+  if (rank == first) {
+    text = local_error->what();
+    header[0] = static_cast<int>(local_error->code());
+    header[1] = static_cast<int>(text.size());
+  }
+  HYMPI_CHECK_MPI(MPI_Bcast(header, 2, MPI_INT, first, comm));
+  text.resize(static_cast<std::size_t>(header[1]));
+  HYMPI_CHECK_MPI(MPI_Bcast(text.data(), header[1], MPI_CHAR, first, comm));
+  throw Error(static_cast<ErrorCode>(header[0]), text);
+}
+
 void require_all(MPI_Comm comm, bool local_ok, const std::string& message, ErrorCode code) {
-  int ok = local_ok ? 1 : 0;
-  int all_ok = 0;
-  HYMPI_CHECK_MPI(MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, comm));
-  if (!all_ok) throw Error(code, "hympi: " + message);
+  if (local_ok) return agree(comm, nullptr);
+  const Error error(code, "hympi: " + message);
+  agree(comm, &error);
 }
 
 }  // namespace hympi

@@ -2,7 +2,6 @@
 
 #include <sched.h>
 
-#include <atomic>
 #include <cstring>
 
 #include "hympi/error.hpp"
@@ -20,23 +19,6 @@ SyncKind parse_sync(const std::string& text) {
 
 const char* to_string(SyncKind kind) {
   return kind == SyncKind::barrier ? "barrier" : "flags";
-}
-
-namespace {
-
-std::atomic<IdleFunction> g_idle{nullptr};
-
-void idle() {
-  if (const IdleFunction f = g_idle.load(std::memory_order_relaxed))
-    f();
-  else
-    sched_yield();
-}
-
-}  // namespace
-
-void set_idle_function(IdleFunction function) {
-  g_idle.store(function, std::memory_order_relaxed);
 }
 
 namespace {
@@ -120,12 +102,13 @@ class FlagSync final : public NodeSync {
   void wait_for(const std::uint64_t* flag, std::uint64_t epoch) const {
     // Spin before yielding: a sched_yield syscall costs more than a node barrier.
     // When the node has more ranks than cores, the awaited rank may need our core: yield early.
-    // A long wait also drives MPI: our own nonblocking broadcast may be what the awaited rank waits for.
-    for (int spins = 0; __atomic_load_n(flag, __ATOMIC_ACQUIRE) < epoch; ++spins)
-      if (spins > spins_before_yield_) {
-        detail::poke_progress_if_needed(topo_.node_comm());
-        idle();
-      }
+    // After that every step drives MPI progress (progress.hpp): the awaited rank may be
+    // waiting for this rank's MPI traffic, ours or the application's.
+    for (int spins = 0; __atomic_load_n(flag, __ATOMIC_ACQUIRE) < epoch;)
+      if (spins < spins_before_yield_)
+        ++spins;  // saturates: no overflow however long the wait
+      else
+        detail::progress_then_idle(topo_.node_comm());
   }
   // Collective over the node. Cores = the union of the node ranks' affinity masks:
   // a rank bound to one core still has its neighbours on other cores.

@@ -1,17 +1,25 @@
-// Nonblocking broadcasts (Bcast::start) leave MPI requests in flight while the
-// caller computes. A leader that then spins on shared-memory flags makes no MPI
-// call, so without help a large message it must forward (rendezvous) would never
-// move and its node neighbours, waiting on it, would wait forever. The flag
-// spin-wait therefore pokes the MPI progress engine while requests are in flight.
+// Flag waits spin in shared memory without entering MPI. While a rank spins, the
+// neighbour it waits for may be waiting for this rank's MPI traffic: the
+// application's own rendezvous message (an MPI_Irecv posted before the
+// collective) or hympi's nonblocking broadcast. Neither moves unless this rank
+// enters MPI, so every long wait drives the progress engine (progress_then_idle).
 #pragma once
 #include <mpi.h>
+
+#include "hympi/node_sync.hpp"  // IdleFunction
 
 namespace hympi::detail {
 
 // Requests this process started and has not completed yet.
 int& requests_in_flight();
 
-// One cheap MPI call that drives progress (MPI_Iprobe), only when something is in flight.
-void poke_progress_if_needed(MPI_Comm comm);
+// One cheap MPI call that drives progress on every channel (MPI_Iprobe).
+void drive_progress(MPI_Comm comm);
+
+// One step of a long wait, after spinning has not helped: drive MPI progress, then
+// yield the core. An installed idle function (set_idle_function: cooperative
+// runtimes such as SimGrid SMPI, which progress in their own kernel) replaces the
+// yield, and progress is then driven only while hympi has requests in flight.
+void progress_then_idle(MPI_Comm comm);
 
 }  // namespace hympi::detail

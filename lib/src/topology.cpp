@@ -1,6 +1,7 @@
 #include "hympi/topology.hpp"
 
 #include <map>
+#include <string>
 #include <vector>
 
 #include "comm_from_ranks.hpp"
@@ -8,12 +9,22 @@
 
 namespace hympi {
 
-namespace {
-
+// Attached to a communicator; deleted when the user frees it. Topologies that
+// collectives still hold outlive it, marked so that they refuse to use comm().
 struct TopologyCache {
-  std::map<LayoutSpec, std::unique_ptr<Topology>> by_layout;
-  std::unique_ptr<Topology> flat;
+  std::map<LayoutSpec, std::shared_ptr<Topology>> by_layout;
+  std::shared_ptr<Topology> flat;
+  TopologyCache() = default;
+  TopologyCache(const TopologyCache&) = delete;
+  TopologyCache& operator=(const TopologyCache&) = delete;
+  ~TopologyCache() {
+    for (auto& entry : by_layout)
+      if (entry.second) entry.second->comm_freed_ = true;  // null when its construction threw
+    if (flat) flat->comm_freed_ = true;
+  }
 };
+
+namespace {
 
 int delete_cache(MPI_Comm, int, void* attribute, void*) {
   delete static_cast<TopologyCache*>(attribute);
@@ -72,14 +83,14 @@ TopologyCache& cache_of(MPI_Comm comm) {
 const Topology& Topology::of(MPI_Comm comm, const LayoutSpec& layout) {
   require(comm != MPI_COMM_NULL, "Topology::of called with MPI_COMM_NULL");
   auto& slot = cache_of(comm).by_layout[layout];
-  if (!slot) slot = std::make_unique<Topology>(comm, layout);
+  if (!slot) slot = std::make_shared<Topology>(comm, layout);
   return *slot;
 }
 
 const Topology& Topology::flat(MPI_Comm comm) {
   require(comm != MPI_COMM_NULL, "Topology::flat called with MPI_COMM_NULL");
   auto& slot = cache_of(comm).flat;
-  if (!slot) slot.reset(new Topology(comm, FlatTag{}));
+  if (!slot) slot.reset(new Topology(comm, FlatTag{}));  // private constructor: no make_shared
   return *slot;
 }
 
@@ -87,6 +98,7 @@ Topology::Topology(MPI_Comm comm, FlatTag) : comm_(comm), owns_comms_(false) {
   HYMPI_CHECK_MPI(MPI_Comm_rank(comm, &rank_));
   HYMPI_CHECK_MPI(MPI_Comm_size(comm, &size_));
   node_comm_ = MPI_COMM_SELF;
+  host_comm_ = MPI_COMM_SELF;
   bridge_comm_ = comm;
   node_rank_ = 0;
   node_size_ = 1;
@@ -101,11 +113,9 @@ Topology::Topology(MPI_Comm comm, const LayoutSpec& layout) : comm_(comm), layou
   // Every rank must be able to compute its emulated node; a bad layout fails on all ranks alike.
   const int color = emulated_node_color(layout);
 
-  MPI_Comm shared = MPI_COMM_NULL;
-  HYMPI_CHECK_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &shared));
+  HYMPI_CHECK_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &host_comm_));
   // Split further by emulated node; key = comm rank so node rank 0 (the leader) is the lowest comm rank.
-  HYMPI_CHECK_MPI(MPI_Comm_split(shared, color, rank_, &node_comm_));
-  MPI_Comm_free(&shared);
+  HYMPI_CHECK_MPI(MPI_Comm_split(host_comm_, color, rank_, &node_comm_));
   HYMPI_CHECK_MPI(MPI_Comm_rank(node_comm_, &node_rank_));
   HYMPI_CHECK_MPI(MPI_Comm_size(node_comm_, &node_size_));
 
@@ -121,12 +131,19 @@ Topology::Topology(MPI_Comm comm, const LayoutSpec& layout) : comm_(comm), layou
   if (node_rank_ == 0) bridge_comm_ = comm_from_ranks(comm, leaders_of(map_), /*tag=*/0);
 }
 
+void Topology::require_comm_alive(const char* what) const {
+  require(!comm_freed_, std::string(what) +
+                            ": its communicator was freed (MPI_Comm_free) while the object "
+                            "still lives; destroy hympi objects before freeing their communicator");
+}
+
 Topology::~Topology() {
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (finalized || !owns_comms_) return;
   if (bridge_comm_ != MPI_COMM_NULL) MPI_Comm_free(&bridge_comm_);
   if (node_comm_ != MPI_COMM_NULL) MPI_Comm_free(&node_comm_);
+  if (host_comm_ != MPI_COMM_NULL) MPI_Comm_free(&host_comm_);
 }
 
 }  // namespace hympi

@@ -7,6 +7,15 @@
 // call run(), read result(). The hybrid form double-buffers the node copy, so a
 // result stays valid until this rank's next run() and no rank overwrites data a
 // neighbour may still be reading (the sync inside the next run() is the fence).
+//
+// Inside an application: every wait inside a collective drives MPI progress, so
+// the application's own messages in flight (an MPI_Irecv posted before run(), an
+// MPI_Send a neighbour is blocked in) keep moving. Like MPI's blocking collectives,
+// run(), start() and wait() may block until the other ranks of the node (start:
+// the node; run/wait: the communicator) reach the same call: a rank must not wait
+// for a message that a node neighbour only sends after its own call.
+// Objects keep their topology alive; once the user frees the communicator
+// (MPI_Comm_free), every call but destruction throws hympi::Error.
 #pragma once
 #include <mpi.h>
 
@@ -48,12 +57,17 @@ class Allgatherv {
                                                       std::size_t elem_size, CollectiveOptions options);
 
   // Where this rank writes its counts()[rank] elements before the next run().
+  // Valid until this rank's next run() or set_counts().
   virtual void* slot() = 0;
   // The exchange. Collective over topo.comm().
   virtual void run() = 0;
   // The whole result in communicator-rank order: rank r's data at displs()[r].
+  // Valid until this rank's next run() or set_counts() (both policies).
   virtual const void* result() const = 0;
   // Collective: new counts (same rules as create); buffers grow when needed.
+  // Ends the validity of result(), slot() and displs() on every rank: read the
+  // last result before calling it. Strong guarantee: on error (counts that differ,
+  // no room) every rank throws the same hympi::Error and the object is unchanged.
   virtual void set_counts(std::vector<std::int64_t> counts) = 0;
   // Bytes of result memory this rank's node holds (pure: one copy per rank).
   virtual std::size_t bytes_per_node() const = 0;
@@ -76,6 +90,7 @@ class Allgatherv {
   std::vector<std::int64_t> counts_, displs_;
   std::size_t elem_size_ = 0;
   CollectiveOptions options_;
+  std::shared_ptr<const Topology> topology_owner_;  // destroyed last: windows go before their communicators
 };
 
 class Bcast {
@@ -87,7 +102,10 @@ class Bcast {
                                        CollectiveOptions options);
 
   // Where the root writes its `count` elements before run()/start(). Only the
-  // root may write; other ranks must not touch it.
+  // root may write; other ranks must not touch it. Under Policy::pure without
+  // overlap buffer() is result(): a root must not build its next payload in
+  // place from the current result (copy it out first); hybrid and overlap keep
+  // them apart.
   virtual void* buffer() = 0;
   // Broadcast from `root` (any rank of topo.comm(), leader or not). `root` and
   // `count` must agree on every rank; count <= capacity. The root may instead
@@ -99,7 +117,10 @@ class Bcast {
   // what the root wrote, wait() completes it; one broadcast in flight at a time.
   // With options().overlap a result stays readable until this rank's second
   // start() after it: through the next broadcast's flight and landing. Without
-  // overlap, start() ends the previous result's validity.
+  // overlap, start() ends the previous result's validity. Hybrid start() on
+  // several nodes waits until the node's ranks reached their start() (the leader
+  // forwards their data): unlike MPI_Ibcast it is not purely local. Destroying the
+  // object with a broadcast in flight completes it first (every rank must destroy it).
   virtual void start(int root, std::int64_t count, const void* root_data = nullptr) = 0;
   virtual void wait() = 0;
   // The latest completed broadcast, valid until this rank's next run() or start().
@@ -126,6 +147,7 @@ class Bcast {
   std::size_t elem_size_ = 0;
   CollectiveOptions options_;
   double node_sync_seconds_ = 0;
+  std::shared_ptr<const Topology> topology_owner_;  // destroyed last: windows go before their communicators
 };
 
 }  // namespace hympi

@@ -3,6 +3,7 @@
 #pragma once
 #include <mpi.h>
 
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -32,11 +33,33 @@ void require(bool ok, const std::string& message, ErrorCode code = ErrorCode::in
 // Throws Error(mpi_failure) naming the call and MPI's own error string.
 void check_mpi(int rc, const char* call);
 
-// A collective validity check: every rank of `comm` learns whether any rank's
-// `local_ok` is false and then all of them throw the same error. Use it where a
-// bad argument seen on one rank would otherwise leave the others hanging.
+// Collective agreement on an error: every rank of `comm` passes its own error or
+// null; if any rank failed, every rank throws the error of the lowest failing rank
+// (same code, same message). One MPI_Allreduce when nothing failed.
+void agree(MPI_Comm comm, const Error* local_error);
+
+// A collective validity check: require() agreed over `comm` (see agree()). Use it
+// where a bad argument seen on one rank would otherwise leave the others hanging.
 void require_all(MPI_Comm comm, bool local_ok, const std::string& message,
                  ErrorCode code = ErrorCode::invalid_argument);
+
+// Runs `local_checks` (which may throw hympi::Error or std::bad_alloc) on every
+// rank and agrees on the outcome: all ranks return, or all throw the same error.
+// Call it before anything is allocated or sent.
+template <class F>
+void checked_together(MPI_Comm comm, F&& local_checks) {
+  try {
+    local_checks();
+  } catch (const Error& e) {
+    agree(comm, &e);
+    throw;  // unreachable: agree() throws when an error was passed
+  } catch (const std::bad_alloc&) {
+    const Error e(ErrorCode::out_of_memory, "hympi: out of memory while checking arguments");
+    agree(comm, &e);
+    throw;
+  }
+  agree(comm, nullptr);
+}
 
 }  // namespace hympi
 

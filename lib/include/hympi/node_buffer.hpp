@@ -2,6 +2,8 @@
 // allocates the whole segment, the others attach; addresses are computed from the
 // leader's base (SimGrid returns the segment start for every rank). The unified
 // memory model is used: MPI_Win_lock_all once, MPI_Win_sync around node syncs.
+// Every page is allocated when the window is created (MADV_POPULATE_WRITE), so a
+// full /dev/shm is a hympi::Error on every rank then, never a SIGBUS later.
 #pragma once
 #include <mpi.h>
 
@@ -26,8 +28,11 @@ class NodeBuffer {
   NodeBuffer(const NodeBuffer&) = delete;
   NodeBuffer& operator=(const NodeBuffer&) = delete;
 
-  // Collective: grows geometrically (at least doubling) when `bytes` exceeds the
-  // capacity; contents are not kept. Returns true if the segment was replaced.
+  // Collective: grows geometrically (doubling, or exactly `bytes` when the double
+  // does not fit) when `bytes` exceeds the capacity; contents are not kept.
+  // Returns true if the segment was replaced. Strong guarantee: the new window is
+  // made while the old one lives (both must fit together); on failure every rank
+  // throws the same error and the buffer is unchanged.
   bool reserve(std::size_t bytes);
 
   std::byte* data() const { return base_; }
@@ -40,6 +45,7 @@ class NodeBuffer {
 
  private:
   void allocate(std::size_t bytes);
+  void reserve_pages(std::size_t bytes);
   void release() noexcept;
 
   const Topology* topo_ = nullptr;
@@ -48,11 +54,17 @@ class NodeBuffer {
   std::size_t capacity_ = 0;
 };
 
-// Free bytes on the file system that backs shared windows (/dev/shm, or
-// $HYMPI_SHM_DIR). Returns -1 when it cannot be determined.
+// The directory whose file system backs shared windows: $HYMPI_SHM_DIR, else the
+// directory of the file the MPI mapped for the last window (learned from
+// /proc/self/maps), else $OMPI_MCA_osc_sm_backing_directory, else /dev/shm.
+std::string shared_memory_directory();
+
+// Free bytes on that file system. Returns -1 when it cannot be determined.
 long long shared_memory_available();
 
-// Throws out_of_memory (collectively over `comm`) when `bytes` per node do not fit.
-void check_shared_memory(MPI_Comm comm, bool is_leader, std::size_t bytes);
+// Collective over topo.comm(): throws out_of_memory on every rank when `bytes`
+// per node, summed over the emulated nodes of each host, do not fit the free
+// space less some room for the MPI's own shared segments.
+void check_shared_memory(const Topology& topo, std::size_t bytes);
 
 }  // namespace hympi

@@ -13,11 +13,13 @@
 
 namespace hympi {
 
-class Topology {
+class Topology : public std::enable_shared_from_this<Topology> {
  public:
   // The cached topology of `comm` under `layout` (default: from the environment).
   // Collective over `comm` the first time; later calls are free. The reference is
-  // valid until `comm` is freed (or MPI_Finalize for MPI_COMM_WORLD).
+  // valid until `comm` is freed (or MPI_Finalize for MPI_COMM_WORLD); collectives
+  // built on it keep it alive longer (keep_alive()), and once `comm` is freed
+  // their calls raise hympi::Error (require_comm_alive()) instead of using it.
   static const Topology& of(MPI_Comm comm);
   static const Topology& of(MPI_Comm comm, const LayoutSpec& layout);
 
@@ -34,10 +36,22 @@ class Topology {
   Topology& operator=(const Topology&) = delete;
 
   MPI_Comm comm() const { return comm_; }
+  // Shared ownership of a cached topology (null for one built by hand, whose
+  // owner decides its lifetime): what an object built on it holds.
+  std::shared_ptr<const Topology> keep_alive() const { return weak_from_this().lock(); }
+  // False once the user freed comm() (MPI_Comm_free, legal while objects live):
+  // node and bridge communicators are the topology's own and stay valid, comm() not.
+  bool comm_alive() const { return !comm_freed_; }
+  // Throws hympi::Error naming `what` when comm() was freed. Every rank freed it
+  // (MPI_Comm_free is collective), so every rank throws.
+  void require_comm_alive(const char* what) const;
   int rank() const { return rank_; }
   int size() const { return size_; }
 
   MPI_Comm node_comm() const { return node_comm_; }
+  // The real shared-memory node (MPI_COMM_TYPE_SHARED), which may hold several
+  // emulated nodes: the ranks whose windows share one /dev/shm.
+  MPI_Comm host_comm() const { return host_comm_; }
   int node_rank() const { return node_rank_; }
   int node_size() const { return node_size_; }
   bool is_leader() const { return node_rank_ == 0; }
@@ -58,12 +72,15 @@ class Topology {
  private:
   struct FlatTag {};
   Topology(MPI_Comm comm, FlatTag);
+  friend struct TopologyCache;
 
   MPI_Comm comm_;
   bool owns_comms_ = true;
+  bool comm_freed_ = false;
   LayoutSpec layout_;
   int rank_ = 0, size_ = 0;
   MPI_Comm node_comm_ = MPI_COMM_NULL;
+  MPI_Comm host_comm_ = MPI_COMM_NULL;
   MPI_Comm bridge_comm_ = MPI_COMM_NULL;
   int node_rank_ = 0, node_size_ = 0;
   NodeRankMap map_;

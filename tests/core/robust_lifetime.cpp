@@ -1,0 +1,106 @@
+// Object lifetimes an application may legally produce: its communicator freed
+// while hympi objects built on it live; a broadcast destroyed in flight (an
+// exception unwinding a lookahead loop); a growth that fails. None may crash or
+// read freed memory (the ASan suite runs this too), and the library keeps working.
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hympi/hympi.hpp"
+#include "mpi_check.hpp"
+
+using hympi::test::check;
+using hympi::test::expect_error;
+
+namespace {
+
+void communicator_freed(hympi::CollectiveOptions opt, bool flat, const std::string& tag) {
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  const auto& topo = flat ? hympi::Topology::flat(comm) : hympi::Topology::of(comm);
+  auto ag = hympi::Allgatherv::create_allgather(topo, 4, sizeof(double), opt);
+  auto bc = hympi::Bcast::create(topo, 4, sizeof(double), opt);
+  ag->run();
+  MPI_Comm_free(&comm);  // legal MPI; deletes the cached topology's cache entry
+  expect_error(
+      "communicator was freed", [&] { ag->run(); }, "allgather run after MPI_Comm_free" + tag);
+  expect_error(
+      "communicator was freed", [&] { ag->set_counts(ag->counts()); }, "set_counts after MPI_Comm_free" + tag);
+  expect_error(
+      "communicator was freed", [&] { bc->run(0, 1); }, "bcast run after MPI_Comm_free" + tag);
+  expect_error(
+      "communicator was freed", [&] { bc->start(0, 1); }, "bcast start after MPI_Comm_free" + tag);
+  ag.reset();  // frees windows on the node communicator the topology still owns
+  bc.reset();
+}
+
+// A broadcast in flight when its object dies must complete first, on every rank.
+void destroyed_in_flight(hympi::CollectiveOptions opt, const std::string& tag) {
+  const auto& topo = hympi::Topology::of(MPI_COMM_WORLD);
+  const std::int64_t n = 1 << 18;  // 2 MiB: rendezvous, still moving when the object dies
+  {
+    auto bc = hympi::Bcast::create(topo, n, sizeof(double), opt);
+    const int root = topo.size() - 1;
+    if (topo.rank() == root)
+      for (std::int64_t k = 0; k < n; ++k) bc->buffer_as<double>()[k] = static_cast<double>(k);
+    bc->start(root, n);
+  }  // destroyed in flight
+  auto bc = hympi::Bcast::create(topo, n, sizeof(double), opt);
+  if (topo.rank() == 0) bc->buffer_as<double>()[n - 1] = 5.0;
+  bc->run(0, n);
+  check(bc->result_as<double>()[n - 1] == 5.0, "bcast works after one was destroyed in flight" + tag);
+}
+
+// Growth beyond what shared memory can hold fails on every rank; the object stays
+// exactly as it was and keeps working.
+void growth_failure(hympi::CollectiveOptions opt, const std::string& tag) {
+  const auto& topo = hympi::Topology::of(MPI_COMM_WORLD);
+  const int p = topo.size(), me = topo.rank();
+  auto ag = hympi::Allgatherv::create_allgather(topo, 8, sizeof(double), opt);
+  for (int k = 0; k < 8; ++k) ag->slot_as<double>()[k] = me + 0.5 * k;
+  ag->run();
+  const void* result_before = ag->result();
+  void* slot_before = ag->slot();
+  const std::size_t bytes_before = ag->bytes_per_node();
+  // 2^41 doubles per rank: 16 TiB a rank, more than any /dev/shm or heap.
+  expect_error(
+      "does not fit", [&] { ag->set_counts(std::vector<std::int64_t>(p, std::int64_t{1} << 41)); },
+      "growth beyond shared memory" + tag);
+  check(ag->result() == result_before && ag->slot() == slot_before && ag->bytes_per_node() == bytes_before &&
+            ag->counts() == std::vector<std::int64_t>(p, 8),
+        "failed growth left the object as it was" + tag);
+  bool ok = true;
+  for (int r = 0; r < p; ++r)
+    for (int k = 0; k < 8; ++k) ok = ok && ag->result_as<double>()[8 * r + k] == r + 0.5 * k;
+  check(ok, "result still readable after a failed growth" + tag);
+  for (int k = 0; k < 8; ++k) ag->slot_as<double>()[k] = -me - k;
+  ag->run();
+  ok = true;
+  for (int r = 0; r < p; ++r)
+    for (int k = 0; k < 8; ++k) ok = ok && ag->result_as<double>()[8 * r + k] == -r - k;
+  check(ok, "object works after a failed growth" + tag);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  for (auto policy : {hympi::Policy::pure, hympi::Policy::hybrid})
+    for (auto sync : {hympi::SyncKind::flags, hympi::SyncKind::barrier})
+      for (bool overlap : {false, true}) {
+        const hympi::CollectiveOptions opt{policy, sync, overlap};
+        const std::string tag =
+            std::string(" (") + to_string(policy) + "/" + to_string(sync) + (overlap ? "/overlap" : "") + ")";
+        communicator_freed(opt, false, tag);
+        if (policy == hympi::Policy::pure) communicator_freed(opt, true, tag + " flat");
+        destroyed_in_flight(opt, tag);
+        // Growth is a shared-window matter; pure's private vector fails with bad_alloc.
+        if (!overlap && policy == hympi::Policy::hybrid) growth_failure(opt, tag);
+      }
+  const int rc = hympi::test::finish("robust_lifetime");
+  MPI_Finalize();
+  return rc;
+}
