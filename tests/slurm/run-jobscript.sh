@@ -3,13 +3,15 @@
 # Submits one hympi jobscript in its tiny configuration to the local test cluster
 # (slurm-local.sh), waits (bounded), and checks that the job COMPLETED and that every
 # experiment it ran produced its CSV with at least one row and no failed point.
-# Needs SLURM_LOCAL_DIR, HYMPI_ROOT, HYMPI_BUILD. Exit 77 if Slurm is not installed.
+# Needs SLURM_LOCAL_DIR, HYMPI_ROOT, HYMPI_BUILD. Exit 77 where the test cluster cannot run (skip-unless-slurm.sh).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 jobscript=$1
 name=$2
 shift 2
-PATH=/usr/sbin:$PATH command -v slurmctld >/dev/null || { echo "SKIP: slurmctld not installed"; exit 77; }
+# shellcheck source=skip-unless-slurm.sh
+source "$HERE/skip-unless-slurm.sh"
+skip_unless_slurm
 : "${SLURM_LOCAL_DIR:?}" "${HYMPI_ROOT:?}" "${HYMPI_BUILD:?}"
 export SLURM_CONF=$SLURM_LOCAL_DIR/slurm.conf
 if ! "$HERE/slurm-local.sh" status >/dev/null; then
