@@ -304,5 +304,36 @@ class JobTest(Case):
         self.assertTrue(glob.glob(os.path.join(self.results, "manifests", "job-1.json")))
 
 
+class SubmitTest(Case):
+    """#19.1 and #19.8: jobscripts/submit.sh checks on the login node and splits a family per figure."""
+
+    submit = os.path.join(ROOT, "jobscripts", "submit.sh")
+    jobscript = os.path.join(ROOT, "jobscripts", "cray", "collectives.sbatch")
+
+    def run_submit(self, *args, env=None):
+        return subprocess.run([self.submit, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True, timeout=120, env=self.env(dict(env or {}, HYMPI_HARNESS=HARNESS)))
+
+    def test_one_job_per_figure_sized_by_the_plan(self):
+        proc = self.run_submit("--per-figure", "--dry-run", self.jobscript, "-p", "big")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        jobs = [line for line in proc.stdout.splitlines() if " sbatch " in line]
+        exp_dir = os.path.join(ROOT, "results", "experiments", "cluster")
+        self.assertEqual(jobs, [f"HYMPI_EXPERIMENTS={exp_dir}/zhou-fig{n}.toml sbatch -p big --nodes={nodes} "
+                                f"--job-name=hympi-zhou-fig{n} {self.jobscript}"
+                                for n, nodes in ((7, 1), (8, 64), (9, 8), (10, 4))])
+        self.assertIn("per job: --nodes=64", proc.stdout)
+
+    def test_refuses_before_sbatch_without_a_toml_reader(self):
+        site = os.path.join(self.dir, "site")
+        os.makedirs(site)
+        with open(os.path.join(site, "sitecustomize.py"), "w") as f:
+            f.write("import sys\nsys.modules['tomllib'] = None\nsys.modules['tomli'] = None\n")
+        proc = self.run_submit("--dry-run", self.jobscript, env={"PYTHONPATH": site})
+        self.assertEqual(proc.returncode, 2, proc.stdout + proc.stderr)
+        self.assertIn("nor tomli", proc.stderr)
+        self.assertNotIn("sbatch", proc.stdout)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -201,7 +201,7 @@ CredType=cred/munge
 AuthInfo=socket=$MUNGE_SOCKET
 MpiDefault=pmix
 ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
+TaskPlugin=task/affinity
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 SchedulerType=sched/backfill
