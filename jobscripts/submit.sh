@@ -17,7 +17,7 @@ while (($#)); do
   case $1 in
     --per-figure) per_figure=1; shift ;;
     --dry-run) dry_run=1; shift ;;
-    -h | --help) awk 'NR > 2 && !/^#/ {exit} NR > 2 {sub(/^# ?/, ""); print}' "$0"; exit 0 ;;
+    -h | --help) awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0"; exit 0 ;;
     -*) echo "submit: unknown option '$1' (try --help)" >&2; exit 2 ;;
     *) break ;;
   esac

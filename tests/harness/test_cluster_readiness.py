@@ -5,15 +5,12 @@ between merging rows and marking a point done, "full" nodes from the hardware th
 the launch lines of multi-node and uneven points, and the guards (login node, time limit).
 Needs HYMPI_HARNESS=<path to hympi-harness>; HYMPI_TEST_MPI=1 also runs real-node points
 under this build's mpirun."""
-import csv
 import glob
 import json
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
-import textwrap
 import time
 import unittest
 
@@ -22,9 +19,11 @@ HARNESS = os.path.abspath(os.environ.get("HYMPI_HARNESS") or
 FAKE_APP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_app.py")
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.dirname(HARNESS))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from hympi_harness.experiment import Experiment  # noqa: E402
 from hympi_harness.store import Store  # noqa: E402
+from test_harness import HarnessCase, read_csv  # noqa: E402  (the base case, no tests of its own)
 
 # Variables of the test's own environment that would change what the harness does.
 _SCRUBBED = ("SLURM_JOB_ID", "SLURM_JOB_NUM_NODES", "SLURM_NTASKS_PER_NODE", "SLURM_CPUS_ON_NODE",
@@ -32,39 +31,16 @@ _SCRUBBED = ("SLURM_JOB_ID", "SLURM_JOB_NUM_NODES", "SLURM_NTASKS_PER_NODE", "SL
              "HYMPI_CORES_PER_NODE", "HYMPI_EMULATE_NODES", "HYMPI_TINY", "PBS_JOBID")
 
 
-def read_csv(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
-
-
-class Case(unittest.TestCase):
+class Case(HarnessCase):
     def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory(prefix="hympi-cluster-test-")
-        self.dir = self.tmp.name
+        super().setUp()
         self.results = os.path.join(self.dir, "results")
-        self.count = os.path.join(self.dir, "count.txt")
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def experiment(self, body, name="exp"):
-        path = os.path.join(self.dir, name + ".toml")
-        with open(path, "w") as f:
-            f.write(textwrap.dedent(body))
-        return path
 
     def env(self, extra=None):
+        """Ours without the job and harness settings of whoever runs the tests, plus the test's."""
         env = {k: v for k, v in os.environ.items() if k not in _SCRUBBED}
         env.update(extra or {})
         return env
-
-    def harness(self, *args, expect=None, env=None, python=None):
-        cmd = [python or sys.executable, HARNESS, "--results-dir", self.results, *args]
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
-                              timeout=300, env=self.env(env))
-        if expect is not None:
-            self.assertEqual(proc.returncode, expect, f"{cmd}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}")
-        return proc
 
     def fake_sweep(self, points=1, sleep=0):
         sizes = ", ".join(str(i + 1) for i in range(points))
@@ -77,12 +53,6 @@ class Case(unittest.TestCase):
             ranks = [1]
             size = [{sizes}]
             """)
-
-    def runs(self):
-        if not os.path.exists(self.count):
-            return []
-        with open(self.count) as f:
-            return f.read().splitlines()
 
 
 class PythonTest(Case):

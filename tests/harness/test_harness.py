@@ -41,10 +41,14 @@ class HarnessCase(unittest.TestCase):
             f.write(textwrap.dedent(body))
         return path
 
+    def env(self, extra=None):
+        """The environment of the harness under test: ours plus the test's additions."""
+        return {**os.environ, **(extra or {})}
+
     def harness(self, *args, expect=None, env=None):
         cmd = [sys.executable, HARNESS, "--results-dir", os.path.join(self.dir, "results"), *args]
         proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=300,
-                              env={**os.environ, **(env or {})})
+                              env=self.env(env))
         if expect is not None:
             self.assertEqual(proc.returncode, expect, f"{cmd}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}")
         return proc

@@ -22,15 +22,15 @@ examples:
   hympi-harness --launcher srun --srun-mpi pmix --max-nodes $SLURM_JOB_NUM_NODES \\
                 results/experiments/cluster/zhou-fig8.toml
   hympi-harness --tiny --set ranks=2 results/experiments/cluster/summa-fig11.toml
-
   hympi-harness --plan --nodes 64 --cores-per-node 128 results/experiments/cluster/zhou-fig*.toml
   hympi-harness --dry-run --launcher srun --nodes 8 --cores-per-node 128 results/experiments/cluster/zhou-fig9.toml
 
 Each experiment writes <output>.csv (app rows + point_id, launcher, hosts, experiment,
 slurm_job_id, binding, bound_to, threads), <output>.state.json (done points; a rerun skips
 them), <output>.index.csv (every attempt with status, exit code and stderr tail),
-<output>.logs/ and <output>.lock under --results-dir, and each run a manifest
-manifests/job-<SLURM_JOB_ID>.json (nodes, partition, modules, environment, versions, revision).
+<output>.logs/ and <output>.lock under --results-dir, and each batch job (or srun/mpirun run)
+a manifest manifests/job-<SLURM_JOB_ID>.json (nodes, partition, modules, environment,
+versions, revision + dirty flag).
 The point id covers the launcher, binding, partition and thread settings: a rerun with other
 settings measures new points instead of resuming old ones.
 Python: 3.6 or newer, with tomllib (3.11+) or the tomli package.
@@ -226,7 +226,7 @@ def main(argv, script_dir):
             print(f"{e.name}: {e.app} -> {find_app(e.app, config, args.app_dir, script_dir) or 'NOT FOUND'}")
         return 0
     max_nodes = args.max_nodes or args.nodes
-    if not looking:
+    if not looking and (launcher.kind != "local" or "SLURM_JOB_ID" in os.environ):  # a job's record
         path = write_manifest(names["results_dir"], build_manifest(launcher, argv, names["source_dir"],
                                                                    args.cores_per_node, notes))
         print(f"hympi-harness: manifest {path}")

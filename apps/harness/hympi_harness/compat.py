@@ -6,6 +6,7 @@ tomli 2.x for 3.7+). Keep this package free of 3.7+ syntax: no walrus, no f"{x=}
 `from __future__ import annotations`, no dataclasses; subprocess without capture_output/text.
 """
 import shlex
+import subprocess
 import sys
 
 MIN_PYTHON = (3, 6)
@@ -40,6 +41,17 @@ def check_python():
         raise PythonTooOld("hympi-harness needs Python >= {}.{}; {} is {}".format(
             MIN_PYTHON[0], MIN_PYTHON[1], sys.executable, sys.version.split()[0]))
     toml_reader()
+
+
+def command_output(cmd, timeout=30, env=None, with_stderr=False):
+    """stdout of a helper command (scontrol, squeue, lscpu, git, mpirun --version), or None when it
+    cannot run or fails. Text mode spelled the 3.6 way (no capture_output/text)."""
+    try:
+        out = subprocess.run(cmd, stdout=subprocess.PIPE, universal_newlines=True, timeout=timeout, env=env,
+                             stderr=subprocess.STDOUT if with_stderr else subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout if out.returncode == 0 or with_stderr else None
 
 
 def shell_join(words):

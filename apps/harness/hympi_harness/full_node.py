@@ -4,8 +4,9 @@ A full node is the hardware of the node the job runs on, not what the jobscript 
 $SLURM_CPUS_ON_NODE counts logical CPUs, so it is divided by lscpu's threads per core (SMT).
 A different --ntasks-per-node is reported, so a 24-rank default on a 128-core node is seen."""
 import os
-import subprocess
 import time
+
+from .compat import command_output
 
 
 def _int(text):
@@ -14,12 +15,7 @@ def _int(text):
 
 
 def threads_per_core():
-    try:
-        out = subprocess.run(["lscpu"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, universal_newlines=True,
-                             timeout=20, env=dict(os.environ, LC_ALL="C"))
-    except (OSError, subprocess.TimeoutExpired):
-        return 1
-    for line in out.stdout.splitlines():
+    for line in (command_output(["lscpu"], env=dict(os.environ, LC_ALL="C")) or "").splitlines():
         key, _, value = line.partition(":")
         if key.strip() == "Thread(s) per core" and _int(value):
             return _int(value)
@@ -56,9 +52,8 @@ def job_end_time(env=None):
     job = env.get("SLURM_JOB_ID")
     if not job:
         return None
-    try:
-        out = subprocess.run(["squeue", "-h", "-j", job, "-o", "%e"], stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL, universal_newlines=True, timeout=20)
-        return time.mktime(time.strptime(out.stdout.strip(), "%Y-%m-%dT%H:%M:%S"))
-    except (OSError, subprocess.TimeoutExpired, ValueError):
+    try:  # "Unlimited", or nothing when squeue is missing: no limit known
+        return time.mktime(time.strptime((command_output(["squeue", "-h", "-j", job, "-o", "%e"]) or "").strip(),
+                                         "%Y-%m-%dT%H:%M:%S"))
+    except ValueError:
         return None

@@ -8,7 +8,8 @@ detects them itself.
 import os
 import re
 import shutil
-import subprocess
+
+from .compat import command_output
 
 LAUNCHERS = ("local", "mpirun", "srun")
 # core: one core per rank, ranks in blocks (the default: the same figure means the same on
@@ -25,12 +26,7 @@ class LaunchError(Exception):
 
 
 def detect_mpi_family(mpiexec):
-    try:
-        out = subprocess.run([mpiexec, "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             universal_newlines=True, timeout=20)
-    except (OSError, subprocess.TimeoutExpired):
-        return "other"
-    text = out.stdout
+    text = command_output([mpiexec, "--version"], timeout=20, with_stderr=True) or ""
     if "Open MPI" in text or "OpenRTE" in text:
         return "openmpi"
     if "HYDRA" in text or "MPICH" in text or "Intel" in text:
@@ -43,14 +39,9 @@ def slurm_hosts():
     nodelist = os.environ.get("SLURM_JOB_NODELIST") or os.environ.get("SLURM_NODELIST")
     if not nodelist:
         return []
-    try:
-        out = subprocess.run(["scontrol", "show", "hostnames", nodelist], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             universal_newlines=True, timeout=30)
-        hosts = out.stdout.split()
-        if hosts:
-            return hosts
-    except (OSError, subprocess.TimeoutExpired):
-        pass
+    hosts = (command_output(["scontrol", "show", "hostnames", nodelist]) or "").split()
+    if hosts:
+        return hosts
     return [nodelist] if "[" not in nodelist and "," not in nodelist else []
 
 

@@ -6,9 +6,10 @@ import json
 import os
 import re
 import socket
-import subprocess
 import sys
 import time
+
+from .compat import command_output
 
 # Environment that changes results: threads, MPI and fabric tuning, Cray programming environment.
 _ENV_THAT_MATTERS = re.compile(r"^(OMP_|OPENBLAS_|MKL_|BLIS_|HYMPI_|UCX_|OMPI_MCA_|PMIX_MCA_|FI_|MPICH_|"
@@ -19,28 +20,17 @@ _SLURM = ("SLURM_JOB_ID", "SLURM_JOB_NAME", "SLURM_JOB_PARTITION", "SLURM_CLUSTE
 
 
 def _first_line(cmd):
-    try:
-        out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True,
-                             timeout=20)
-    except (OSError, subprocess.TimeoutExpired):
-        return ""
-    lines = [line for line in out.stdout.splitlines() if line.strip()]
+    lines = [line for line in (command_output(cmd, with_stderr=True) or "").splitlines() if line.strip()]
     return lines[0].strip() if lines else ""
 
 
 def source_revision(source_dir):
     """(commit, dirty) of the source tree now, or ("", None) outside a git checkout."""
-    if not source_dir or not os.path.isdir(os.path.join(source_dir, ".git")) and not os.path.isfile(
-            os.path.join(source_dir, ".git")):
+    if not source_dir:
         return "", None
-    commit = _first_line(["git", "-C", source_dir, "rev-parse", "HEAD"])
-    try:
-        out = subprocess.run(["git", "-C", source_dir, "status", "--porcelain", "--untracked-files=no"],
-                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, universal_newlines=True, timeout=30)
-        dirty = bool(out.stdout.strip())
-    except (OSError, subprocess.TimeoutExpired):
-        dirty = None
-    return commit, dirty
+    commit = (command_output(["git", "-C", source_dir, "rev-parse", "HEAD"]) or "").strip()
+    status = command_output(["git", "-C", source_dir, "status", "--porcelain", "--untracked-files=no"])
+    return commit, (None if status is None else bool(status.strip()))
 
 
 def build_manifest(launcher, argv, source_dir, cores_per_node, notes):

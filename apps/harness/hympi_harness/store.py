@@ -21,7 +21,8 @@ import os
 import shutil
 import signal
 import socket
-import subprocess
+
+from .compat import command_output
 
 EXTRA_COLUMNS = ["point_id", "launcher", "hosts", "experiment", "slurm_job_id", "binding", "bound_to", "threads"]
 INDEX_COLUMNS = ["point_id", "status", "exit_code", "seconds", "started", "experiment", "label", "command",
@@ -51,12 +52,10 @@ def _claim_alive(entry):
     job = entry.get("slurm_job_id")
     if not job:
         return False
-    try:
-        out = subprocess.run(["squeue", "-h", "-j", job, "-o", "%T"], stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL, universal_newlines=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return True  # cannot tell: leave the point to its owner
-    return out.returncode == 0 and out.stdout.strip() in ("RUNNING", "COMPLETING", "SUSPENDED")
+    state = command_output(["squeue", "-h", "-j", job, "-o", "%T"])
+    if state is None:
+        return True  # cannot tell (no squeue here, or it failed): leave the point to its owner
+    return state.strip() in ("RUNNING", "COMPLETING", "SUSPENDED")
 
 
 @contextlib.contextmanager
