@@ -9,7 +9,7 @@ packages=(
   libmpich-dev mpich libscalapack-mpich-dev
   libopenblas-dev libeigen3-dev libcli11-dev librandom123-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3 python3-matplotlib
+  python3 python3-matplotlib python3-tomli
 )
 # Optional groups: simulated scale (SimGrid) and the local Slurm used by the jobscript tests.
 if [[ "${HYMPI_WITH_SIMGRID:-1}" == 1 ]]; then packages+=(libsimgrid-dev); fi

@@ -7,7 +7,8 @@
 #   HYMPI_RESULTS     output root (default $HYMPI_ROOT/results/cluster-<cluster>[-tiny])
 #   HYMPI_EXPERIMENTS experiment files to run instead of the family's defaults
 #   HYMPI_TINY=1      run each experiment's [tiny] section (seconds; used by the tests)
-#   HYMPI_LAUNCHER    srun | mpirun (the flavour sets the default)
+#   HYMPI_LAUNCHER    srun | mpirun (the flavour sets the default; "local" is refused)
+#   HYMPI_BINDING     core (default: one core per rank, block distribution) | none | launcher
 #   HYMPI_SRUN_MPI    srun --mpi=... (ib flavour: pmix)
 #   HYMPI_LAUNCHER_ARGS  extra launcher options, e.g. "--cpu-bind=cores"
 #   HYMPI_EMULATE_NODES=1  emulate the experiments' nodes inside the allocation
@@ -21,8 +22,12 @@ hympi_fail() {
 }
 
 if [[ -n ${HYMPI_ENV_SCRIPT:-} ]]; then
+  [[ -r $HYMPI_ENV_SCRIPT ]] || hympi_fail "HYMPI_ENV_SCRIPT=$HYMPI_ENV_SCRIPT is not readable"
+  # Lmod and many site scripts read unset variables: not under set -u.
+  set +u
   # shellcheck disable=SC1090
   source "$HYMPI_ENV_SCRIPT"
+  set -u
 fi
 HYMPI_BUILD=${HYMPI_BUILD:-$HYMPI_ROOT/build}
 HYMPI_HARNESS=${HYMPI_HARNESS:-$HYMPI_BUILD/apps/harness/hympi-harness}
@@ -32,14 +37,19 @@ _suffix=""
 [[ $HYMPI_TINY == 1 ]] && _suffix=-tiny
 HYMPI_RESULTS=${HYMPI_RESULTS:-$HYMPI_ROOT/results/cluster-${SLURM_CLUSTER_NAME:-cluster}$_suffix}
 HYMPI_EXPERIMENT_DIR=${HYMPI_EXPERIMENT_DIR:-$HYMPI_ROOT/results/experiments/cluster}
-# Open MPI refuses to run as root unless told; harmless elsewhere.
+# Open MPI refuses to run as root unless told; harmless elsewhere. Thread counts: the harness
+# gives every rank one OpenMP/BLAS thread whatever is exported here, and records it.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1} OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 
 # hympi_run_family LAUNCHER EXPERIMENT_NAME...
 hympi_run_family() {
   local launcher=${HYMPI_LAUNCHER:-$1}
   shift
+  case $launcher in
+    srun | mpirun) ;;
+    *) hympi_fail "HYMPI_LAUNCHER=$launcher: a jobscript runs real nodes with srun or mpirun" \
+      "(local would run every point oversubscribed on the batch node); unset it or choose one" ;;
+  esac
   local files=() name
   if [[ -n ${HYMPI_EXPERIMENTS:-} ]]; then
     read -ra files <<<"$HYMPI_EXPERIMENTS"

@@ -7,10 +7,13 @@ the world size it sees and every option it got. Test hooks:
   $FAKE_FAIL_SIZE fail the same way when --size has this value
   --sleep S       sleep S seconds first (timeouts)
   --count FILE    append one line per run to FILE (how often a point really ran)
+The row also shows the thread counts and any emulated-layout variables the run inherited.
 """
 import os
 import sys
 import time
+
+LAYOUT_ENV = ("HYMPI_RANKS_PER_NODE", "HYMPI_NODE_SIZES", "HYMPI_PLACEMENT")
 
 
 def world(var_names, default):
@@ -47,9 +50,12 @@ def main(argv):
         new = not os.path.exists(csv)
         with open(csv, "a") as f:
             if new:
-                f.write("world_size,options\n")
+                f.write("world_size,options,omp_threads,blas_threads,layout_env\n")
             shown = {k: v for k, v in opts.items() if k not in ("csv", "count")}
-            f.write(f"{size},\"{' '.join(f'{k}={v}' for k, v in sorted(shown.items()))}\"\n")
+            layout = " ".join(f"{k}={v}" for k, v in sorted(os.environ.items()) if k in LAYOUT_ENV)
+            f.write(f"{size},\"{' '.join(f'{k}={v}' for k, v in sorted(shown.items()))}\","
+                    f"{os.environ.get('OMP_NUM_THREADS', '')},{os.environ.get('OPENBLAS_NUM_THREADS', '')},"
+                    f"\"{layout}\"\n")
     if "fail" in opts or opts.get("size", "-") == os.environ.get("FAKE_FAIL_SIZE"):
         print("fake_app: failing on purpose", file=sys.stderr)
         print("fake_app: last words", file=sys.stderr)

@@ -41,9 +41,14 @@ class HarnessCase(unittest.TestCase):
             f.write(textwrap.dedent(body))
         return path
 
+    def env(self, extra=None):
+        """The environment of the harness under test: ours plus the test's additions."""
+        return {**os.environ, **(extra or {})}
+
     def harness(self, *args, expect=None, env=None):
         cmd = [sys.executable, HARNESS, "--results-dir", os.path.join(self.dir, "results"), *args]
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env={**os.environ, **(env or {})})
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=300,
+                              env=self.env(env))
         if expect is not None:
             self.assertEqual(proc.returncode, expect, f"{cmd}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}")
         return proc
@@ -78,7 +83,9 @@ class ExpansionTest(HarnessCase):
         self.assertEqual(p.params["nodes"], 2)
         self.assertEqual(p.app_args(emulate=True),
                          ["--n", "8", "--ranks-per-node", "2", "--size", "8", "--policy", "pure"])
-        self.assertEqual(p.app_args(emulate=False), ["--n", "8", "--size", "8", "--policy", "pure"])
+        # Real nodes: the app is told so, whatever HYMPI_RANKS_PER_NODE the caller exported.
+        self.assertEqual(p.app_args(emulate=False),
+                         ["--n", "8", "--size", "8", "--policy", "pure", "--ranks-per-node", "0"])
         irregular = [q for q in points if "node_sizes" in q.params][0]
         self.assertEqual(irregular.ranks, 4)
         self.assertIn("--node-sizes", irregular.app_args(True))
@@ -142,13 +149,21 @@ class LauncherTest(HarnessCase):
         srun = Launcher("srun", srun_mpi="pmix")
         cmd, env = srun.command(p, "app", args, {})
         self.assertEqual(cmd[1:], ["-n", "6", "--mpi=pmix", "-N", "2", "--ntasks-per-node", "3",
-                                   "--distribution=cyclic", "app"])
+                                   "--cpu-bind=verbose,cores", "--distribution=cyclic:block", "app",
+                                   "--ranks-per-node", "0"])
+        self.assertEqual(env, {"SLURM_NTASKS_PER_NODE": None, "SLURM_DISTRIBUTION": None})
         ompi = Launcher("mpirun", mpiexec="mpirun", mpi_family="openmpi", hosts=["a", "b", "c"])
         cmd, _ = ompi.command(p, "app", args, {})
-        self.assertEqual(cmd[1:], ["-np", "6", "--host", "a:3,b:3", "--map-by", "node", "app"])
+        self.assertEqual(cmd[1:], ["-np", "6", "--host", "a:3,b:3", "--map-by", "node", "--bind-to", "core",
+                                   "--report-bindings", "app", "--ranks-per-node", "0"])
+        unbound = Launcher("mpirun", mpiexec="mpirun", mpi_family="openmpi", binding="launcher")
+        cmd, _ = unbound.command(p, "app", args, {})
+        self.assertEqual(cmd[1:], ["-np", "6", "--map-by", "ppr:3:node", "--report-bindings", "app",
+                                   "--ranks-per-node", "0"])
         mpich = Launcher("mpirun", mpiexec="mpiexec", mpi_family="mpich")
-        cmd, _ = mpich.command(p, "app", args, {})
-        self.assertEqual(cmd[1:], ["-n", "6", "-ppn", "3", "app"])
+        cmd, env = mpich.command(p, "app", args, {})
+        self.assertEqual(cmd[1:], ["-n", "6", "-ppn", "3", "-bind-to", "core", "app", "--ranks-per-node", "0"])
+        self.assertEqual(env, {"HYDRA_TOPO_DEBUG": "1"})
         local = Launcher("local", mpiexec="mpirun", mpi_family="openmpi")
         cmd, _ = local.command(p, "app", p.app_args(local.emulate), {})
         self.assertEqual(cmd[1:], ["-np", "6", "--oversubscribe", "--bind-to", "none", "app",
@@ -159,7 +174,9 @@ class LauncherTest(HarnessCase):
         srun = Launcher("srun", hosts=["n1", "n2"])
         srun.hostfile_dir = self.dir
         cmd, env = srun.command(p, "app", [], {})
-        self.assertIn("--distribution=arbitrary", cmd)
+        self.assertEqual(cmd[1:], ["-n", "4", "-N", "2", "--distribution=arbitrary", "-w", "n1,n2",
+                                   "--cpu-bind=verbose,cores", "app"])
+        self.assertIsNone(env["SLURM_NTASKS_PER_NODE"], "the batch step's tasks per node must not clash")
         with open(env["SLURM_HOSTFILE"]) as f:
             self.assertEqual(f.read().split(), ["n1", "n1", "n1", "n2"])
 
@@ -251,7 +268,7 @@ class SweepTest(HarnessCase):
             sleep = [60]
             """)
         cmd = [sys.executable, HARNESS, "--results-dir", os.path.join(self.dir, "results"), exp]
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and not self._fake_app_pids():
             time.sleep(0.2)

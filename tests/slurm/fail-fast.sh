@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # fail-fast.sh JOBSCRIPT: on the local test cluster, requests that can never run must be
 # rejected at submission (EnforcePartLimits=ALL) instead of pending forever, and a job that
-# fails must be reported as failed by slurm-submit-wait.sh. Exit 77 if Slurm is missing.
+# fails must be reported as failed by slurm-submit-wait.sh. Exit 77 where the test cluster cannot run (skip-unless-slurm.sh).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 jobscript=$1
-PATH=/usr/sbin:$PATH command -v slurmctld >/dev/null || { echo "SKIP: slurmctld not installed"; exit 77; }
+# shellcheck source=skip-unless-slurm.sh
+source "$HERE/skip-unless-slurm.sh"
+skip_unless_slurm
 : "${SLURM_LOCAL_DIR:?}" "${HYMPI_BUILD:?}"
 export SLURM_CONF=$SLURM_LOCAL_DIR/slurm.conf
 "$HERE/slurm-local.sh" status >/dev/null || { echo "FAIL: the local Slurm cluster is not running"; exit 1; }

@@ -3,13 +3,18 @@
 # Submits one hympi jobscript in its tiny configuration to the local test cluster
 # (slurm-local.sh), waits (bounded), and checks that the job COMPLETED and that every
 # experiment it ran produced its CSV with at least one row and no failed point.
-# Needs SLURM_LOCAL_DIR, HYMPI_ROOT, HYMPI_BUILD. Exit 77 if Slurm is not installed.
+# Emulated nodes unless HYMPI_EMULATE_NODES=0 is given: then the points run on the real node
+# and check-real-node.py checks layout, binding, threads, job id and manifest.
+# HYMPI_TEST_EXPECT_FAILURE="text": the job must instead FAIL, saying text in its output.
+# Needs SLURM_LOCAL_DIR, HYMPI_ROOT, HYMPI_BUILD. Exit 77 where the test cluster cannot run (skip-unless-slurm.sh).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 jobscript=$1
 name=$2
 shift 2
-PATH=/usr/sbin:$PATH command -v slurmctld >/dev/null || { echo "SKIP: slurmctld not installed"; exit 77; }
+# shellcheck source=skip-unless-slurm.sh
+source "$HERE/skip-unless-slurm.sh"
+skip_unless_slurm
 : "${SLURM_LOCAL_DIR:?}" "${HYMPI_ROOT:?}" "${HYMPI_BUILD:?}"
 export SLURM_CONF=$SLURM_LOCAL_DIR/slurm.conf
 if ! "$HERE/slurm-local.sh" status >/dev/null; then
@@ -20,11 +25,13 @@ fi
 out=$HYMPI_BUILD/tmp/slurm-jobs/$name
 rm -rf "$out"  # job ids restart at 1 with a fresh cluster: never trust old output
 mkdir -p "$out/results"
-exports="ALL,HYMPI_TINY=1,HYMPI_EMULATE_NODES=1,HYMPI_ROOT=$HYMPI_ROOT,HYMPI_BUILD=$HYMPI_BUILD"
+emulate=1
+for kv in "$@"; do [[ $kv == HYMPI_EMULATE_NODES=* ]] && emulate=${kv#*=}; done
+exports="ALL,HYMPI_TINY=1,HYMPI_EMULATE_NODES=$emulate,HYMPI_ROOT=$HYMPI_ROOT,HYMPI_BUILD=$HYMPI_BUILD"
 exports+=",HYMPI_RESULTS=$out/results"
 # srun's PMI for this build's MPI (set by CMake for MPICH: pmi2); unset = the cluster default.
 [[ -n ${HYMPI_TEST_SRUN_MPI:-} ]] && exports+=",HYMPI_SRUN_MPI=$HYMPI_TEST_SRUN_MPI"
-for kv in "$@"; do exports+=",$kv"; done
+for kv in "$@"; do [[ $kv == HYMPI_EMULATE_NODES=* ]] || exports+=",$kv"; done
 
 rc=0
 "$HERE/slurm-submit-wait.sh" "${HYMPI_SLURM_JOB_LIMIT:-240}" --nodes=1 --ntasks=2 --ntasks-per-node=2 \
@@ -33,6 +40,14 @@ rc=0
 echo "---- job output ($out/job.out, last 40 lines)"
 tail -n 40 "$out/job.out" 2>/dev/null || echo "(none)"
 echo "----"
+if [[ -n ${HYMPI_TEST_EXPECT_FAILURE:-} ]]; then
+  if ((rc == 1)) && grep -qF -- "$HYMPI_TEST_EXPECT_FAILURE" "$out/job.out"; then
+    echo "PASS: $name: the job failed as it should: $(grep -F -- "$HYMPI_TEST_EXPECT_FAILURE" "$out/job.out" | head -n 1)"
+    exit 0
+  fi
+  echo "FAIL: $name: expected the job to fail saying '$HYMPI_TEST_EXPECT_FAILURE' (submit-wait exit $rc)"
+  exit 1
+fi
 if ((rc != 0)); then
   echo "FAIL: $name: job did not complete successfully (submit-wait exit $rc)"
   exit 1
@@ -57,5 +72,11 @@ done < <(find "$out/results" -name '*.state.json' | sort)
 if ((checked == 0)); then
   echo "FAIL: $name: the job wrote no experiment CSV under $out/results"
   exit 1
+fi
+if ((emulate == 0)); then
+  launcher=mpirun
+  [[ $jobscript == */cray/* ]] && launcher=srun
+  for kv in "$@"; do [[ $kv == HYMPI_LAUNCHER=* ]] && launcher=${kv#*=}; done
+  "$HERE/check-real-node.py" "$out/results" "$launcher"
 fi
 echo "PASS: $name: job COMPLETED, $checked experiment CSV(s)"

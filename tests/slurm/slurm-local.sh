@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # A single-node Slurm cluster (munged + slurmctld + slurmd) in a private directory, for
-# testing jobscripts. Nothing outside $SLURM_LOCAL_DIR is touched: own munge key and socket,
-# own ports, own TmpFS, SLURM_CONF instead of /etc/slurm. Every wait is bounded and only the
-# processes this script started (by PID) are ever signalled.
+# testing jobscripts. Nothing outside $SLURM_LOCAL_DIR is touched except one run directory
+# of its own (below): own munge key and socket, own ports, own TmpFS, SLURM_CONF instead of
+# /etc/slurm. Every wait is bounded and only the processes this script started (by PID) are
+# ever signalled.
+#
+# munged refuses a socket with any ancestor directory that is not executable by all (a
+# checkout under /root or a 0700 home or `mktemp -d`). So its socket, key, seed and pid file
+# live in a fresh `mktemp -d /tmp/hympi-slurm.XXXXXX` (0755) created by start, named in
+# $SLURM_LOCAL_DIR/rundir and removed by stop: never shared between two clusters.
 #
 #   slurm-local.sh start    start (idempotent: returns at once if already up)
 #   slurm-local.sh stop     cancel jobs, stop the daemons (no-op if nothing runs)
@@ -14,7 +20,8 @@
 #     so clusters of several build trees can run side by side),
 #   SLURM_LOCAL_CPUS (CPUs declared for the node; more than the machine has is allowed),
 #   SLURM_LOCAL_TIMEOUT (seconds for each wait, default 30).
-# Exit 77 when the Slurm or munge daemons are not installed (ctest SKIP_RETURN_CODE).
+# Exit 77 when the Slurm or munge daemons are not installed or we are not root
+# (ctest SKIP_RETURN_CODE).
 set -euo pipefail
 
 D=${SLURM_LOCAL_DIR:-${TMPDIR:-/tmp}/hympi-slurm-$(id -u)}
@@ -27,17 +34,8 @@ SBIN_PATH=/usr/sbin:/usr/local/sbin:$PATH
 
 log() { echo "slurm-local: $*" >&2; }
 
-need_programs() {
-  local p missing=()
-  for p in slurmctld slurmd munged munge unmunge sinfo scontrol squeue scancel sbatch; do
-    PATH=$SBIN_PATH command -v "$p" >/dev/null || missing+=("$p")
-  done
-  if ((${#missing[@]})); then
-    log "SKIP: not installed: ${missing[*]}"
-    log "      apt-get install -y --no-install-recommends slurmctld slurmd slurm-client munge"
-    exit 77
-  fi
-}
+# shellcheck source=skip-unless-slurm.sh
+source "$(dirname "$0")/skip-unless-slurm.sh"
 
 # A PID from our own pid file, or nothing. Never `$(<file)`: the file may vanish (set -e).
 pid_of() { cat "$PIDS/$1.pid" 2>/dev/null || true; }
@@ -143,6 +141,34 @@ do_stop() {
   kill_stepds
   stop_daemon slurmctld
   stop_daemon munged
+  remove_rundir
+}
+
+# The world-traversable run directory of the current start (see the header), or nothing.
+rundir() { cat "$D/rundir" 2>/dev/null || true; }
+
+remove_rundir() {
+  local dir
+  dir=$(rundir)
+  # Only a directory this script made: the mktemp pattern, never anything else.
+  if [[ $dir == /tmp/hympi-slurm.?????? && -d $dir ]]; then rm -rf "$dir"; fi
+  rm -f "$D/rundir"
+}
+
+# make_rundir: a fresh 0755 directory under /tmp whose every ancestor is a+x (munged checks).
+make_rundir() {
+  local dir parent
+  dir=$(mktemp -d /tmp/hympi-slurm.XXXXXX) || { log "cannot create a run directory under /tmp"; return 1; }
+  chmod 0755 "$dir"
+  echo "$dir" >"$D/rundir"
+  parent=$dir
+  while [[ $parent != / ]]; do
+    parent=$(dirname "$parent")
+    if [[ $(stat -L -c %A "$parent") != ?????????[xt] ]]; then
+      log "$parent is not searchable by all users; munged cannot use a socket below it"
+      return 1
+    fi
+  done
 }
 
 listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -175,7 +201,7 @@ CredType=cred/munge
 AuthInfo=socket=$MUNGE_SOCKET
 MpiDefault=pmix
 ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
+TaskPlugin=task/affinity
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 SchedulerType=sched/backfill
@@ -219,25 +245,25 @@ start_daemon() {
 }
 
 do_start() {
-  need_programs
+  skip_unless_slurm
   if is_running; then
     log "already running in $D"
     return 0
   fi
   do_stop
-  rm -rf "$D/state" "$D/spool" "$D/log" "$D/tmp" "$D/run" "$PIDS"
-  mkdir -p "$D/state" "$D/spool" "$D/log" "$D/tmp" "$D/run" "$PIDS" "$D/munge"
-  chmod 0755 "$D" "$D/munge"  # munged insists the socket dir is a+x
-  if [[ ! -s $D/munge/munge.key ]]; then
-    dd if=/dev/urandom of="$D/munge/munge.key" bs=1024 count=1 status=none
-  fi
-  chmod 0600 "$D/munge/munge.key"
+  rm -rf "$D/state" "$D/spool" "$D/log" "$D/tmp" "$D/run" "$D/munge" "$PIDS"
+  mkdir -p "$D/state" "$D/spool" "$D/log" "$D/tmp" "$D/run" "$PIDS"
+  make_rundir || { do_stop; return 1; }
+  local munge_dir
+  munge_dir=$(rundir)
+  MUNGE_SOCKET=$munge_dir/munge.sock
+  (umask 077 && dd if=/dev/urandom of="$munge_dir/munge.key" bs=1024 count=1 status=none)
   choose_ports
   write_config
 
   PATH=$SBIN_PATH start_daemon munged "$D/log/munged.out" munged -F --socket="$MUNGE_SOCKET" \
-    --key-file="$D/munge/munge.key" --pid-file="$D/run/munged.pid" --log-file="$D/log/munged.log" \
-    --seed-file="$D/munge/munge.seed"
+    --key-file="$munge_dir/munge.key" --pid-file="$munge_dir/munged.pid" --log-file="$D/log/munged.log" \
+    --seed-file="$munge_dir/munge.seed"
   if ! wait_for "$TIMEOUT" "munged" sh -c "munge -S '$MUNGE_SOCKET' -n | unmunge -S '$MUNGE_SOCKET'"; then
     show_failure; cat "$D/log/munged.out" >&2 || true; do_stop; return 1
   fi
@@ -260,11 +286,8 @@ do_status() {
   is_running
 }
 
-# The munge socket is a Unix socket: its path must stay short (108 bytes at most).
-MUNGE_SOCKET=$D/munge/munge.sock
-if ((${#MUNGE_SOCKET} > 100)); then
-  MUNGE_SOCKET=${TMPDIR:-/tmp}/hympi-munge-$(echo "$D" | cksum | cut -d' ' -f1).sock
-fi
+# Short whatever $D is (a Unix socket path has at most 108 bytes).
+MUNGE_SOCKET=$(rundir)/munge.sock
 
 case ${1:-} in
   start) do_start ;;

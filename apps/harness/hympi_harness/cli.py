@@ -8,7 +8,10 @@ import signal
 import sys
 
 from .experiment import Experiment, ExperimentError
-from .launchers import LAUNCHERS, LaunchError, Launcher, slurm_hosts
+from .full_node import job_end_time, detect_cores_per_node
+from .launchers import BINDINGS, LAUNCHERS, THREAD_ENV, LaunchError, Launcher, slurm_hosts
+from .manifest import build_manifest, write_manifest
+from .plan import plan_lines
 from .runner import Sweep
 from .store import StoreError
 
@@ -19,10 +22,18 @@ examples:
   hympi-harness --launcher srun --srun-mpi pmix --max-nodes $SLURM_JOB_NUM_NODES \\
                 results/experiments/cluster/zhou-fig8.toml
   hympi-harness --tiny --set ranks=2 results/experiments/cluster/summa-fig11.toml
+  hympi-harness --plan --nodes 64 --cores-per-node 128 results/experiments/cluster/zhou-fig*.toml
+  hympi-harness --dry-run --launcher srun --nodes 8 --cores-per-node 128 results/experiments/cluster/zhou-fig9.toml
 
-Each experiment writes <output>.csv (app rows + point_id, launcher, hosts, experiment),
-<output>.state.json (done points; a rerun skips them), <output>.index.csv (every attempt
-with status, exit code and stderr tail) and <output>.logs/ under --results-dir.
+Each experiment writes <output>.csv (app rows + point_id, launcher, hosts, experiment,
+slurm_job_id, binding, bound_to, threads), <output>.state.json (done points; a rerun skips
+them), <output>.index.csv (every attempt with status, exit code and stderr tail),
+<output>.logs/ and <output>.lock under --results-dir, and each batch job (or srun/mpirun run)
+a manifest manifests/job-<SLURM_JOB_ID>.json (nodes, partition, modules, environment,
+versions, revision + dirty flag).
+The point id covers the launcher, binding, partition and thread settings: a rerun with other
+settings measures new points instead of resuming old ones.
+Python: 3.6 or newer, with tomllib (3.11+) or the tomli package.
 Exit status: 0 all points ok (or done before), 1 some point failed, 2 bad usage or input.
 """
 
@@ -53,12 +64,27 @@ def find_app(name, config, app_dirs, script_dir):
     return shutil.which(name)
 
 
-def _default_cores():
-    for name in ("HYMPI_CORES_PER_NODE", "SLURM_NTASKS_PER_NODE"):
-        text = os.environ.get(name, "")
-        digits = text.split("(")[0].split(",")[0]  # Slurm spells it "24" or "24(x2)"
-        if digits.isdigit():
-            return int(digits)
+def _int_env(name):
+    text = os.environ.get(name, "")
+    return int(text) if text.isdigit() else None
+
+
+def _error(text):
+    print(f"hympi-harness: error: {text}", file=sys.stderr)
+    return 2
+
+
+def _check_allocation(args):
+    """Refuses runs that would land on the wrong machine or layout; returns an error text or None."""
+    in_job = "SLURM_JOB_ID" in os.environ or "PBS_JOBID" in os.environ
+    if args.launcher == "local" and (_int_env("SLURM_JOB_NUM_NODES") or 1) > 1:
+        return (f"--launcher local (from {'$HYMPI_LAUNCHER' if os.environ.get('HYMPI_LAUNCHER') else 'the default'}) "
+                f"would run every point oversubscribed on this one node of a {os.environ['SLURM_JOB_NUM_NODES']}-node "
+                "job; use --launcher srun or mpirun")
+    if args.launcher != "local" and not in_job and not args.hosts and not args.outside_allocation:
+        return (f"--launcher {args.launcher} outside a batch job (no $SLURM_JOB_ID): this looks like a login node. "
+                "Submit a jobscript (jobscripts/README.md), or look first with --dry-run / --plan / --list, "
+                "or pass --outside-allocation")
     return None
 
 
@@ -105,15 +131,27 @@ def parse_args(argv, config, script_dir):
                     help="replace an axis of every experiment, e.g. --set ranks_per_node=24 (repeatable)")
     ap.add_argument("--max-ranks", type=int, help="skip points with more ranks (not counted as failed)")
     ap.add_argument("--max-nodes", type=int, help="skip points with more real nodes (not counted as failed)")
-    ap.add_argument("--cores-per-node", type=int, default=_default_cores(),
-                    help='what ranks_per_node = "full" means; points with fuller nodes are skipped '
-                         "(default $HYMPI_CORES_PER_NODE, else $SLURM_NTASKS_PER_NODE)")
+    ap.add_argument("--cores-per-node", type=int, default=None,
+                    help='what ranks_per_node = "full" means; points with fuller nodes are skipped (default '
+                         "$HYMPI_CORES_PER_NODE, else the cores the job got on this node: $SLURM_CPUS_ON_NODE "
+                         "over lscpu's threads per core)")
+    ap.add_argument("--nodes", type=int, default=_int_env("SLURM_JOB_NUM_NODES"),
+                    help="nodes of the allocation: points needing more are skipped; without a job, --dry-run "
+                         "and --plan use it to show the lines of a job that size (default $SLURM_JOB_NUM_NODES)")
+    ap.add_argument("--binding", choices=BINDINGS, default=env("HYMPI_BINDING", "core"),
+                    help="core: one core per rank, block distribution (srun --cpu-bind=cores, mpirun --bind-to "
+                         "core); none: unbound; launcher: its defaults. Every point logs and records the "
+                         "binding it got (default $HYMPI_BINDING or core)")
+    ap.add_argument("--outside-allocation", action="store_true",
+                    help="let srun/mpirun run without a batch allocation (normally refused: a login node)")
     ap.add_argument("--timeout", type=float, help="seconds per point (default: the experiment's, else 600)")
     ap.add_argument("--fresh", action="store_true",
                     help="delete the experiment's earlier CSV, state, index and logs first (re-measure everything)")
     ap.add_argument("--skip-failed", action="store_true", help="do not retry points that failed before")
     ap.add_argument("--dry-run", action="store_true", help="print the command of every point, run nothing")
     ap.add_argument("--list", action="store_true", help="print the points and their status, run nothing")
+    ap.add_argument("--plan", action="store_true",
+                    help="print nodes and node-hours (bounded by the timeouts) per point and per job, run nothing")
     ap.add_argument("--which", action="store_true", help="print the app each experiment would run, run nothing")
     args = ap.parse_args(argv)
     if args.output and len(args.experiments) > 1:
@@ -134,34 +172,64 @@ def _stop_on_sigterm(signum, frame):
     raise KeyboardInterrupt
 
 
+def _run_settings(args, launcher):
+    """The settings that change a point's result, part of its id (#19.6)."""
+    settings = {"launcher": launcher.kind, "binding": launcher.binding, "emulate": launcher.emulate,
+                "threads": {k: "1" for k in THREAD_ENV}}
+    partition = os.environ.get("SLURM_JOB_PARTITION")
+    if partition:
+        settings["partition"] = partition
+    if launcher.srun_mpi:
+        settings["srun_mpi"] = launcher.srun_mpi
+    if launcher.extra_args:
+        settings["launcher_args"] = launcher.extra_args
+    return settings
+
+
 def main(argv, script_dir):
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
     config = load_config(script_dir)
     args = parse_args(argv, config, script_dir)
+    looking = args.dry_run or args.list or args.plan or args.which
+    notes = []
+    if args.cores_per_node is None:
+        args.cores_per_node, notes = detect_cores_per_node()
+        for note in notes:
+            print(f"hympi-harness: {note}", file=sys.stderr)
+    if not looking:
+        problem = _check_allocation(args)
+        if problem:
+            return _error(problem)
+    hosts = args.hosts.split(",") if args.hosts else (slurm_hosts() if args.launcher != "local" else [])
+    if not hosts and looking and args.nodes and args.launcher != "local":
+        hosts = [f"node{i + 1:03d}" for i in range(args.nodes)]  # a job of that size, for the printed lines
+    try:
+        launcher = Launcher(args.launcher, mpiexec=args.mpiexec, mpi_family=args.mpi_family,
+                            emulate=args.emulate_nodes, extra_args=shlex.split(args.launcher_args),
+                            srun_mpi=args.srun_mpi, hosts=hosts, binding=args.binding)
+    except LaunchError as e:
+        return _error(e)
     try:
         names = {"source_dir": config.get("source_dir") or os.path.normpath(os.path.join(script_dir, "..", "..")),
                  "results_dir": os.path.abspath(args.results_dir)}
-        experiments = [Experiment(p, tiny=args.tiny, overrides=args.overrides, template_vars=names)
-                       for p in args.experiments]
+        settings = _run_settings(args, launcher)
+        experiments = [Experiment(p, tiny=args.tiny, overrides=args.overrides, template_vars=names,
+                                  run_settings=settings) for p in args.experiments]
         planned = [(e, e.points(args.cores_per_node)) for e in experiments]
         for _, points in planned:
             for p in points:
                 p.app_args(emulate=True)  # every template fills in before anything runs
     except ExperimentError as e:
-        print(f"hympi-harness: error: {e}", file=sys.stderr)
-        return 2
+        return _error(e)
     if args.which:
         for e in experiments:
             print(f"{e.name}: {e.app} -> {find_app(e.app, config, args.app_dir, script_dir) or 'NOT FOUND'}")
         return 0
-    hosts = args.hosts.split(",") if args.hosts else (slurm_hosts() if args.launcher != "local" else [])
-    try:
-        launcher = Launcher(args.launcher, mpiexec=args.mpiexec, mpi_family=args.mpi_family,
-                            emulate=args.emulate_nodes, extra_args=shlex.split(args.launcher_args),
-                            srun_mpi=args.srun_mpi, hosts=hosts)
-    except LaunchError as e:
-        print(f"hympi-harness: error: {e}", file=sys.stderr)
-        return 2
+    max_nodes = args.max_nodes or args.nodes
+    if not looking and (launcher.kind != "local" or "SLURM_JOB_ID" in os.environ):  # a job's record
+        path = write_manifest(names["results_dir"], build_manifest(launcher, argv, names["source_dir"],
+                                                                   args.cores_per_node, notes))
+        print(f"hympi-harness: manifest {path}")
     all_ok = True
     for exp, points in planned:
         # Absolute: the apps run in whatever directory the launcher gives them.
@@ -174,21 +242,22 @@ def main(argv, script_dir):
             continue
         app = find_app(exp.app, config, args.app_dir, script_dir)
         if app is None:
-            if not args.dry_run:
-                print(f"hympi-harness: error: {exp.name}: app '{exp.app}' not found (build it, or give --app-dir)",
-                      file=sys.stderr)
-                return 2
+            if not (args.dry_run or args.plan):
+                return _error(f"{exp.name}: app '{exp.app}' not found (build it, or give --app-dir)")
             app = exp.app
         sweep = Sweep(exp, points, launcher, app, csv_path, dry_run=args.dry_run,
-                      retry_failed=not args.skip_failed, max_ranks=args.max_ranks, max_nodes=args.max_nodes,
-                      cores_per_node=args.cores_per_node, timeout=args.timeout)
+                      retry_failed=not args.skip_failed, max_ranks=args.max_ranks, max_nodes=max_nodes,
+                      cores_per_node=args.cores_per_node, timeout=args.timeout, end_time=job_end_time())
+        if args.plan:
+            print(f"== {exp.name}: {exp.title}")
+            print("\n".join(plan_lines(exp, points, sweep.timeout, sweep.too_big)))
+            continue
         if args.fresh and not args.dry_run:
             sweep.store.forget()
         try:
             all_ok = sweep.run() and all_ok
         except StoreError as e:
-            print(f"hympi-harness: error: {e}", file=sys.stderr)
-            return 2
+            return _error(e)
         except KeyboardInterrupt:
             print("hympi-harness: interrupted; finished points are kept, rerun to resume", file=sys.stderr)
             return 130

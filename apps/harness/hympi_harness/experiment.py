@@ -5,7 +5,10 @@
 [axes]         name = [values]; the points are the cartesian product in file order.
                A table value sets several parameters at once: {ranks = 4, grid = "2x2"}.
 [derive]       name = "expression" computed per point from its parameters with + - * / // % and
-               parentheses, e.g. m = "_P * _s" (after the product, before layout is filled in).
+               parentheses, e.g. m = "_P * _s" (after the product, before layout is filled in;
+               expressions naming ranks, nodes, ranks_per_node, _grid_p or _grid_q - the most
+               square process grid _grid_p x _grid_q of the point, _grid_p <= _grid_q - are
+               computed after the layout, so "full" nodes of any size work).
 [[exclude]]    a point matching every key of one entry is dropped.
 [options]      renames: param = "--flag" (or "" to keep the parameter out of the command line).
 [tiny]         axes / args / timeout that replace the normal ones under --tiny (CI, Slurm tests).
@@ -23,7 +26,8 @@ import itertools
 import json
 import math
 import os
-import tomllib
+
+from .compat import toml_reader
 
 LAYOUT_KEYS = ("ranks", "nodes", "ranks_per_node", "node_sizes", "placement")
 
@@ -32,6 +36,8 @@ class ExperimentError(Exception):
     pass
 
 
+# ast.Constant from Python 3.8 on; ast.Num before (3.6, 3.7).
+_NUMBER_NODES = tuple(getattr(ast, n) for n in ("Constant", "Num") if hasattr(ast, n))
 _OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
         ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}
 
@@ -41,8 +47,9 @@ def evaluate(expression, names):
     def walk(node):
         if isinstance(node, ast.Expression):
             return walk(node.body)
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
-            return node.value
+        if isinstance(node, _NUMBER_NODES) and isinstance(getattr(node, "value", getattr(node, "n", None)),
+                                                          (int, float)):
+            return getattr(node, "value", getattr(node, "n", None))
         if isinstance(node, ast.Name):
             if node.id not in names:
                 raise ExperimentError(f"derive '{expression}': unknown parameter '{node.id}'")
@@ -57,6 +64,24 @@ def evaluate(expression, names):
     except SyntaxError as e:
         raise ExperimentError(f"derive '{expression}': {e.msg}")
     return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+_LATE_NAMES = {"ranks", "nodes", "ranks_per_node", "_grid_p", "_grid_q"}
+
+
+def _names_in(expression):
+    try:
+        return {n.id for n in ast.walk(ast.parse(str(expression), mode="eval")) if isinstance(n, ast.Name)}
+    except SyntaxError:
+        return set()
+
+
+def square_grid(ranks):
+    """The most square p x q = ranks with p <= q."""
+    p = int(math.isqrt(ranks)) if hasattr(math, "isqrt") else int(math.sqrt(ranks))
+    while p > 1 and ranks % p:
+        p -= 1
+    return max(p, 1), ranks // max(p, 1)
 
 
 def _as_list(name, values):
@@ -92,8 +117,10 @@ class Point:
     def __init__(self, params, experiment):
         self.params = params
         self.experiment = experiment
-        canonical = json.dumps({"app": experiment.app, "args": experiment.args, "params": params},
-                               sort_keys=True, default=str)
+        identity = {"app": experiment.app, "args": experiment.args, "params": params}
+        if experiment.run_settings:  # launcher, binding, partition, threads: they change the result
+            identity["run"] = experiment.run_settings
+        canonical = json.dumps(identity, sort_keys=True, default=str)
         self.id = hashlib.sha1(canonical.encode()).hexdigest()[:12]
 
     @property
@@ -133,6 +160,9 @@ class Point:
                 continue
             else:
                 args += [flag, _text(value)]
+        real_nodes_flag = exp.options.get("ranks_per_node", "--ranks-per-node")
+        if not emulate and real_nodes_flag:
+            args += [real_nodes_flag, "0"]  # real nodes, whatever HYMPI_RANKS_PER_NODE says
         return args
 
 
@@ -198,16 +228,18 @@ def derive_layout(params, cores_per_node=None):
 
 
 class Experiment:
-    def __init__(self, path, tiny=False, overrides=None, template_vars=None):
+    def __init__(self, path, tiny=False, overrides=None, template_vars=None, run_settings=None):
         self.path = path
+        self.run_settings = dict(run_settings or {})
         # Names usable in args besides the point's parameters: {source_dir}, {results_dir}.
         self.template_vars = dict(template_vars or {})
+        toml = toml_reader()
         try:
             with open(path, "rb") as f:
-                doc = tomllib.load(f)
+                doc = toml.load(f)
         except FileNotFoundError:
             raise ExperimentError(f"experiment file '{path}' not found")
-        except tomllib.TOMLDecodeError as e:
+        except toml.TOMLDecodeError as e:
             raise ExperimentError(f"{path}: not valid TOML: {e}")
         known = {"experiment", "axes", "derive", "exclude", "options", "tiny", "env"}
         unknown = set(doc) - known
@@ -252,9 +284,16 @@ class Experiment:
                     params.update(value)
                 else:
                     params[name] = value
+            late = {n: e for n, e in self.derive.items() if _names_in(e) & _LATE_NAMES}
             for name, expression in self.derive.items():
-                params[name] = evaluate(expression, params)
+                if name not in late:
+                    params[name] = evaluate(expression, params)
             params = derive_layout(params, cores_per_node)
+            if late:
+                grid = dict(zip(("_grid_p", "_grid_q"), square_grid(params["ranks"])))
+                for name, expression in late.items():
+                    params[name] = evaluate(expression, {**params, **grid})
+                params.update((k, v) for k, v in grid.items() if k not in params)
             if any(all(_same(params.get(k), v) for k, v in ex.items()) for ex in self.exclude):
                 continue
             point = Point(params, self)

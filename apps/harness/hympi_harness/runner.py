@@ -6,7 +6,9 @@ import subprocess
 import sys
 import time
 
-from .launchers import LaunchError, run_environment
+from .compat import shell_join
+from .plan import clock as _clock
+from .launchers import LaunchError, describe_binding, run_environment, thread_settings
 from .store import Store, now_iso
 
 STDERR_TAIL_LINES = 12  # enough to get past mpirun's own epilogue to the app's last words
@@ -22,9 +24,12 @@ def _tail(path, lines=STDERR_TAIL_LINES):
     return " | ".join(kept)[-1500:]
 
 
-def _clock(seconds):
-    seconds = int(seconds)
-    return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+def _env_text(env):
+    """VAR=value words for a dry-run line; None means the variable is removed (env -u)."""
+    words = [f"-u {k}" for k, v in env.items() if v is None]
+    words = (["env"] + words) if words else []
+    words += [f"{k}={shlex.quote(v)}" for k, v in env.items() if v is not None]
+    return " ".join(words) + " " if words else ""
 
 
 def _kill_group(proc):
@@ -43,7 +48,8 @@ def _kill_group(proc):
 
 class Sweep:
     def __init__(self, experiment, points, launcher, app_path, csv_path, out=sys.stdout, dry_run=False,
-                 retry_failed=True, max_ranks=None, max_nodes=None, cores_per_node=None, timeout=None):
+                 retry_failed=True, max_ranks=None, max_nodes=None, cores_per_node=None, timeout=None,
+                 end_time=None):
         self.exp = experiment
         self.points = points
         self.launcher = launcher
@@ -56,12 +62,13 @@ class Sweep:
         self.max_nodes = max_nodes
         self.cores_per_node = cores_per_node
         self.timeout = timeout or experiment.timeout
+        self.end_time = end_time  # epoch seconds the job ends (SLURM_JOB_END_TIME), or None
         self.counts = {"ok": 0, "failed": 0, "skipped": 0, "done-before": 0}
 
     def say(self, text):
         print(text, file=self.out, flush=True)
 
-    def _too_big(self, point):
+    def too_big(self, point):
         if self.max_ranks and point.ranks > self.max_ranks:
             return f"needs {point.ranks} ranks > --max-ranks {self.max_ranks}"
         nodes = point.nodes or 1
@@ -70,6 +77,15 @@ class Sweep:
         widest = max(point.params.get("node_sizes") or [point.params.get("ranks_per_node") or 0])
         if self.cores_per_node and widest > self.cores_per_node:
             return f"needs {widest} ranks on a node > --cores-per-node {self.cores_per_node}"
+        return None
+
+    def _too_late(self, point):
+        """A point that the job's time limit would kill before its own timeout is not started."""
+        if not self.end_time or self.dry_run:
+            return None
+        left = self.end_time - time.time()
+        if left < self.timeout:
+            return f"{left:.0f} s left in the job < the point's timeout {self.timeout:g} s"
         return None
 
     def _command(self, point, raw_csv):
@@ -95,7 +111,7 @@ class Sweep:
                 self.counts["done-before"] += 1
                 self.say(f"{tag} done before ({status}) {point.label()}")
                 continue
-            reason = self._too_big(point)
+            reason = self.too_big(point) or self._too_late(point)
             if reason:
                 self.counts["skipped"] += 1
                 self.say(f"{tag} skipped ({reason}) {point.label()}")
@@ -110,8 +126,12 @@ class Sweep:
                     self.store.record(point, "failed", "", 0.0, now_iso(), "", str(e))
                 continue
             if self.dry_run:
-                env_text = " ".join(f"{k}={shlex.quote(v)}" for k, v in {**self.exp.env, **extra_env}.items())
-                self.say(f"{tag} {point.id} {(env_text + ' ') if env_text else ''}{shlex.join(cmd)}")
+                self.say(f"{tag} {point.id} {_env_text({**self.exp.env, **extra_env})}{shell_join(cmd)}")
+                continue
+            taken = self.store.claim(point, self.retry_failed)
+            if taken:  # another harness (job) on the same experiment finished or runs it
+                self.counts["done-before"] += 1
+                self.say(f"{tag} done by another harness ({taken}) {point.label()}")
                 continue
             self.say(f"{tag} run  {point.label()}")
             ok, seconds = self._run_point(point, cmd, extra_env, raw_csv, tag)
@@ -147,13 +167,12 @@ class Sweep:
         for path in (raw_csv, out_path, err_path):
             if os.path.exists(path):
                 os.remove(path)
-        env = run_environment(self.exp.env)
-        env.update(extra_env)
+        env = run_environment(self.exp.env, extra_env)
         started = now_iso()
         t0 = time.monotonic()
         timed_out = False
         with open(out_path, "w") as out, open(err_path, "w") as err:
-            out.write("# " + shlex.join(cmd) + "\n")
+            out.write("# " + shell_join(cmd) + "\n")
             out.flush()
             try:
                 proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env, start_new_session=True)
@@ -172,7 +191,7 @@ class Sweep:
         seconds = time.monotonic() - t0
         code = proc.returncode if proc is not None else 127
         tail = _tail(err_path) or _tail(out_path)
-        status, rows = "failed", 0
+        status, merge = "failed", None
         if timed_out:
             tail = f"timed out after {self.timeout:g} s; " + tail
             code = "timeout"
@@ -180,16 +199,18 @@ class Sweep:
             wrong = self._wrong_rank_count(raw_csv, point)
             if wrong:
                 tail = wrong + "; " + tail
-            elif os.path.exists(raw_csv):
-                # A StoreError (header changed) stops the sweep: every later point would fail too.
-                rows = self.store.merge_rows(raw_csv, [point.id, self.launcher.kind,
-                                                       self.launcher.describe_hosts(), self.exp.name])
-            if rows > 0:
-                status = "ok"
+            elif os.path.exists(raw_csv) and len(Store.read_rows(raw_csv)) > 1:
+                status, merge = "ok", raw_csv
             else:
                 tail = "exit 0 but the app wrote no CSV rows; " + tail
-        # The tail explains failures; for a success it would only repeat the app's report.
-        self.store.record(point, status, code, seconds, started, shlex.join(cmd), tail if status != "ok" else "")
+        bound = describe_binding(out_path, err_path)
+        extra = [self.launcher.kind, ",".join(self.launcher.point_hosts(point)), self.exp.name,
+                 os.environ.get("SLURM_JOB_ID", ""), self.launcher.binding, bound,
+                 thread_settings(env)]
+        # Rows, state and index change in one locked step (a StoreError - header changed - stops
+        # the sweep: every later point would fail too). The tail explains failures only.
+        self.store.record(point, status, code, seconds, started, shell_join(cmd),
+                          "" if status == "ok" else tail, raw_csv=merge, extra=extra)
         if status == "ok":
             self.counts["ok"] += 1
         else:
