@@ -1,6 +1,8 @@
 #include "redistribute.hpp"
 
+#include <cstring>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "hympi/error.hpp"
@@ -9,7 +11,34 @@ namespace hympi::hsumma::scalapack {
 
 namespace {
 
-// The indices of an axis that a grid row (column) owns, ascending.
+// Consecutive indices [first, first + len) of an axis that this rank owns
+// (`mine`), whose local indices run on by one both in `mine` and in `other`
+// and which one process owns in `other`: one memcpy-able piece of a column.
+struct Run {
+  std::int64_t first, len;
+  int other_owner;
+};
+
+std::vector<Run> runs(const Axis& mine, int me, const Axis& other) {
+  std::vector<Run> out;
+  const auto at = [](const std::vector<std::int64_t>& v, std::int64_t t) { return v[static_cast<std::size_t>(t)]; };
+  for (std::int64_t t = 0; t < mine.size(); ++t) {
+    if (mine.owner[static_cast<std::size_t>(t)] != me) continue;
+    const int owner = other.owner[static_cast<std::size_t>(t)];
+    if (!out.empty()) {
+      Run& last = out.back();
+      const std::int64_t prev = last.first + last.len - 1;
+      if (prev == t - 1 && last.other_owner == owner && at(mine.local, t) == at(mine.local, prev) + 1 &&
+          at(other.local, t) == at(other.local, prev) + 1) {
+        ++last.len;
+        continue;
+      }
+    }
+    out.push_back({t, 1, owner});
+  }
+  return out;
+}
+
 std::vector<std::int64_t> owned(const Axis& axis, int me) {
   std::vector<std::int64_t> out;
   for (std::int64_t t = 0; t < axis.size(); ++t)
@@ -17,67 +46,96 @@ std::vector<std::int64_t> owned(const Axis& axis, int me) {
   return out;
 }
 
-std::vector<int> displacements(const std::vector<int>& counts) {
+std::vector<int> displacements(const std::vector<std::int64_t>& counts) {
   std::vector<int> displ(counts.size() + 1, 0);
   std::int64_t sum = 0;
   for (std::size_t r = 0; r < counts.size(); ++r) {
     displ[r] = static_cast<int>(sum);
     sum += counts[r];
+    require(sum <= std::numeric_limits<int>::max(), "pdgemm: more than 2^31 elements to redistribute on one rank");
   }
-  require(sum <= std::numeric_limits<int>::max(), "pdgemm: a local block exceeds 2^31 elements");
   displ.back() = static_cast<int>(sum);
   return displ;
+}
+
+// out[i * stride] = alpha * in[i] + beta * out[i * stride]; beta = 0 never reads out.
+void combine(const double* in, std::int64_t len, double* out, std::int64_t stride, double alpha, double beta) {
+  if (stride == 1 && alpha == 1.0 && beta == 0.0) {
+    std::memcpy(out, in, sizeof(double) * static_cast<std::size_t>(len));
+    return;
+  }
+  for (std::int64_t i = 0; i < len; ++i) {
+    double& y = out[i * stride];
+    y = beta == 0.0 ? alpha * in[i] : alpha * in[i] + beta * y;
+  }
 }
 
 }  // namespace
 
 // Both sides walk the elements in one canonical order, column-major in src's
-// coordinates; every rank then finds its pieces in each message in that order,
-// so no indices travel.
+// coordinates (r along src rows, c along src columns), so every rank finds its
+// pieces in each message in that order and no indices travel. Pieces are runs
+// along r; pieces that stay on this rank go straight from src to dst.
 void redistribute(const GridPos& g, const SourceMatrix& src, bool transpose, const DistMatrix& dst, double alpha,
                   double beta) {
-  const auto at = [](const Axis& a, std::int64_t t) { return a.owner[static_cast<std::size_t>(t)]; };
-  const auto loc = [](const Axis& a, std::int64_t t) { return a.local[static_cast<std::size_t>(t)]; };
+  const auto owner = [](const Axis& a, std::int64_t t) { return a.owner[static_cast<std::size_t>(t)]; };
+  const auto local = [](const Axis& a, std::int64_t t) { return a.local[static_cast<std::size_t>(t)]; };
+  int me = 0;
+  HYMPI_CHECK_MPI(MPI_Comm_rank(g.comm, &me));
   const std::size_t size = static_cast<std::size_t>(g.rows) * static_cast<std::size_t>(g.cols);
-  const std::vector<std::int64_t> src_r = owned(src.rows, g.my_row), src_c = owned(src.cols, g.my_col);
-  const std::vector<std::int64_t> dst_r = owned(dst.rows, g.my_row), dst_c = owned(dst.cols, g.my_col);
-  // Element src(r, c) lands at dst(r, c), or dst(c, r) transposed.
-  const auto dst_rank = [&](std::int64_t r, std::int64_t c) {
-    return transpose ? at(dst.rows, c) * g.cols + at(dst.cols, r) : at(dst.rows, r) * g.cols + at(dst.cols, c);
+  // dst's axes along r and c, and the step between consecutive r in dst's storage.
+  const Axis& dst_r = transpose ? dst.cols : dst.rows;
+  const Axis& dst_c = transpose ? dst.rows : dst.cols;
+  const int my_dst_r = transpose ? g.my_col : g.my_row, my_dst_c = transpose ? g.my_row : g.my_col;
+  const std::int64_t r_stride = transpose ? dst.ld : 1;
+  const auto dst_at = [&](std::int64_t r, std::int64_t c) {
+    return transpose ? dst.data + local(dst.cols, r) * dst.ld + local(dst.rows, c)
+                     : dst.data + local(dst.cols, c) * dst.ld + local(dst.rows, r);
   };
-  const auto src_rank = [&](std::int64_t r, std::int64_t c) { return at(src.rows, r) * g.cols + at(src.cols, c); };
+  const auto dst_rank = [&](int r_owner, std::int64_t c) {
+    return transpose ? owner(dst.rows, c) * g.cols + r_owner : r_owner * g.cols + owner(dst.cols, c);
+  };
 
-  std::vector<int> send_count(size, 0), recv_count(size, 0);
-  for (std::int64_t c : src_c)
-    for (std::int64_t r : src_r) ++send_count[static_cast<std::size_t>(dst_rank(r, c))];
-  // dst walked in src's column-major order: by dst columns, or by dst rows when transposed.
-  const auto walk_dst = [&](auto&& visit) {
-    if (!transpose) {
-      for (std::int64_t c : dst_c)
-        for (std::int64_t r : dst_r) visit(r, c, dst.data + loc(dst.cols, c) * dst.ld + loc(dst.rows, r));
-    } else {
-      for (std::int64_t c : dst_r)
-        for (std::int64_t r : dst_c) visit(r, c, dst.data + loc(dst.cols, r) * dst.ld + loc(dst.rows, c));
-    }
-  };
-  walk_dst([&](std::int64_t r, std::int64_t c, double*) { ++recv_count[static_cast<std::size_t>(src_rank(r, c))]; });
+  const std::vector<Run> send_runs = runs(src.rows, g.my_row, dst_r), recv_runs = runs(dst_r, my_dst_r, src.rows);
+  const std::vector<std::int64_t> send_cols = owned(src.cols, g.my_col), recv_cols = owned(dst_c, my_dst_c);
+  std::vector<std::int64_t> send_count(size, 0), recv_count(size, 0);
+  for (std::int64_t c : send_cols)
+    for (const Run& run : send_runs) send_count[static_cast<std::size_t>(dst_rank(run.other_owner, c))] += run.len;
+  for (std::int64_t c : recv_cols)
+    for (const Run& run : recv_runs)
+      recv_count[static_cast<std::size_t>(run.other_owner * g.cols + owner(src.cols, c))] += run.len;
+  send_count[static_cast<std::size_t>(me)] = recv_count[static_cast<std::size_t>(me)] = 0;  // copied directly
   const std::vector<int> send_displ = displacements(send_count), recv_displ = displacements(recv_count);
 
-  std::vector<double> send(static_cast<std::size_t>(send_displ.back()));
-  std::vector<double> recv(static_cast<std::size_t>(recv_displ.back()));
+  std::unique_ptr<double[]> send(new double[static_cast<std::size_t>(send_displ.back()) + 1]);
+  std::unique_ptr<double[]> recv(new double[static_cast<std::size_t>(recv_displ.back()) + 1]);
   std::vector<int> next(send_displ.begin(), send_displ.end() - 1);
-  for (std::int64_t c : src_c) {
-    const double* column = src.data + loc(src.cols, c) * src.ld;
-    for (std::int64_t r : src_r)
-      send[static_cast<std::size_t>(next[static_cast<std::size_t>(dst_rank(r, c))]++)] = column[loc(src.rows, r)];
+  for (std::int64_t c : send_cols) {
+    const double* column = src.data + local(src.cols, c) * src.ld;
+    for (const Run& run : send_runs) {
+      const double* in = column + local(src.rows, run.first);
+      const int rank = dst_rank(run.other_owner, c);
+      if (rank == me) {
+        combine(in, run.len, dst_at(run.first, c), r_stride, alpha, beta);
+      } else {
+        std::memcpy(send.get() + next[static_cast<std::size_t>(rank)], in, sizeof(double) * run.len);
+        next[static_cast<std::size_t>(rank)] += static_cast<int>(run.len);
+      }
+    }
   }
-  HYMPI_CHECK_MPI(MPI_Alltoallv(send.data(), send_count.data(), send_displ.data(), MPI_DOUBLE, recv.data(),
-                                recv_count.data(), recv_displ.data(), MPI_DOUBLE, g.comm));
+  std::vector<int> send_n(size), recv_n(size);
+  for (std::size_t r = 0; r < size; ++r)
+    send_n[r] = static_cast<int>(send_count[r]), recv_n[r] = static_cast<int>(recv_count[r]);
+  HYMPI_CHECK_MPI(MPI_Alltoallv(send.get(), send_n.data(), send_displ.data(), MPI_DOUBLE, recv.get(), recv_n.data(),
+                                recv_displ.data(), MPI_DOUBLE, g.comm));
   next.assign(recv_displ.begin(), recv_displ.end() - 1);
-  walk_dst([&](std::int64_t r, std::int64_t c, double* out) {
-    const double v = recv[static_cast<std::size_t>(next[static_cast<std::size_t>(src_rank(r, c))]++)];
-    *out = beta == 0.0 ? alpha * v : alpha * v + beta * *out;
-  });
+  for (std::int64_t c : recv_cols)
+    for (const Run& run : recv_runs) {
+      const int rank = run.other_owner * g.cols + owner(src.cols, c);
+      if (rank == me) continue;  // copied above
+      combine(recv.get() + next[static_cast<std::size_t>(rank)], run.len, dst_at(run.first, c), r_stride, alpha, beta);
+      next[static_cast<std::size_t>(rank)] += static_cast<int>(run.len);
+    }
 }
 
 }  // namespace hympi::hsumma::scalapack
