@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build gfortran pkg-config git
   libopenmpi-dev openmpi-bin libscalapack-openmpi-dev
-  libmpich-dev mpich libscalapack-mpich-dev
+  libmpich-dev mpich libscalapack-mpich-dev scalapack-mpi-test
   libopenblas-dev libeigen3-dev libcli11-dev librandom123-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-matplotlib python3-tomli

@@ -16,3 +16,10 @@ void pdgemm_(const char* transa, const char* transb, const int* m, const int* n,
              const int* jb, const int* descb, const double* beta, double* c, const int* ic, const int* jc,
              const int* descc);
 }
+
+// What the drop-in pdgemm (hsumma/scalapack) needs besides: a BLACS context's
+// communicator (Cblacs_get what = 10, then the handle's MPI_Comm).
+extern "C" {
+void Cblacs_get(int context, int what, int* value);
+MPI_Comm Cblacs2sys_handle(int handle);
+}

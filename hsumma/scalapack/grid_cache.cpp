@@ -1,0 +1,90 @@
+#include "grid_cache.hpp"
+
+#include <numeric>
+
+#include "hympi/error.hpp"
+#include "hympi/hsumma/scalapack.hpp"
+#include "hympi/layout.hpp"
+
+namespace hympi::hsumma::scalapack {
+
+namespace {
+
+constexpr std::size_t max_engines = 4;  // per grid: alternating shapes rebuild nothing
+
+MPI_Comm context_comm(int ctxt) {
+  int handle = -1;
+  Cblacs_get(ctxt, 10, &handle);  // 10: the system handle of the context's own communicator
+  return Cblacs2sys_handle(handle);
+}
+
+}  // namespace
+
+GridEntry::GridEntry(MPI_Comm pscp, int nprow, int npcol, int myrow, int mycol)
+    : pos_{MPI_COMM_NULL, nprow, npcol, myrow, mycol} {
+  HYMPI_CHECK_MPI(MPI_Comm_split(pscp, 0, myrow * npcol + mycol, &pos_.comm));
+}
+
+GridEntry::~GridEntry() {
+  engines_.clear();  // the engines' communicators derive from pos_.comm
+  MPI_Comm_free(&pos_.comm);
+}
+
+bool GridEntry::matches(MPI_Comm pscp, int nprow, int npcol, int myrow, int mycol) const {
+  if (nprow != pos_.rows || npcol != pos_.cols || myrow != pos_.my_row || mycol != pos_.my_col) return false;
+  int result = MPI_UNEQUAL;
+  MPI_Comm_compare(pos_.comm, pscp, &result);
+  return result == MPI_CONGRUENT || result == MPI_IDENT;
+}
+
+Engine& GridEntry::engine(const EngineKey& key) {
+  for (auto it = engines_.begin(); it != engines_.end(); ++it)
+    if (it->first == key) {
+      engines_.splice(engines_.begin(), engines_, it);
+      return *engines_.front().second;
+    }
+  if (engines_.size() >= max_engines) engines_.pop_back();
+  const Settings& s = key.settings;
+  EngineOptions o;
+  o.m = key.m, o.n = key.n, o.k = key.k;
+  o.b = s.block;
+  o.M = s.outer <= s.block ? s.block : (s.outer + s.block - 1) / s.block * s.block;
+  o.bcast.policy = s.policy;
+  o.bcast.sync = s.sync;
+  o.layout = layout_from_env();
+  o.lookahead = s.lookahead;
+  // Groups that do not divide the grid shrink to the largest that do.
+  const TwoLevelShape shape{
+      pos_.rows, pos_.cols, std::gcd(s.group_rows, pos_.rows), std::gcd(s.group_cols, pos_.cols), GridOrder::row_major,
+      false};
+  engines_.emplace_front(key, std::make_unique<Engine>(pos_.comm, shape, o));
+  return *engines_.front().second;
+}
+
+GridEntry& GridCache::of(int ctxt, int nprow, int npcol, int myrow, int mycol) {
+  const MPI_Comm pscp = context_comm(ctxt);
+  auto& slot = grids_[ctxt];
+  // A stale entry (its context was freed without blacs_gridexit passing here)
+  // belongs to another set of ranks: it is dropped, not freed, since freeing
+  // is collective over ranks that may never call again.
+  if (slot && !slot->matches(pscp, nprow, npcol, myrow, mycol)) static_cast<void>(slot.release());
+  if (!slot) slot = std::make_unique<GridEntry>(pscp, nprow, npcol, myrow, mycol);
+  return *slot;
+}
+
+void GridCache::release(int ctxt) {
+  const auto it = grids_.find(ctxt);
+  if (it == grids_.end()) return;
+  int nprow = -1, npcol = -1, myrow = -1, mycol = -1;
+  Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
+  if (nprow < 1 || !it->second->matches(context_comm(ctxt), nprow, npcol, myrow, mycol))
+    static_cast<void>(it->second.release());  // stale: see of()
+  grids_.erase(it);
+}
+
+GridCache& GridCache::instance() {
+  static GridCache* cache = new GridCache;  // never destroyed: MPI is gone at exit
+  return *cache;
+}
+
+}  // namespace hympi::hsumma::scalapack

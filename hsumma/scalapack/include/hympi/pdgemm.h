@@ -1,0 +1,37 @@
+/* hympi's drop-in PDGEMM (library hympi_scalapack): ScaLAPACK's pdgemm_ run by
+ * the SUMMA/HSUMMA engine, for C callers and for tuning from code. Fortran
+ * callers just call PDGEMM. See hsumma/scalapack/README.md. */
+#ifndef HYMPI_PDGEMM_H
+#define HYMPI_PDGEMM_H
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* sub(C) = alpha * op(sub(A)) * op(sub(B)) + beta * sub(C), with PDGEMM's
+ * arguments by value (offsets 1-based, descriptors as ScaLAPACK's). Returns 1
+ * when hympi ran it, 0 when it went to ScaLAPACK's pdgemm (which then reported
+ * any argument error exactly as it does). */
+int hympi_pdgemm(char transa, char transb, int m, int n, int k, double alpha, const double* a, int ia, int ja,
+                 const int* desca, const double* b, int ib, int jb, const int* descb, double beta, double* c, int ic,
+                 int jc, const int* descc);
+
+/* Settings by key (as the HYMPI_PDGEMM_* variables): "enabled", "policy",
+ * "sync", "groups", "block", "outer", "lookahead", "stats". Must be equal on
+ * every rank of a grid. Returns 0, or -1 with hympi_pdgemm_last_error() naming
+ * the problem (the setting is then unchanged). */
+int hympi_pdgemm_set(const char* key, const char* value);
+/* The same keys read from an MPI_Info (keys absent from it are left alone). */
+int hympi_pdgemm_set_info(MPI_Info info);
+const char* hympi_pdgemm_last_error(void);
+
+/* This rank's calls so far: run by hympi, valid but passed on to ScaLAPACK,
+ * and argument errors (or calls outside the grid) left to ScaLAPACK. Null
+ * pointers are skipped. */
+void hympi_pdgemm_counts(long long* handled, long long* passed, long long* errors);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,98 @@
+// Unit tests of the drop-in's descriptor arithmetic: ownership and local
+// indices of a block-cyclic dimension with a first block of its own size
+// (PBLAS's IMB/INB) against a plain enumeration, descriptor reading, and the
+// argument checks that decide what is passed on to ScaLAPACK.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "descriptor.hpp"
+
+namespace hympi::hsumma::scalapack {
+namespace {
+
+// Deals items to processes block by block and counts, the slow obvious way.
+struct Enumerated {
+  std::vector<int> owner;
+  std::vector<std::int64_t> local;
+  std::vector<std::int64_t> size;
+};
+Enumerated enumerate(const CyclicDim& d) {
+  Enumerated e;
+  e.size.assign(static_cast<std::size_t>(d.nprocs), 0);
+  int proc = d.src;
+  std::int64_t left = d.first;
+  for (std::int64_t g = 0; g < d.n; ++g) {
+    if (left == 0) proc = (proc + 1) % d.nprocs, left = d.block;
+    e.owner.push_back(proc);
+    e.local.push_back(e.size[static_cast<std::size_t>(proc)]++);
+    --left;
+  }
+  return e;
+}
+
+TEST(CyclicDim, MatchesEnumeration) {
+  for (int nprocs : {1, 2, 3, 5})
+    for (std::int64_t n : {0, 1, 7, 30, 64})
+      for (std::int64_t first : {1, 2, 5, 64})
+        for (std::int64_t block : {1, 3, 8})
+          for (int src = 0; src < nprocs; ++src) {
+            const CyclicDim d{n, first, block, src, nprocs};
+            const Enumerated e = enumerate(d);
+            for (std::int64_t g = 0; g < n; ++g) {
+              ASSERT_EQ(d.owner(g), e.owner[static_cast<std::size_t>(g)]) << n << " " << first << " " << block;
+              ASSERT_EQ(d.local_index(g), e.local[static_cast<std::size_t>(g)]) << n << " " << first << " " << block;
+            }
+            for (int p = 0; p < nprocs; ++p)
+              ASSERT_EQ(d.local_size(p), e.size[static_cast<std::size_t>(p)])
+                  << "n=" << n << " first=" << first << " block=" << block << " src=" << src << " p=" << p;
+          }
+}
+
+TEST(Axis, OffsetWindow) {
+  const CyclicDim d{20, 3, 4, 1, 3};
+  const Axis a = Axis::of(d, 5, 10);
+  ASSERT_EQ(a.size(), 10);
+  for (std::int64_t t = 0; t < 10; ++t) {
+    EXPECT_EQ(a.owner[static_cast<std::size_t>(t)], d.owner(5 + t));
+    EXPECT_EQ(a.local[static_cast<std::size_t>(t)], d.local_index(5 + t));
+  }
+}
+
+TEST(Descriptor, ReadsBothTypes) {
+  const int classic[9] = {1, 7, 100, 90, 8, 6, 1, 0, 55};
+  const auto c = read_descriptor(classic);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->ctxt, 7);
+  EXPECT_EQ(c->imb, 8);
+  EXPECT_EQ(c->inb, 6);
+  EXPECT_EQ(c->rsrc, 1);
+  EXPECT_EQ(c->lld, 55);
+  const int inb[11] = {2, 7, 100, 90, 3, 5, 8, 6, 1, 0, 55};
+  const auto b = read_descriptor(inb);
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->imb, 3);
+  EXPECT_EQ(b->inb, 5);
+  EXPECT_EQ(b->mb, 8);
+  EXPECT_EQ(b->nb, 6);
+  EXPECT_EQ(b->lld, 55);
+  const int other[11] = {502, 7, 100, 90, 3, 5, 8, 6, 1, 0, 55};
+  EXPECT_FALSE(read_descriptor(other));
+}
+
+TEST(CheckSubmatrix, RejectsWhatScaLapackRejects) {
+  Descriptor d;
+  d.m = 50, d.n = 40, d.imb = d.mb = 4, d.inb = d.nb = 4, d.lld = 26;
+  EXPECT_EQ(check_submatrix({d, 1, 1, 50, 40}, 2, 2, 0), nullptr);
+  EXPECT_STREQ(check_submatrix({d, 2, 1, 50, 40}, 2, 2, 0), "submatrix outside the matrix");
+  EXPECT_STREQ(check_submatrix({d, 0, 1, 5, 5}, 2, 2, 0), "submatrix offset < 1");
+  d.lld = 25;  // process row 0 of 2 holds 26 rows of 50 in blocks of 4
+  EXPECT_STREQ(check_submatrix({d, 1, 1, 5, 5}, 2, 2, 0), "local leading dimension too small");
+  d.lld = 26, d.rsrc = 2;
+  EXPECT_STREQ(check_submatrix({d, 1, 1, 5, 5}, 2, 2, 0), "source process outside the grid");
+  d.rsrc = 0, d.mb = 0;
+  EXPECT_STREQ(check_submatrix({d, 1, 1, 5, 5}, 2, 2, 0), "block size < 1");
+}
+
+}  // namespace
+}  // namespace hympi::hsumma::scalapack

@@ -1,0 +1,210 @@
+// MPI test of the drop-in pdgemm_ (linked before ScaLAPACK). On every P x Q grid
+// of `size` ranks and of size - 1 ranks (one idle rank), BLACS grids mapped in
+// a scrambled rank order, both broadcast policies, with and without groups and
+// lookahead: random calls (transposes N/T/C, sizes 0..40, blocks 1..12,
+// offsets, source processes, leading-dimension gaps, alpha/beta including 0,
+// layouts equal to the engine's so the copies are skipped) are checked exactly
+// against a serial reference (entries are multiples of 1/8, so every summation
+// order gives the same bits): inside sub(C) the reference, everywhere else (the
+// rest of C, the padding, all of A and B) the original bits. beta = 0 puts NaN
+// in C. Every valid call must have run in hympi; with enabled=0 one call must
+// go to ScaLAPACK's pdgemm (found through RTLD_NEXT) and be right too.
+// Exit 1 on any failure.
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "hympi/hsumma/scalapack.hpp"
+#include "hympi/pdgemm.h"
+
+extern "C" int numroc_(const int* n, const int* nb, const int* iproc, const int* isrc, const int* nprocs);
+
+namespace {
+
+int failures = 0;
+
+int numroc(int n, int nb, int proc, int src, int nprocs) {
+  return numroc_(&n, &nb, &proc, &src, &nprocs);
+}
+
+// Exact in double: multiples of 1/8 in [-1, 1].
+double value(int which, long gi, long gj) {
+  return static_cast<double>((gi * 7 + gj * 13 + which * 5) % 17 - 8) / 8;
+}
+
+bool same_bits(double x, double y) {
+  return std::memcmp(&x, &y, sizeof x) == 0;
+}
+
+// One distributed matrix with a classic (type 1) descriptor.
+struct Dist {
+  int desc[9];
+  int mb, nb, rsrc, csrc, lld, lrows, lcols;
+  std::vector<double> local;
+  // Global (0-based) of a local index.
+  long grow(int li, int myrow, int P) const { return ((li / mb) * P + (myrow - rsrc + P) % P) * long(mb) + li % mb; }
+  long gcol(int lj, int mycol, int Q) const { return ((lj / nb) * Q + (mycol - csrc + Q) % Q) * long(nb) + lj % nb; }
+};
+
+Dist make(int ctxt, int M, int N, int mb, int nb, int rsrc, int csrc, int gap, int P, int Q, int myrow, int mycol) {
+  Dist d;
+  d.mb = mb, d.nb = nb, d.rsrc = rsrc, d.csrc = csrc;
+  d.lrows = numroc(M, mb, myrow, rsrc, P);
+  d.lcols = numroc(N, nb, mycol, csrc, Q);
+  d.lld = std::max(1, d.lrows) + gap;
+  int info = 0;
+  descinit_(d.desc, &M, &N, &mb, &nb, &rsrc, &csrc, &ctxt, &d.lld, &info);
+  if (info != 0) std::fprintf(stderr, "descinit info %d\n", info), ++failures;
+  d.local.assign(static_cast<std::size_t>(d.lld) * std::max(1, d.lcols), 12345.0);  // padding sentinel
+  return d;
+}
+
+struct Case {
+  char ta, tb;
+  int m, n, k;
+  double alpha, beta;
+  int ia, ja, ib, jb, ic, jc;
+  std::string text;
+};
+
+// Runs one random call on the grid and checks this rank's part, and which library ran it.
+void run_case(std::mt19937& rng, int ctxt, int P, int Q, int myrow, int mycol, bool expect_hympi,
+              const std::string& where) {
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  const char ops[3] = {'N', 'T', 'C'};
+  const double alphas[5] = {1, -1.5, 0.5, 2, 0}, betas[4] = {0, 1, -0.5, 3};
+  Case c;
+  c.ta = ops[pick(0, 2)], c.tb = ops[pick(0, 2)];
+  c.m = pick(0, 9) == 0 ? 0 : pick(1, 40), c.n = pick(0, 9) == 0 ? 0 : pick(1, 40),
+  c.k = pick(0, 9) == 0 ? 0 : pick(1, 40);
+  c.alpha = alphas[pick(0, 4)], c.beta = betas[pick(0, 3)];
+  const bool engine_layout = pick(0, 4) == 0;  // the caller's layout is the engine's: no copies
+  if (engine_layout) c.ta = c.tb = 'N', c.alpha = 1, c.beta = 0;
+  const int ar = c.ta == 'N' ? c.m : c.k, ac = c.ta == 'N' ? c.k : c.m;
+  const int br = c.tb == 'N' ? c.k : c.n, bc = c.tb == 'N' ? c.n : c.k;
+  auto make_for = [&](int rows, int cols, int& i, int& j) {
+    if (engine_layout) {
+      i = j = 1;
+      const int mb = std::max(1, (rows + P - 1) / P), nb = std::max(1, (cols + Q - 1) / Q);
+      return make(ctxt, rows, cols, mb, nb, 0, 0, 0, P, Q, myrow, mycol);
+    }
+    i = pick(1, 5), j = pick(1, 5);
+    return make(ctxt, i - 1 + rows + pick(0, 3), j - 1 + cols + pick(0, 3), pick(1, 12), pick(1, 12), pick(0, P - 1),
+                pick(0, Q - 1), pick(0, 3), P, Q, myrow, mycol);
+  };
+  Dist A = make_for(ar, ac, c.ia, c.ja), B = make_for(br, bc, c.ib, c.jb), C = make_for(c.m, c.n, c.ic, c.jc);
+  auto fill = [&](Dist& d, int which, bool nan) {
+    for (int lj = 0; lj < d.lcols; ++lj)
+      for (int li = 0; li < d.lrows; ++li)
+        d.local[static_cast<std::size_t>(lj) * d.lld + li] =
+            nan ? std::nan("") : value(which, d.grow(li, myrow, P), d.gcol(lj, mycol, Q));
+  };
+  fill(A, 0, false), fill(B, 1, false), fill(C, 2, c.beta == 0.0);
+  const std::vector<double> A0 = A.local, B0 = B.local, C0 = C.local;
+  char text[300];
+  std::snprintf(text, sizeof text,
+                "%s: %c%c m=%d n=%d k=%d alpha=%g beta=%g A(%d,%d mb=%d nb=%d src=%d,%d) B(%d,%d mb=%d nb=%d "
+                "src=%d,%d) C(%d,%d mb=%d nb=%d src=%d,%d)%s",
+                where.c_str(), c.ta, c.tb, c.m, c.n, c.k, c.alpha, c.beta, c.ia, c.ja, A.mb, A.nb, A.rsrc, A.csrc, c.ib,
+                c.jb, B.mb, B.nb, B.rsrc, B.csrc, c.ic, c.jc, C.mb, C.nb, C.rsrc, C.csrc,
+                engine_layout ? " engine layout" : "");
+  long long before = 0, after = 0;
+  hympi_pdgemm_counts(&before, nullptr, nullptr);
+  pdgemm_(&c.ta, &c.tb, &c.m, &c.n, &c.k, &c.alpha, A.local.data(), &c.ia, &c.ja, A.desc, B.local.data(), &c.ib, &c.jb,
+          B.desc, &c.beta, C.local.data(), &c.ic, &c.jc, C.desc);
+  hympi_pdgemm_counts(&after, nullptr, nullptr);
+  int bad = 0;
+  if ((after - before == 1) != expect_hympi) ++bad, std::fprintf(stderr, "FAIL %s: ran in the wrong library\n", text);
+  if (A.local != A0 || B.local != B0) ++bad, std::fprintf(stderr, "FAIL %s: A or B was written\n", text);
+  auto opA = [&](int i, int p) {
+    return c.ta == 'N' ? value(0, c.ia - 1 + i, c.ja - 1 + p) : value(0, c.ia - 1 + p, c.ja - 1 + i);
+  };
+  auto opB = [&](int p, int j) {
+    return c.tb == 'N' ? value(1, c.ib - 1 + p, c.jb - 1 + j) : value(1, c.ib - 1 + j, c.jb - 1 + p);
+  };
+  for (int lj = 0; lj < std::max(1, C.lcols) && !bad; ++lj)
+    for (int li = 0; li < C.lld && !bad; ++li) {
+      const std::size_t at = static_cast<std::size_t>(lj) * C.lld + li;
+      const bool stored = li < C.lrows && lj < C.lcols;
+      const long gi = stored ? C.grow(li, myrow, P) - (c.ic - 1) : -1,
+                 gj = stored ? C.gcol(lj, mycol, Q) - (c.jc - 1) : -1;
+      if (!stored || gi < 0 || gi >= c.m || gj < 0 || gj >= c.n) {
+        if (!same_bits(C.local[at], C0[at])) ++bad, std::fprintf(stderr, "FAIL %s: C outside sub(C) changed\n", text);
+        continue;
+      }
+      double ab = 0;
+      for (int p = 0; p < c.k; ++p) ab += opA(static_cast<int>(gi), p) * opB(p, static_cast<int>(gj));
+      const double want = c.beta == 0.0 ? c.alpha * ab : c.alpha * ab + c.beta * value(2, gi + c.ic - 1, gj + c.jc - 1);
+      if (C.local[at] != want)
+        ++bad, std::fprintf(stderr, "FAIL %s: C(%ld,%ld) = %g, want %g\n", text, gi, gj, C.local[at], want);
+    }
+  failures += bad;
+}
+
+void set(const char* key, const char* value) {
+  if (hympi_pdgemm_set(key, value) != 0) std::fprintf(stderr, "FAIL set %s\n", hympi_pdgemm_last_error()), ++failures;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int cases = argc > 1 ? std::atoi(argv[1]) : 12;
+  // A bad setting is refused with a message naming it.
+  if (hympi_pdgemm_set("groups", "2by2") == 0 || !std::strstr(hympi_pdgemm_last_error(), "groups"))
+    std::fprintf(stderr, "FAIL: a bad groups value was accepted\n"), ++failures;
+  int grids = 0;
+  for (int used : {size, size - 1}) {
+    if (used < 1 || (used == size - 1 && size > 4)) continue;
+    for (int P = 1; P <= used; ++P) {
+      if (used % P) continue;
+      const int Q = used / P;
+      // Scrambled map: grid (i, j) is world rank used - 1 - (i * Q + j).
+      std::vector<int> map(static_cast<std::size_t>(used));
+      for (int i = 0; i < P; ++i)
+        for (int j = 0; j < Q; ++j) map[static_cast<std::size_t>(j * P + i)] = used - 1 - (i * Q + j);
+      int ctxt = Csys2blacs_handle(MPI_COMM_WORLD);
+      Cblacs_gridmap(&ctxt, map.data(), P, P, Q);
+      ++grids;
+      if (rank >= used) continue;  // idle rank: not in this grid
+      int nprow, npcol, myrow, mycol;
+      Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
+      const char* policies[2] = {"pure", "hybrid"};
+      for (int v = 0; v < 4; ++v) {
+        set("policy", policies[v % 2]);
+        set("groups", v >= 2 ? "2x2" : "1x1");
+        set("lookahead", v == 1 || v == 2 ? "1" : "0");
+        set("block", v >= 2 ? "2" : "3");
+        set("outer", v >= 2 ? "4" : "0");
+        std::mt19937 rng(static_cast<unsigned>(1000 * grids + v));
+        const std::string where = "grid " + std::to_string(P) + "x" + std::to_string(Q) + " of " +
+                                  std::to_string(size) + " policy " + policies[v % 2] + " variant " + std::to_string(v);
+        for (int c = 0; c < cases; ++c) run_case(rng, ctxt, P, Q, myrow, mycol, true, where);
+      }
+      // Off: ScaLAPACK's own pdgemm runs it (RTLD_NEXT from a linked library) and is right too.
+      set("enabled", "0");
+      std::mt19937 rng(7);
+      run_case(rng, ctxt, P, Q, myrow, mycol, false, "enabled=0");
+      set("enabled", "1");
+      Cblacs_gridexit(ctxt);
+    }
+  }
+  int total = 0;
+  MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  long long handled = 0, passed = 0;
+  hympi_pdgemm_counts(&handled, &passed, nullptr);
+  if (rank == 0)
+    std::printf("pdgemm drop-in: %d ranks, %d grids, %lld calls run by hympi and %lld passed on (rank 0): %s\n", size,
+                grids, handled, passed, total ? "FAILED" : "ok");
+  MPI_Finalize();
+  return total ? 1 : 0;
+}
