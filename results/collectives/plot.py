@@ -9,14 +9,12 @@ al. (ICPP'19) Figs 7-10. Every panel is titled with the layout it really ran on
 median (robust to the time slices a busy machine steals) into *_median.png.
 """
 import argparse
-import csv
 import os
+import sys
 from collections import defaultdict
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # results/plotlib.py
+from plotlib import plt, read_rows  # noqa: E402
 
 OPS = ["allgather", "allgatherv", "bcast"]
 STYLE = {  # variant -> (label, colour, marker, linestyle)
@@ -25,14 +23,6 @@ STYLE = {  # variant -> (label, colour, marker, linestyle)
     "hybrid-flags": ("hybrid, flag sync", "tab:green", "^", "-"),
     "node-barrier": ("node MPI_Barrier (floor)", "black", "", ":"),
 }
-
-
-def read(folder, name):
-    path = os.path.join(folder, name)
-    if not os.path.exists(path):
-        return []
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
 
 
 def machine(folder):
@@ -95,7 +85,7 @@ def machine_note(info):
 
 
 def sweep_figure(folder, csv_name, png_name, figure, cores, note=""):
-    rows = read(folder, csv_name)
+    rows = read_rows(os.path.join(folder, csv_name), missing_ok=True)
     if not rows:
         print(f"plot.py: {csv_name} missing or empty, {png_name} skipped")
         return
@@ -118,7 +108,7 @@ def sweep_figure(folder, csv_name, png_name, figure, cores, note=""):
 
 def rpn_figure(folder, csv_name, png_name, figure, cores, note=""):
     """Zhou Fig 9: latency against ranks per node at fixed node count, at a small and a large size."""
-    rows = read(folder, csv_name)
+    rows = read_rows(os.path.join(folder, csv_name), missing_ok=True)
     if not rows:
         print(f"plot.py: {csv_name} missing or empty, {png_name} skipped")
         return

@@ -10,16 +10,12 @@
 Every point is the median over the repetitions (one CSV row per repetition). Missing CSVs are skipped.
 Usage: plot_summa.py [DIR]   (default: the directory of this script)
 """
-import csv
 import os
 import statistics
 import sys
-from collections import defaultdict
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # results/plotlib.py
+from plotlib import median_by, plt, read_rows  # noqa: E402
 
 HERE = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
 
@@ -29,15 +25,7 @@ def load(name):
     if not os.path.exists(path):
         print(f"skip {name}: not found")
         return []
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
-
-
-def median_by(rows, key, value="time_s"):
-    groups = defaultdict(list)
-    for r in rows:
-        groups[key(r)].append(float(r[value]))
-    return {k: statistics.median(v) for k, v in groups.items()}
+    return read_rows(path)
 
 
 def variant(r):
