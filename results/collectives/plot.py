@@ -84,10 +84,25 @@ def machine_note(info):
     return f", load avg {load[0]} at start" if load else ""
 
 
-def sweep_figure(folder, csv_name, png_name, figure, cores, note=""):
+def rows_or_skip(folder, csv_name, png_name):
     rows = read_rows(os.path.join(folder, csv_name), missing_ok=True)
     if not rows:
         print(f"plot.py: {csv_name} missing or empty, {png_name} skipped")
+    return rows
+
+
+def save_figure(fig, folder, png_name):
+    """Writes <png_name> (avg) or <png_name>_<stat>.png."""
+    fig.tight_layout()
+    png_name = png_name if STAT == "avg" else png_name.replace(".png", f"_{STAT}.png")
+    fig.savefig(os.path.join(folder, png_name), dpi=80)
+    plt.close(fig)
+    print(f"plot.py: wrote {png_name}")
+
+
+def sweep_figure(folder, csv_name, png_name, figure, cores, note=""):
+    rows = rows_or_skip(folder, csv_name, png_name)
+    if not rows:
         return
     runs = runs_of(rows)
     fig, axes = plt.subplots(len(runs), len(OPS), figsize=(5.2 * len(OPS), 4.2 * len(runs)), squeeze=False)
@@ -99,18 +114,13 @@ def sweep_figure(folder, csv_name, png_name, figure, cores, note=""):
                                  fontsize=9)
     axes[0][0].legend(fontsize=8)
     fig.suptitle(f"{figure}, {STAT} latency (hympi-bench-collectives, {rows[0]['mpi'].split(',')[0]}, host {rows[0]['host']}{note})")
-    fig.tight_layout()
-    png_name = png_name if STAT == "avg" else png_name.replace(".png", f"_{STAT}.png")
-    fig.savefig(os.path.join(folder, png_name), dpi=80)
-    plt.close(fig)
-    print(f"plot.py: wrote {png_name}")
+    save_figure(fig, folder, png_name)
 
 
 def rpn_figure(folder, csv_name, png_name, figure, cores, note=""):
     """Zhou Fig 9: latency against ranks per node at fixed node count, at a small and a large size."""
-    rows = read_rows(os.path.join(folder, csv_name), missing_ok=True)
+    rows = rows_or_skip(folder, csv_name, png_name)
     if not rows:
-        print(f"plot.py: {csv_name} missing or empty, {png_name} skipped")
         return
     all_sizes = sorted({int(r["size_doubles"]) for r in rows})
     sizes = sorted({all_sizes[0], 1024 if 1024 in all_sizes else all_sizes[len(all_sizes) // 2], all_sizes[-1]})
@@ -136,11 +146,7 @@ def rpn_figure(folder, csv_name, png_name, figure, cores, note=""):
             ax.grid(True, alpha=0.3)
     axes[0][0].legend(fontsize=8)
     fig.suptitle(f"{figure}, {STAT} latency (layouts: {', '.join(sorted({r['layout'] for r in rows}))}{note})")
-    fig.tight_layout()
-    png_name = png_name if STAT == "avg" else png_name.replace(".png", f"_{STAT}.png")
-    fig.savefig(os.path.join(folder, png_name), dpi=80)
-    plt.close(fig)
-    print(f"plot.py: wrote {png_name}")
+    save_figure(fig, folder, png_name)
 
 
 def main():
