@@ -51,19 +51,22 @@ done
 HARNESS=$BUILD/apps/harness/hympi-harness
 [[ -x $HARNESS ]] || { say "no harness at $HARNESS"; exit 2; }
 
-# 2. Which experiments; the ChEMBL one needs the data (fetched from a mirror or the web).
+# 2. Which experiments; the ChEMBL ones (zhou-fig12, bpmf-chembl-k32) need the data (fetched
+#    from a mirror or the web).
 files=()
 for f in "$ROOT"/results/experiments/laptop/*.toml; do
   name=$(basename "$f" .toml)
   if ((${#only[@]})) && [[ " ${only[*]} " != *" $name "* ]]; then continue; fi
   files+=("$f")
 done
-if ((tiny == 0)) && [[ " ${files[*]} " == *zhou-fig12* && ! -f $ROOT/data/chembl/chembl-IC50-train.mm ]]; then
-  say "fetching ChEMBL for Fig 12"
+chembl=()
+if ((${#files[@]})); then mapfile -t chembl < <(grep -l 'data/chembl/' "${files[@]}" || true); fi
+if ((tiny == 0)) && ((${#chembl[@]})) && [[ ! -f $ROOT/data/chembl/chembl-IC50-train.mm ]]; then
+  say "fetching ChEMBL for ${chembl[*]##*/}"
   if ! "$ROOT/data/fetch-chembl.sh"; then
-    say "WARNING: no ChEMBL data: skipping zhou-fig12 (run data/fetch-chembl.sh)"
+    say "WARNING: no ChEMBL data: skipping ${chembl[*]##*/} (run data/fetch-chembl.sh)"
     kept=()
-    for f in "${files[@]}"; do [[ $f == */zhou-fig12.toml ]] || kept+=("$f"); done
+    for f in "${files[@]}"; do [[ " ${chembl[*]} " == *" $f "* ]] || kept+=("$f"); done
     files=("${kept[@]}")
   fi
 fi

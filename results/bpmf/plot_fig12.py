@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Laptop analogue of Zhou et al. Fig 12: Ori_BPMF / Hy_BPMF time ratio vs ranks.
 
-Reads the summary CSV written by hympi-bpmf (run-fig12.sh appends to fig12.csv),
+Reads the summary CSV written by hympi-bpmf (experiment zhou-fig12.toml appends to fig12.csv),
 plots the pure/hybrid time ratio (> 1 means the hybrid exchange is faster; the
 median over back-to-back pure/hybrid pairs, which see about the same machine load)
 next to the median per-iteration time split of both policies. The whole-iteration ratio comes from
@@ -10,23 +10,13 @@ with --barrier-timing (exchange = the collective alone) when there are any.
 
     /usr/bin/python3 results/bpmf/plot_fig12.py [fig12.csv] [fig12-bpmf.png]
 """
-import csv
-import io
+import os
 import statistics
 import sys
-from collections import defaultdict
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-
-def load(path):
-    # Some MPI version strings end in a NUL byte; csv refuses NULs.
-    text = Path(path).read_text(errors="replace").replace("\0", "")
-    return list(csv.DictReader(io.StringIO(text)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # results/plotlib.py
+from plotlib import median_by, plt, read_rows  # noqa: E402
 
 
 def paired_ratio(rows, ranks, column):
@@ -44,22 +34,22 @@ def main():
     here = Path(__file__).resolve().parent
     src = Path(sys.argv[1]) if len(sys.argv) > 1 else here / "fig12.csv"
     out = Path(sys.argv[2]) if len(sys.argv) > 2 else here / "fig12-bpmf.png"
-    rows = load(src)
+    rows = read_rows(src)
     if not rows:
         sys.exit(f"plot_fig12.py: no rows in {src}")
     cols = ["items_per_s", "seconds_per_iteration", "sampling_per_iteration", "exchange_per_iteration", "sync_per_iteration"]
 
+    def run_of(r):
+        return int(r["ranks"]), r["policy"]
+
     def medians(subset):
-        runs = defaultdict(lambda: defaultdict(list))
-        for r in subset:
-            for c in cols:
-                runs[(int(r["ranks"]), r["policy"])][c].append(float(r[c]))
-        return {k: {c: statistics.median(v[c]) for c in cols} for k, v in runs.items()}, runs
+        by_column = {c: median_by(subset, run_of, c) for c in cols}
+        return {k: {c: by_column[c][k] for c in cols} for k in by_column[cols[0]]}
 
     plain = [r for r in rows if r.get("barrier_timing", "0") != "1"] or rows
     timed = [r for r in rows if r.get("barrier_timing", "0") == "1"] or plain
-    med, runs = medians(plain)
-    split, _ = medians(timed)
+    med = medians(plain)
+    split = medians(timed)
     ranks = sorted({k[0] for k in med if (k[0], "pure") in med and (k[0], "hybrid") in med})
     if not ranks:
         sys.exit("plot_fig12.py: need both policies for at least one rank count")
@@ -102,7 +92,7 @@ def main():
     fig.savefig(out, dpi=120)
     print(f"wrote {out}")
     for n, r, e in zip(ranks, ratio, exch):
-        reps = min(len(runs[(n, p)]["seconds_per_iteration"]) for p in ("pure", "hybrid"))
+        reps = min(sum(1 for r in plain if run_of(r) == (n, p)) for p in ("pure", "hybrid"))
         print(f"ranks {n}: Ori/Hy time ratio {r:.4f} (exchange only {e:.3f}; {reps} repeats), "
               f"median pure {med[(n, 'pure')]['seconds_per_iteration']:.4f} s/it, "
               f"hybrid {med[(n, 'hybrid')]['seconds_per_iteration']:.4f} s/it, "

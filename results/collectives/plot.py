@@ -9,14 +9,12 @@ al. (ICPP'19) Figs 7-10. Every panel is titled with the layout it really ran on
 median (robust to the time slices a busy machine steals) into *_median.png.
 """
 import argparse
-import csv
 import os
+import sys
 from collections import defaultdict
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # results/plotlib.py
+from plotlib import plt, read_rows  # noqa: E402
 
 OPS = ["allgather", "allgatherv", "bcast"]
 STYLE = {  # variant -> (label, colour, marker, linestyle)
@@ -25,14 +23,6 @@ STYLE = {  # variant -> (label, colour, marker, linestyle)
     "hybrid-flags": ("hybrid, flag sync", "tab:green", "^", "-"),
     "node-barrier": ("node MPI_Barrier (floor)", "black", "", ":"),
 }
-
-
-def read(folder, name):
-    path = os.path.join(folder, name)
-    if not os.path.exists(path):
-        return []
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
 
 
 def machine(folder):
@@ -94,10 +84,25 @@ def machine_note(info):
     return f", load avg {load[0]} at start" if load else ""
 
 
-def sweep_figure(folder, csv_name, png_name, figure, cores, note=""):
-    rows = read(folder, csv_name)
+def rows_or_skip(folder, csv_name, png_name):
+    rows = read_rows(os.path.join(folder, csv_name), missing_ok=True)
     if not rows:
         print(f"plot.py: {csv_name} missing or empty, {png_name} skipped")
+    return rows
+
+
+def save_figure(fig, folder, png_name):
+    """Writes <png_name> (avg) or <png_name>_<stat>.png."""
+    fig.tight_layout()
+    png_name = png_name if STAT == "avg" else png_name.replace(".png", f"_{STAT}.png")
+    fig.savefig(os.path.join(folder, png_name), dpi=80)
+    plt.close(fig)
+    print(f"plot.py: wrote {png_name}")
+
+
+def sweep_figure(folder, csv_name, png_name, figure, cores, note=""):
+    rows = rows_or_skip(folder, csv_name, png_name)
+    if not rows:
         return
     runs = runs_of(rows)
     fig, axes = plt.subplots(len(runs), len(OPS), figsize=(5.2 * len(OPS), 4.2 * len(runs)), squeeze=False)
@@ -109,18 +114,13 @@ def sweep_figure(folder, csv_name, png_name, figure, cores, note=""):
                                  fontsize=9)
     axes[0][0].legend(fontsize=8)
     fig.suptitle(f"{figure}, {STAT} latency (hympi-bench-collectives, {rows[0]['mpi'].split(',')[0]}, host {rows[0]['host']}{note})")
-    fig.tight_layout()
-    png_name = png_name if STAT == "avg" else png_name.replace(".png", f"_{STAT}.png")
-    fig.savefig(os.path.join(folder, png_name), dpi=80)
-    plt.close(fig)
-    print(f"plot.py: wrote {png_name}")
+    save_figure(fig, folder, png_name)
 
 
 def rpn_figure(folder, csv_name, png_name, figure, cores, note=""):
     """Zhou Fig 9: latency against ranks per node at fixed node count, at a small and a large size."""
-    rows = read(folder, csv_name)
+    rows = rows_or_skip(folder, csv_name, png_name)
     if not rows:
-        print(f"plot.py: {csv_name} missing or empty, {png_name} skipped")
         return
     all_sizes = sorted({int(r["size_doubles"]) for r in rows})
     sizes = sorted({all_sizes[0], 1024 if 1024 in all_sizes else all_sizes[len(all_sizes) // 2], all_sizes[-1]})
@@ -146,11 +146,7 @@ def rpn_figure(folder, csv_name, png_name, figure, cores, note=""):
             ax.grid(True, alpha=0.3)
     axes[0][0].legend(fontsize=8)
     fig.suptitle(f"{figure}, {STAT} latency (layouts: {', '.join(sorted({r['layout'] for r in rows}))}{note})")
-    fig.tight_layout()
-    png_name = png_name if STAT == "avg" else png_name.replace(".png", f"_{STAT}.png")
-    fig.savefig(os.path.join(folder, png_name), dpi=80)
-    plt.close(fig)
-    print(f"plot.py: wrote {png_name}")
+    save_figure(fig, folder, png_name)
 
 
 def main():

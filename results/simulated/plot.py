@@ -8,15 +8,12 @@ usage: plot.py [simulated.csv ...] [--out-dir DIR]   (default: every *.csv here)
 """
 import argparse
 import collections
-import csv
 import glob
 import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # results/plotlib.py
+from plotlib import plt, read_rows as read  # noqa: E402
 
 HERE = os.path.dirname(os.path.realpath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -26,11 +23,6 @@ MODEL_OF = {"binomial_tree": "binomial", "scatter_LR_allgather": "vandegeijn"}
 PUBLISHED = {
     ("bgp-torus", 16384, 65536, 256): ("thesis Fig 4.6, BlueGene/P (published)", 50.2, {512: 21.26}),
 }
-
-
-def read(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
 
 
 def measured_points(P, n):

@@ -6,23 +6,14 @@ pure / hybrid latency of allgather and bcast vs message size. Simulated (SimGrid
 usage: plot_zhou.py [--out-dir DIR]   (reads zhou-fig11-*.csv and zhou-fig8-*.csv here)
 """
 import argparse
-import collections
-import csv
 import glob
 import os
-import statistics
+import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # results/plotlib.py
+from plotlib import median_by, plt, read_rows as read  # noqa: E402
 
 HERE = os.path.dirname(os.path.realpath(__file__))
-
-
-def read(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
 
 
 def save(fig, ax_list, path, out_dir):
@@ -38,16 +29,13 @@ def save(fig, ax_list, path, out_dir):
 
 def fig11(path, out_dir):
     """Median over reps >= 1 (rep 0 of the first policy is the process's first multiply)."""
-    times = collections.defaultdict(list)
-    for r in read(path):
-        if int(r["rep"]) >= 1:
-            times[(int(r["block_per_core"]), r["policy"], r["sync"])].append(float(r["time_s"]))
+    times = median_by([r for r in read(path) if int(r["rep"]) >= 1],
+                      lambda r: (int(r["block_per_core"]), r["policy"], r["sync"]))
     syncs = sorted({s for (_, p, s) in times if p == "hybrid"})
     blocks = sorted({b for (b, _, _) in times})
     fig, ax = plt.subplots(figsize=(6, 4))
     for sync in syncs:
-        ratio = [statistics.median(times[(b, "pure", sync)]) / statistics.median(times[(b, "hybrid", sync)])
-                 for b in blocks]
+        ratio = [times[(b, "pure", sync)] / times[(b, "hybrid", sync)] for b in blocks]
         ax.plot(blocks, ratio, "o-", label=f"Ori_SUMMA / Hy_SUMMA (node sync {sync})")
         for b, q in zip(blocks, ratio):
             print(f"fig11 {os.path.basename(path)} s={b} sync={sync}: pure/hybrid = {q:.3f}")

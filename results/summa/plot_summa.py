@@ -10,16 +10,12 @@
 Every point is the median over the repetitions (one CSV row per repetition). Missing CSVs are skipped.
 Usage: plot_summa.py [DIR]   (default: the directory of this script)
 """
-import csv
 import os
 import statistics
 import sys
-from collections import defaultdict
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # results/plotlib.py
+from plotlib import median_by, plt, read_rows  # noqa: E402
 
 HERE = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
 
@@ -29,15 +25,7 @@ def load(name):
     if not os.path.exists(path):
         print(f"skip {name}: not found")
         return []
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
-
-
-def median_by(rows, key, value="time_s"):
-    groups = defaultdict(list)
-    for r in rows:
-        groups[key(r)].append(float(r[value]))
-    return {k: statistics.median(v) for k, v in groups.items()}
+    return read_rows(path)
 
 
 def variant(r):
@@ -56,12 +44,22 @@ def save(fig, name):
     print("wrote", name)
 
 
+def fig11_times(rows):
+    """Median time per (ranks, grid, layout, sync, policy, per-core size s = b: one block per rank)."""
+    return median_by(rows, lambda r: (r["ranks"], r["P"] + "x" + r["Q"], r["layout"], r["sync"], r["policy"], int(r["b"])))
+
+
+def n4096_rates(rows):
+    """Median GF/s per (grid, variant with b) and the median single-rank DGEMM rate."""
+    g = median_by(rows, lambda r: (r["P"] + "x" + r["Q"], variant(r) + ("" if r["algorithm"] == "pdgemm" else f" b={r['b']}")), "gflops")
+    return g, statistics.median(float(r["ref_dgemm_gflops"]) for r in rows)
+
+
 def fig11():
     rows = load("fig11_ori_hy.csv")
     if not rows:
         return
-    per_core = lambda r: int(r["b"])  # noqa: E731  (b = s: one block per rank)
-    t = median_by(rows, lambda r: (r["ranks"], r["P"] + "x" + r["Q"], r["layout"], r["sync"], r["policy"], per_core(r)))
+    t = fig11_times(rows)
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     series = sorted({k[:4] for k in t})
     for ranks, grid, layout, sync in series:
@@ -137,8 +135,7 @@ def n4096():
     rows = load("n4096_np2.csv")
     if not rows:
         return
-    g = median_by(rows, lambda r: (r["P"] + "x" + r["Q"], variant(r) + ("" if r["algorithm"] == "pdgemm" else f" b={r['b']}")), "gflops")
-    ref = statistics.median(float(r["ref_dgemm_gflops"]) for r in rows)
+    g, ref = n4096_rates(rows)
     labels = sorted(g)
     fig, ax = plt.subplots(figsize=(8, 0.32 * len(labels) + 1.5))
     ax.barh([f"{grid} {v}" for grid, v in labels], [g[k] for k in labels])
@@ -154,8 +151,7 @@ def summary():
     """Prints the SUMMA issue's target ratios from the CSVs (medians over repetitions)."""
     rows = load("n4096_np2.csv")
     if rows:
-        g = median_by(rows, lambda r: (r["P"] + "x" + r["Q"], variant(r) + ("" if r["algorithm"] == "pdgemm" else f" b={r['b']}")), "gflops")
-        ref = statistics.median(float(r["ref_dgemm_gflops"]) for r in rows)
+        g, ref = n4096_rates(rows)
         engine = {k: v for k, v in g.items() if not k[1].startswith("PDGEMM")}
         pdgemm = {k: v for k, v in g.items() if k[1].startswith("PDGEMM")}
         best = max(engine, key=engine.get)
@@ -171,7 +167,7 @@ def summary():
                     print(f"  lookahead 1 vs 0, {grid} {name.replace(' +lookahead', '')}: {value / base:.3f}x")
     rows = load("fig11_ori_hy.csv")
     if rows:
-        t = median_by(rows, lambda r: (r["ranks"], r["P"] + "x" + r["Q"], r["layout"], r["sync"], r["policy"], int(r["b"])))
+        t = fig11_times(rows)
         for key in sorted({k[:4] for k in t}):
             ratios = [f"s={s}: {t[key + ('pure', s)] / t[key + ('hybrid', s)]:.2f}"
                       for s in sorted({k[5] for k in t if k[:4] == key})

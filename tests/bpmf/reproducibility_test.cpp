@@ -3,7 +3,7 @@
 // pure and hybrid exchange and both node synchronizations, on whatever rank count
 // and emulated layout the test runs with (HYMPI_* environment). It also checks that
 // the averaged test RMSE on synthetic low-rank data falls below a bound set by the
-// noise. Any failure aborts every rank with a nonzero exit.
+// noise. Any failure fails the test on every rank (mpi_check.hpp).
 #include <mpi.h>
 
 #include <cmath>
@@ -17,21 +17,12 @@
 #include "bpmf/synthetic.hpp"
 #include "hympi/layout.hpp"
 #include "hympi/topology.hpp"
+#include "mpi_check.hpp"
 
 namespace {
 
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-
-[[noreturn]] void fail(const std::string& what) {
-  std::fprintf(stderr, "bpmf reproducibility test FAILED on rank %d: %s\n", world_rank(), what.c_str());
-  std::fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  std::abort();
-}
+using hympi::test::check;
+using hympi::test::world_rank;
 
 struct Run {
   std::vector<double> rmse_sample, rmse_average, predictions;  // predictions on rank 0 only
@@ -87,8 +78,8 @@ int main(int argc, char** argv) {
   // predictor is at sqrt(1 + noise^2) = 2.2 x noise).
   const double bound = 1.12 * spec.noise;
   const double final_rmse = reference.rmse_average.back();
-  if (!(final_rmse < bound))
-    fail("averaged test RMSE " + std::to_string(final_rmse) + " is not below the bound " + std::to_string(bound));
+  check(final_rmse < bound,
+        "averaged test RMSE " + std::to_string(final_rmse) + " is not below the bound " + std::to_string(bound));
 
   const auto& topo = hympi::Topology::of(MPI_COMM_WORLD);  // layout from HYMPI_* environment
   const struct {
@@ -102,15 +93,16 @@ int main(int argc, char** argv) {
     const Run r = run(topo, data, config);
     const std::string name = std::string(hympi::to_string(v.policy)) + "/" + hympi::to_string(v.sync) + " on " +
                              std::to_string(size) + " ranks (" + topo.layout().describe() + ")";
-    if (!bitwise_equal(r.rmse_sample, reference.rmse_sample)) fail(name + ": per-sample RMSE differs from 1 rank");
-    if (!bitwise_equal(r.rmse_average, reference.rmse_average)) fail(name + ": averaged RMSE differs from 1 rank");
-    if (rank == 0 && !bitwise_equal(r.predictions, reference.predictions))
-      fail(name + ": averaged predictions differ from 1 rank");
-    if (rank == 0) std::printf("ok: %s matches the 1-rank reference bitwise\n", name.c_str());
+    check(bitwise_equal(r.rmse_sample, reference.rmse_sample), name + ": per-sample RMSE differs from 1 rank");
+    check(bitwise_equal(r.rmse_average, reference.rmse_average), name + ": averaged RMSE differs from 1 rank");
+    if (rank == 0)
+      check(bitwise_equal(r.predictions, reference.predictions), name + ": averaged predictions differ from 1 rank");
+    if (rank == 0) std::printf("checked: %s against the 1-rank reference\n", name.c_str());
   }
   if (rank == 0)
-    std::printf("ok: averaged test RMSE %.6f < %.6f (noise %.2f, %zu test entries)\n", final_rmse, bound, spec.noise,
+    std::printf("averaged test RMSE %.6f, bound %.6f (noise %.2f, %zu test entries)\n", final_rmse, bound, spec.noise,
                 data.test.entries.size());
+  const int rc = hympi::test::finish("bpmf_reproducibility_test");
   MPI_Finalize();
-  return 0;
+  return rc;
 }

@@ -6,7 +6,7 @@ set -euo pipefail
 bin="$1"; what="$2"
 here="$(cd "$(dirname "$0")" && pwd)"; root="$(cd "$here/../.." && pwd)"
 command -v smpirun >/dev/null || { echo "SKIP: smpirun not installed"; exit 77; }
-[ -x "$bin/hympi-summa" ] || [ -x "$bin/test_collectives" ] || { echo "SKIP: no SMPI build in $bin"; exit 77; }
+[ -x "$bin/hympi-summa" ] || [ -x "$bin/collectives_test" ] || { echo "SKIP: no SMPI build in $bin"; exit 77; }
 source "$root/apps/smpi/smpi-flags.sh"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 export OPENBLAS_NUM_THREADS=1
@@ -22,7 +22,7 @@ run() {  # ranks exe args...
 case "$what" in
   core)  # the core's bit-exact collective test, 4 simulated nodes x 4 cores (SHARED split = real nodes)
     platform bgp-torus 16
-    run 16 "$bin/test_collectives" ;;
+    run 16 "$bin/collectives_test" ;;
   summa-check)  # real dgemm, residual check: SUMMA and HSUMMA, pure and hybrid (both syncs) are right under SMPI
     platform bgp-torus 16
     HYMPI_SMPI_REAL_DGEMM=1 run 16 "$bin/hympi-summa" -N 192 -b 16 -M 32 -a summa,hsumma --groups 2x2 \

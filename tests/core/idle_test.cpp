@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
     late_leader_sync(*sync, topo, std::chrono::milliseconds(50));
     check(g_calls == installed_calls, "after set_idle_function(nullptr) the default (sched_yield) is used");
   }
-  const int rc = hympi::test::finish("test_idle");
+  const int rc = hympi::test::finish("idle_test");
   MPI_Finalize();
   return rc;
 }

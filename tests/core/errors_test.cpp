@@ -96,7 +96,7 @@ int main(int argc, char** argv) {
     check(hympi_bcast_free(&h) == HYMPI_SUCCESS && h == nullptr, "C API: free");
     check(hympi_allgatherv_create(MPI_COMM_WORLD, nullptr, 8, 0, 0, nullptr) == HYMPI_ERR_ARG, "C API: null out");
   }
-  const int rc = hympi::test::finish("test_errors");
+  const int rc = hympi::test::finish("errors_test");
   MPI_Finalize();
   return rc;
 }

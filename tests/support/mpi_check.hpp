@@ -1,6 +1,7 @@
-// A tiny MPI test harness: checks count failures per rank; the test fails (exit
-// code 1 on every rank) if any rank saw a failure. Collective-safe: a failing
-// check never skips a collective call.
+// The MPI test harness of every MPI test program (core, summa, bpmf): checks count
+// failures per rank and print them on the rank that saw them; finish() makes the
+// test fail (exit code 1 on every rank) if any rank saw a failure. Collective-safe:
+// a failing check never skips a collective call.
 #pragma once
 #include <mpi.h>
 
@@ -23,6 +24,10 @@ inline int world_rank() {
 inline void check(bool ok, const std::string& what) {
   if (ok) return;
   if (++failures() <= 20) std::fprintf(stderr, "[rank %d] FAILED: %s\n", world_rank(), what.c_str());
+}
+
+inline void fail(const std::string& what) {
+  check(false, what);
 }
 
 // Runs `body`, which must throw hympi::Error whose message contains `needle`, on every rank.

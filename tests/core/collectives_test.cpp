@@ -217,7 +217,7 @@ int main(int argc, char** argv) {
       check(bad == 0, "set_counts reuse " + v.name());
     }
   }
-  const int rc = hympi::test::finish("test_collectives");
+  const int rc = hympi::test::finish("collectives_test");
   MPI_Finalize();
   return rc;
 }

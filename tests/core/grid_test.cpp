@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
             for (bool group_major : {false, true}) test_two_level({P, Q, I, J, order, group_major});
     }
   }
-  const int rc = hympi::test::finish("test_grid");
+  const int rc = hympi::test::finish("grid_test");
   MPI_Finalize();
   return rc;
 }

@@ -1,0 +1,37 @@
+"""What every plot script under results/ shares: reading the apps' CSVs, medians over
+repetitions, and a display-free matplotlib. A plot script imports it with
+
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from plotlib import plt, read_rows, median_by
+
+(the scripts run as `/usr/bin/python3 results/<family>/plot*.py`, from any directory).
+"""
+import csv
+import io
+import os
+import statistics
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only: no display on clusters and CI
+import matplotlib.pyplot as plt  # noqa: E402
+
+__all__ = ["plt", "read_rows", "median_by"]
+
+
+def read_rows(path, missing_ok=False):
+    """The rows of one CSV as dicts ([] for a missing file when missing_ok). Some MPI
+    version strings end in a NUL byte, which the csv module refuses: it is dropped."""
+    if missing_ok and not os.path.exists(path):
+        return []
+    with open(path, newline="", errors="replace") as f:
+        return list(csv.DictReader(io.StringIO(f.read().replace("\0", ""))))
+
+
+def median_by(rows, key, value="time_s"):
+    """{key(row): median of float(row[value])} over the rows sharing a key."""
+    groups = defaultdict(list)
+    for r in rows:
+        groups[key(r)].append(float(r[value]))
+    return {k: statistics.median(v) for k, v in groups.items()}
