@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "hympi/error.hpp"
-#include "scalapack.hpp"
+#include "hympi/hsumma/scalapack.hpp"
 
 namespace hympi::apps {
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "scalapack.hpp"
+#include "hympi/hsumma/scalapack.hpp"
 
 namespace {
 [[noreturn]] void unavailable() {
