@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "hympi/hsumma/matrix.hpp"
+#include "hympi/hsumma/checks.hpp"
 #include "record.hpp"
 #include "run_info.hpp"
 #include "summa_setup.hpp"

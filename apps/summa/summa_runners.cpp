@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "hympi/error.hpp"
-#include "hympi/hsumma/matrix.hpp"
+#include "hympi/hsumma/checks.hpp"
 #include "pdgemm_runner.hpp"
 
 namespace hympi::apps {
