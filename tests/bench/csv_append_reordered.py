@@ -27,7 +27,7 @@ def main():
     assert meta[0] == "date", f"run metadata must come first, got {columns[:3]}"
     reordered = columns[len(meta):] + meta  # the old summa order: metadata last
     with open(old, "w", newline="") as f:
-        w = csv.writer(f)
+        w = csv.writer(f, lineterminator="\n")  # as the apps write it
         w.writerow(reordered)
         w.writerow(["old"] * len(reordered))
     r = run(cmd, old)
