@@ -1,5 +1,7 @@
 #include "bench_options.hpp"
 
+#include "hympi/error.hpp"
+
 namespace hympi::bench {
 
 namespace {
@@ -47,12 +49,13 @@ void add_bench_options(CLI::App& app, BenchOptions& o) {
       ->delimiter(',')
       ->check(CLI::IsMember({"pure", "hybrid-barrier", "hybrid-flags", "node-barrier"}))
       ->capture_default_str();
-  app.add_option("--csv", o.csv, "Append one row per operation x variant x size to this CSV file ('-' = stdout)");
   app.add_flag("!--no-progress", o.progress, "No progress line on stderr");
-  apps::add_layout_options(app, o.layout);
+  apps::add_common_options(app, o.common,
+                           "Append one row per operation x variant x size to this CSV file ('-' = stdout)");
 }
 
-std::string check_bench_options(const BenchOptions& o, int comm_size) {
+namespace {
+std::string problem_of(const BenchOptions& o, int comm_size) {
   if (o.min_size < 1) return "--min-size must be >= 1 (got " + std::to_string(o.min_size) + ")";
   if (o.max_size < 1) return "--max-size must be >= 1 (got " + std::to_string(o.max_size) + ")";
   if (o.max_size > kMaxSize)
@@ -70,6 +73,11 @@ std::string check_bench_options(const BenchOptions& o, int comm_size) {
   if (o.ops.empty()) return "--ops is empty";
   if (o.variants.empty()) return "--variants is empty";
   return "";
+}
+}  // namespace
+
+void check_bench_options(const BenchOptions& o, int comm_size) {
+  if (auto problem = problem_of(o, comm_size); !problem.empty()) throw Error(ErrorCode::invalid_argument, problem);
 }
 
 }  // namespace hympi::bench

@@ -1,6 +1,6 @@
 // Options of the collective benchmark, OSU style: the size range, iterations
 // and warm-up (OSU's defaults when not given), validation, root, which
-// operations and variants to run, where the CSV goes, and the node layout.
+// operations and variants to run, and the options every app shares (CSV, node layout).
 #pragma once
 #include <CLI/CLI.hpp>
 #include <cstdint>
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "layout_options.hpp"
+#include "common_options.hpp"
 
 namespace hympi::bench {
 
@@ -23,9 +23,8 @@ struct BenchOptions {
   int root = 0;
   std::vector<std::string> ops = {"allgather", "allgatherv", "bcast"};
   std::vector<std::string> variants = {"pure", "hybrid-barrier", "hybrid-flags", "node-barrier"};
-  std::string csv;
   bool progress = true;
-  apps::LayoutOptions layout;
+  apps::CommonOptions common;
 
   // Powers of two times min_size up to max_size, as OSU's size loop.
   std::vector<std::int64_t> sizes() const;
@@ -39,7 +38,7 @@ struct BenchOptions {
 void add_bench_options(CLI::App& app, BenchOptions& options);
 
 // Checks what CLI11 cannot (ranges that depend on each other or on the number of
-// ranks). Returns "" when fine, else a message naming the bad option.
-std::string check_bench_options(const BenchOptions& options, int comm_size);
+// ranks); throws hympi::Error(invalid_argument) naming the bad option.
+void check_bench_options(const BenchOptions& options, int comm_size);
 
 }  // namespace hympi::bench

@@ -5,18 +5,16 @@
 // by size so that they see the same machine conditions.
 #include <mpi.h>
 
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
-#include <stdexcept>
 
+#include "app.hpp"
 #include "bench_options.hpp"
-#include "csv_writer.hpp"
 #include "hympi/error.hpp"
-#include "hympi/layout.hpp"
 #include "hympi/topology.hpp"
 #include "osu_mode.hpp"
 #include "progress.hpp"
+#include "record.hpp"
 #include "report.hpp"
 #include "run_info.hpp"
 
@@ -25,34 +23,17 @@ using namespace hympi::bench;
 
 namespace {
 
-constexpr const char* kName = "hympi-bench-collectives";
-
-// Checks on every rank give the same answer (same argv, same size), so every
-// rank returns the same code without talking to the others; rank 0 prints.
-int usage_error(int rank, const std::string& message) {
-  if (rank == 0) std::cerr << kName << ": error: " << message << "\n";
-  return 2;
-}
-
-// Opens the CSV on rank 0; every rank learns whether that worked.
-bool open_csv(const Topology& topo, const std::string& path, apps::CsvWriter& csv) {
-  int ok = 1;
-  if (topo.rank() == 0) {
-    try {
-      csv = apps::CsvWriter(path, csv_columns());
-    } catch (const std::exception& e) {
-      std::cerr << kName << ": error: " << e.what() << "\n";
-      ok = 0;
-    }
-  }
-  MPI_Bcast(&ok, 1, MPI_INT, 0, topo.comm());
-  return ok == 1;
-}
+constexpr apps::AppInfo kApp{
+    "hympi-bench-collectives",
+    "OSU-style latency benchmark of hympi's collectives: Allgather, Allgatherv (irregular counts) and Bcast "
+    "under the pure (MPI collective) and hybrid (one shared copy per node; barrier or flag sync) policies, with "
+    "MPI_Barrier on the node communicator as the floor. Prints OSU tables on stdout, the target ratios at the "
+    "end, and optionally a CSV."};
 
 // Runs every variant of one operation over all sizes; returns its rows.
 std::vector<Result> run_operation(const OperationKind& kind, const std::vector<Variant>& variants,
                                   const BenchOptions& o, const Topology& topo, const apps::RunInfo& info,
-                                  apps::CsvWriter& csv, Progress& progress) {
+                                  apps::RecordCsv& csv, Progress& progress) {
   const int root = kind.name == "bcast" ? o.root : -1;
   std::vector<std::unique_ptr<Operation>> ops;
   for (const auto& v : variants)
@@ -65,7 +46,7 @@ std::vector<Result> run_operation(const OperationKind& kind, const std::vector<V
       ops[v]->resize(size);
       Result r{kind.name, variants[v], root, size,
                measure(*ops[v], topo, o.iterations_for(size), o.warmup_for(size), o.validate, !o.untimed_write)};
-      if (topo.rank() == 0) csv.row(csv_fields(info, r));
+      csv.write(record(r));
       rows.push_back(r);
     }
   }
@@ -81,41 +62,35 @@ std::vector<Result> run_operation(const OperationKind& kind, const std::vector<V
   return rows;
 }
 
-int run(int argc, char** argv, int rank, int size) {
-  CLI::App app{
-      "OSU-style latency benchmark of hympi's collectives: Allgather, Allgatherv (irregular counts) and Bcast "
-      "under the pure (MPI collective) and hybrid (one shared copy per node; barrier or flag sync) policies, with "
-      "MPI_Barrier on the node communicator as the floor. Prints OSU tables on stdout, the target ratios at the "
-      "end, and optionally a CSV.",
-      kName};
-  BenchOptions o;
-  add_bench_options(app, o);
+// The benchmark's own options and OSU mode's (--osu, -m, -f).
+struct Options {
+  BenchOptions bench;
   OsuOptions osu;
-  add_osu_options(app, osu);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (rank == 0) return app.exit(e);
-    return e.get_exit_code();
-  }
-  if (auto problem = check_bench_options(o, size); !problem.empty()) return usage_error(rank, problem);
-  if (auto problem = check_osu_options(osu, o, app); !problem.empty()) return usage_error(rank, problem);
+};
 
-  LayoutSpec spec;
-  try {
-    spec = o.layout.resolve();
-    if (spec.emulated()) assign_emulated_nodes(size, spec);  // same verdict on every rank, before any collective
-  } catch (const std::exception& e) {
-    return usage_error(rank, std::string("bad node layout: ") + e.what());
-  }
+void add_options(CLI::App& cli, Options& o) {
+  add_bench_options(cli, o.bench);
+  add_osu_options(cli, o.osu);
+  // OSU mode's checks depend on which options were given, which only the parser knows.
+  cli.callback([&cli, &o] {
+    if (auto problem = check_osu_options(o.osu, o.bench, cli); !problem.empty()) throw CLI::ValidationError(problem);
+  });
+}
+
+int run(Options& all) {
+  BenchOptions& o = all.bench;
+  int rank = 0, size = 1;
+  HYMPI_CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
+  HYMPI_CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
+  check_bench_options(o, size);
+  const LayoutSpec spec = o.common.layout.resolve(size);
   std::vector<Variant> variants;
   for (const auto& name : o.variants) variants.push_back(parse_variant(name));
 
   const Topology& topo = Topology::of(MPI_COMM_WORLD, spec);
-  if (osu.enabled) return run_osu_mode(osu, o, topo);
+  if (all.osu.enabled) return run_osu_mode(all.osu, o, topo);
   const apps::RunInfo info = apps::gather_run_info(topo);
-  apps::CsvWriter csv;
-  if (!open_csv(topo, o.csv, csv)) return 1;
+  auto csv = apps::RecordCsv::open(topo.comm(), o.common.csv, record(Result{}), &info);
 
   Progress progress(rank == 0 && o.progress, static_cast<int>(o.ops.size() * o.sizes().size()));
   std::vector<Result> results;
@@ -128,26 +103,13 @@ int run(int argc, char** argv, int rank, int size) {
   for (const auto& r : results) failures += r.m.errors;
   if (rank == 0) {
     print_ratios(std::cout, info, results);
-    if (failures) std::cerr << kName << ": validation FAILED: " << failures << " wrong elements\n";
+    if (failures) std::cerr << kApp.name << ": validation FAILED: " << failures << " wrong elements\n";
   }
-  return failures ? 1 : 0;
+  return failures ? apps::kCheckFailed : apps::kSuccess;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  int rc = 0;
-  try {
-    rc = run(argc, argv, rank, size);
-  } catch (const std::exception& e) {
-    // A failure inside a collective may leave the other ranks waiting: abort them all.
-    std::cerr << kName << ": rank " << rank << ": error: " << e.what() << std::endl;
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-  MPI_Finalize();
-  return rc;
+  return apps::run_app<Options>(argc, argv, kApp, add_options, run);
 }

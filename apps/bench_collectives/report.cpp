@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <ostream>
 
-#include "csv_writer.hpp"
 #include "hympi/version.hpp"
 
 namespace hympi::bench {
@@ -26,26 +25,27 @@ std::string validation_text(const Measurement& m) {
   return m.errors == 0 ? "Pass" : "Fail";
 }
 
-std::vector<std::string> csv_columns() {
-  auto columns = apps::run_info_columns();
-  for (const char* c :
-       {"operation", "variant", "policy", "sync", "root", "size_doubles", "size_bytes", "result_doubles", "iterations",
-        "warmup", "timed_write", "min_us", "avg_us", "max_us", "median_us", "bytes_per_node", "validation", "errors"})
-    columns.push_back(c);
-  return columns;
-}
-
-std::vector<std::string> csv_fields(const apps::RunInfo& info, const Result& r) {
-  auto fields = apps::run_info_fields(info);
+apps::Record record(const Result& r) {
   const Measurement& m = r.m;
-  for (std::string f :
-       {r.op, r.variant.name, r.variant.policy_name(), r.variant.sync_name(),
-        r.root >= 0 ? std::to_string(r.root) : std::string(), std::to_string(r.size), std::to_string(r.size * 8),
-        std::to_string(m.result_doubles), std::to_string(m.iterations), std::to_string(m.warmup),
-        std::string(m.timed_write ? "1" : "0"), apps::fmt(m.min_us), apps::fmt(m.avg_us), apps::fmt(m.max_us),
-        apps::fmt(m.median_us), std::to_string(m.bytes_per_node), validation_text(m), std::to_string(m.errors)})
-    fields.push_back(f);
-  return fields;
+  return apps::Record()
+      .add("operation", r.op)
+      .add("variant", r.variant.name)
+      .add("policy", r.variant.policy_name())
+      .add("sync", r.variant.sync_name())
+      .add("root", r.root >= 0 ? std::to_string(r.root) : std::string())
+      .add("size_doubles", r.size)
+      .add("size_bytes", r.size * 8)
+      .add("result_doubles", m.result_doubles)
+      .add("iterations", m.iterations)
+      .add("warmup", m.warmup)
+      .add("timed_write", m.timed_write)
+      .add("min_us", m.min_us)
+      .add("avg_us", m.avg_us)
+      .add("max_us", m.max_us)
+      .add("median_us", m.median_us)
+      .add("bytes_per_node", m.bytes_per_node)
+      .add("validation", validation_text(m))
+      .add("errors", m.errors);
 }
 
 void print_table(std::ostream& out, const std::string& title, const Variant& variant, const apps::RunInfo& info,

@@ -8,6 +8,7 @@
 
 #include "bench_options.hpp"
 #include "measure.hpp"
+#include "record.hpp"
 #include "run_info.hpp"
 
 namespace hympi::bench {
@@ -22,8 +23,8 @@ struct Result {
 
 std::string validation_text(const Measurement& m);  // "Pass" | "Fail" | "-" (not checked)
 
-std::vector<std::string> csv_columns();
-std::vector<std::string> csv_fields(const apps::RunInfo& info, const Result& result);
+// The CSV record of one result (the run metadata is added by apps::RecordCsv).
+apps::Record record(const Result& result);
 
 // One OSU table (preamble + rows) for one operation under one variant.
 void print_table(std::ostream& out, const std::string& title, const Variant& variant, const apps::RunInfo& info,

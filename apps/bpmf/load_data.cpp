@@ -3,24 +3,18 @@
 #include <algorithm>
 #include <cstdint>
 #include <sstream>
-#include <stdexcept>
 
+#include "app.hpp"
 #include "bpmf/matrix_market.hpp"
+#include "hympi/error.hpp"
 
 namespace bpmf::app {
 
 namespace {
 
-void broadcast_string(std::string& s, MPI_Comm comm) {
-  long long n = static_cast<long long>(s.size());
-  MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, comm);
-  s.resize(static_cast<std::size_t>(n));
-  MPI_Bcast(s.data(), static_cast<int>(n), MPI_CHAR, 0, comm);
-}
-
 void broadcast_ratings(Ratings& r, MPI_Comm comm) {
   long long head[3] = {r.rows, r.cols, static_cast<long long>(r.entries.size())};
-  MPI_Bcast(head, 3, MPI_LONG_LONG, 0, comm);
+  HYMPI_CHECK_MPI(MPI_Bcast(head, 3, MPI_LONG_LONG, 0, comm));
   r.rows = head[0];
   r.cols = head[1];
   r.entries.resize(static_cast<std::size_t>(head[2]));
@@ -29,7 +23,7 @@ void broadcast_ratings(Ratings& r, MPI_Comm comm) {
   const long long total = head[2] * static_cast<long long>(sizeof(Entry));
   const long long chunk = 1LL << 30;
   for (long long off = 0; off < total; off += chunk)
-    MPI_Bcast(bytes + off, static_cast<int>(std::min(chunk, total - off)), MPI_BYTE, 0, comm);
+    HYMPI_CHECK_MPI(MPI_Bcast(bytes + off, static_cast<int>(std::min(chunk, total - off)), MPI_BYTE, 0, comm));
 }
 
 std::string synthetic_name(const SyntheticSpec& s) {
@@ -43,17 +37,14 @@ std::string synthetic_name(const SyntheticSpec& s) {
 
 Dataset load_dataset(const InputSpec& spec, MPI_Comm comm) {
   int rank = 0;
-  MPI_Comm_rank(comm, &rank);
+  HYMPI_CHECK_MPI(MPI_Comm_rank(comm, &rank));
   Dataset d;
   if (spec.train.empty()) {
-    // Cheap and deterministic: every rank generates the same data, no broadcast needed.
-    try {
-      auto data = generate_synthetic(spec.synthetic);
-      d.train = std::move(data.train);
-      d.test = std::move(data.test);
-    } catch (const std::invalid_argument& e) {
-      throw std::runtime_error(e.what());
-    }
+    // Cheap and deterministic: every rank generates the same data (and the same
+    // verdict on a bad spec), no broadcast needed.
+    auto data = generate_synthetic(spec.synthetic);
+    d.train = std::move(data.train);
+    d.test = std::move(data.test);
     d.name = synthetic_name(spec.synthetic);
     return d;
   }
@@ -69,8 +60,7 @@ Dataset load_dataset(const InputSpec& spec, MPI_Comm comm) {
       error = e.what();
     }
   }
-  broadcast_string(error, comm);
-  if (!error.empty()) throw std::runtime_error(error);
+  hympi::apps::agree_on_success(comm, error);
   broadcast_ratings(d.train, comm);
   broadcast_ratings(d.test, comm);
   d.name = spec.train + " | " + spec.test;

@@ -21,7 +21,8 @@ struct Dataset {
   std::string name;  // file names or "synthetic-RxC-..."
 };
 
-// Collective. Throws std::runtime_error with the same message on every rank.
+// Collective. Bad input throws hympi::Error(invalid_argument) with the same message
+// on every rank.
 Dataset load_dataset(const InputSpec& spec, MPI_Comm comm);
 
 }  // namespace bpmf::app

@@ -1,13 +1,16 @@
 // hympi-bpmf-synth: writes a synthetic low-rank train/test pair as Matrix Market
-// files (gzipped when a name ends in .gz), for tests and offline runs.
+// files (gzipped when a name ends in .gz), for tests and offline runs. Not an MPI
+// program, but it exits like every app (apps/common/app.hpp): 0 ok, 2 bad input.
 #include <CLI/CLI.hpp>
 #include <exception>
 #include <iostream>
 
+#include "app.hpp"
 #include "bpmf/matrix_market.hpp"
 #include "bpmf/synthetic.hpp"
 
 int main(int argc, char** argv) {
+  using hympi::apps::kBadInput;
   CLI::App app{"hympi-bpmf-synth: synthetic low-rank rating matrices (R = U V^T + offset + noise) for hympi-bpmf"};
   bpmf::SyntheticSpec s;
   std::string train = "train.mm", test = "test.mm";
@@ -21,7 +24,11 @@ int main(int argc, char** argv) {
   app.add_option("--seed", s.seed, "Generator seed")->capture_default_str();
   app.add_option("--train", train, "Output training file (.mm or .mm.gz)")->capture_default_str();
   app.add_option("--test", test, "Output test file (.mm or .mm.gz)")->capture_default_str();
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : kBadInput;
+  }
   try {
     const auto data = bpmf::generate_synthetic(s);
     const std::string what = "synthetic rank-" + std::to_string(s.rank) + " data, noise " + std::to_string(s.noise) +
@@ -32,7 +39,7 @@ int main(int argc, char** argv) {
               << data.test.entries.size() << " test entries to " << test << " (" << s.rows << " x " << s.cols << ")\n";
   } catch (const std::exception& e) {
     std::cerr << "hympi-bpmf-synth: error: " << e.what() << std::endl;
-    return 1;
+    return kBadInput;
   }
   return 0;
 }

@@ -36,20 +36,4 @@ RunInfo gather_run_info(const Topology& topo) {
   return info;
 }
 
-std::vector<std::string> run_info_columns() {
-  return {"date", "host", "mpi", "blas", "git", "ranks", "nodes", "ranks_per_node", "layout"};
-}
-
-std::vector<std::string> run_info_fields(const RunInfo& info) {
-  return {info.date,
-          info.host,
-          info.mpi,
-          info.blas,
-          info.git,
-          std::to_string(info.ranks),
-          std::to_string(info.nodes),
-          std::to_string(info.ranks_per_node),
-          info.layout};
-}
-
 }  // namespace hympi::apps

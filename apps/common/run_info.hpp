@@ -1,9 +1,9 @@
-// Metadata every CSV row carries: where and with what a measurement ran.
+// Metadata every CSV row carries: where and with what a measurement ran (as CSV
+// columns: run_info_record in record.hpp).
 #pragma once
 #include <mpi.h>
 
 #include <string>
-#include <vector>
 
 namespace hympi {
 class Topology;
@@ -25,9 +25,5 @@ struct RunInfo {
 
 // Collective over topo.comm().
 RunInfo gather_run_info(const Topology& topo);
-
-// Column names and values in a fixed order, for CsvWriter.
-std::vector<std::string> run_info_columns();
-std::vector<std::string> run_info_fields(const RunInfo& info);
 
 }  // namespace hympi::apps

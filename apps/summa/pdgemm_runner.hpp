@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "hympi/grid.hpp"
-#include "hympi/hsumma/engine.hpp"
+#include "hympi/hsumma/distribution.hpp"
 
 namespace hympi::apps {
 

@@ -11,10 +11,9 @@ void add_summa_options(CLI::App& app, SummaOptions& o) {
       ->delimiter(',')
       ->check(CLI::IsMember({"summa", "hsumma", "pdgemm"}))
       ->capture_default_str();
-  app.add_option("--policy", o.policies, "Broadcast policies: pure (MPI_Bcast), hybrid (one panel per node)")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"pure", "hybrid"}))
-      ->capture_default_str();
+  add_enum_option(app, "--policy", o.policies, policy_names(),
+                  "Broadcast policies: pure (MPI_Bcast), hybrid (one panel per node)")
+      ->delimiter(',');
   app.add_option("--lookahead", o.lookahead,
                  "Lookahead depth: 0 = broadcast then update, 1 = the next panels' broadcasts fly during the "
                  "current update (several allowed: 0,1)")
@@ -28,9 +27,7 @@ void add_summa_options(CLI::App& app, SummaOptions& o) {
                  "SUMMA/HSUMMA: run only the first N outer panel steps of the full k (0 = all). Timing only: "
                  "C is incomplete, so it needs --check none; GF/s count the columns run (k_run)")
       ->capture_default_str();
-  app.add_option("--sync", o.sync, "Node synchronization of the hybrid policy: barrier | flags")
-      ->check(CLI::IsMember({"barrier", "flags"}))
-      ->capture_default_str();
+  add_enum_option(app, "--sync", o.sync, sync_names(), "Node synchronization of the hybrid policy");
   app.add_option("-m", o.m, "Rows of A and C")->capture_default_str();
   app.add_option("-n", o.n, "Columns of B and C")->capture_default_str();
   app.add_option("-k", o.k, "Columns of A, rows of B")->capture_default_str();
@@ -46,9 +43,7 @@ void add_summa_options(CLI::App& app, SummaOptions& o) {
                  "PDGEMM block sizes: 0 = the engine's block-checkerboard distribution, >0 = block-cyclic nb x nb")
       ->delimiter(',')
       ->capture_default_str();
-  app.add_option("--order", o.order, "Grid rank order: row | col")
-      ->check(CLI::IsMember({"row", "col"}))
-      ->capture_default_str();
+  add_enum_option(app, "--order", o.order, grid_order_names(), "Grid rank order");
   app.add_flag("--group-major", o.group_major, "Number ranks group by group (a group is a node under block placement)");
   app.add_option("--reps,-r", o.reps, "Timed repetitions")->capture_default_str();
   app.add_option("--warmup,-w", o.warmup, "Untimed warm-up repetitions")->capture_default_str();
@@ -61,11 +56,10 @@ void add_summa_options(CLI::App& app, SummaOptions& o) {
                  "(serial dgemm reference) | pdgemm (PDGEMM on the same arrays) | all")
       ->check(CLI::IsMember({"none", "residual", "serial", "pdgemm", "all"}))
       ->capture_default_str();
-  app.add_option("--csv", o.csv, "Append one row per repetition to this CSV file ('-' = stdout)");
   app.add_option("--threads", o.threads, "OpenBLAS threads per rank")->capture_default_str();
   app.add_flag("!--no-reference-dgemm", o.reference_dgemm, "Skip the single-rank DGEMM rate measurement");
   app.add_option("--seed", o.seed, "Seed of the test matrices")->capture_default_str();
-  add_layout_options(app, o.layout);
+  add_common_options(app, o.common, "Append one row per repetition to this CSV file ('-' = stdout)");
 }
 
 std::pair<int, int> parse_pair(const std::string& text, const char* option) {

@@ -5,31 +5,30 @@
 #include <string>
 #include <vector>
 
-#include "layout_options.hpp"
+#include "common_options.hpp"
 
 namespace hympi::apps {
 
 struct SummaOptions {
   std::vector<std::string> algorithms{"summa"};  // summa | hsumma | pdgemm
-  std::vector<std::string> policies{"hybrid"};   // pure | hybrid (ignored by pdgemm)
+  std::vector<Policy> policies{Policy::hybrid};  // ignored by pdgemm
   std::vector<int> lookahead{0};                 // 0 | 1 (ignored by pdgemm)
-  std::string sync = "flags";
+  SyncKind sync = SyncKind::flags;
   std::int64_t m = 1024, n = 1024, k = 1024, size = 0;
   std::string grid;                        // "PxQ"; empty = the most square factorization of np
   std::vector<std::string> groups{"1x1"};  // HSUMMA group splits IxJ, one run each
   std::int64_t b = 64, M = 0;              // M = 0: M = b
   std::vector<std::int64_t> pdgemm_nb{0};  // 0 = the engine's distribution
-  std::string order = "row";
+  GridOrder order = GridOrder::row_major;
   bool group_major = false;
   int reps = 5, warmup = 1, batch = 1;
   std::string check = "residual";  // none | residual | serial | pdgemm | all
-  std::string csv;
   int threads = 1;
   bool reference_dgemm = true;
   bool share_inputs = true;
   std::int64_t max_steps = 0;  // 0 = all outer steps; else only the first ones (timing only)
   std::uint64_t seed = 42;
-  LayoutOptions layout;
+  CommonOptions common;
 };
 
 void add_summa_options(CLI::App& app, SummaOptions& options);

@@ -1,11 +1,14 @@
-// The measurement loop of hympi-summa (everything after option parsing).
+// The run of hympi-summa (everything after option parsing): every algorithm,
+// policy, lookahead and group split asked for, one after the other.
 #pragma once
+#include "app.hpp"
 #include "summa_options.hpp"
 
 namespace hympi::apps {
 
-// Collective over MPI_COMM_WORLD. Returns 0, or 1 when a correctness check fails.
-// Throws hympi::Error(invalid_argument) on bad options, identically on every rank.
-int run_summa(SummaOptions options);
+// Collective over MPI_COMM_WORLD. Returns kSuccess, or kCheckFailed when a
+// correctness check fails; throws hympi::Error(invalid_argument) on bad options,
+// identically on every rank (app.hpp).
+int run_summa(SummaOptions& options);
 
 }  // namespace hympi::apps

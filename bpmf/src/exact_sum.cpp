@@ -4,7 +4,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <stdexcept>
+
+#include "hympi/error.hpp"
 
 namespace bpmf {
 
@@ -29,7 +30,8 @@ void ExactSums::clear() {
 
 void ExactSums::add(std::size_t index, double term) {
   if (!std::isfinite(term) || std::fabs(term) >= kLimit)
-    throw std::domain_error("bpmf: a term of an exact sum is not finite or too large (" + std::to_string(term) + ")");
+    throw hympi::Error(hympi::ErrorCode::internal,
+                       "bpmf: a term of an exact sum is not finite or too large (" + std::to_string(term) + ")");
   // Two native double->int64 truncations instead of one slow double->int128 one:
   // high = whole multiples of 2^-24, low = the (exact) remainder in units of 2^-56.
   const double scaled = term * 0x1p24;
@@ -46,13 +48,13 @@ void ExactSums::allreduce(MPI_Comm comm) {
   static_assert(sizeof(int128) == 16, "128-bit integers expected");
   MPI_Datatype type;
   MPI_Op op;
-  MPI_Type_contiguous(16, MPI_BYTE, &type);
-  MPI_Type_commit(&type);
-  MPI_Op_create(&add_int128, 1, &op);
+  HYMPI_CHECK_MPI(MPI_Type_contiguous(16, MPI_BYTE, &type));
+  HYMPI_CHECK_MPI(MPI_Type_commit(&type));
+  HYMPI_CHECK_MPI(MPI_Op_create(&add_int128, 1, &op));
   const int rc = MPI_Allreduce(MPI_IN_PLACE, acc_.data(), static_cast<int>(acc_.size()), type, op, comm);
-  MPI_Op_free(&op);
+  MPI_Op_free(&op);  // freed before reporting a failure of the reduction
   MPI_Type_free(&type);
-  if (rc != MPI_SUCCESS) throw std::runtime_error("bpmf: MPI_Allreduce of exact sums failed");
+  HYMPI_CHECK_MPI(rc);
 }
 
 }  // namespace bpmf

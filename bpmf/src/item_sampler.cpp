@@ -1,6 +1,6 @@
 #include "bpmf/item_sampler.hpp"
 
-#include <stdexcept>
+#include "hympi/error.hpp"
 
 namespace bpmf {
 
@@ -21,14 +21,16 @@ void sample_item(const ItemPrior& prior, double alpha, const double* other, cons
   }
   Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> llt(work.precision);  // in place, lower triangle
   if (llt.info() != Eigen::Success)
-    throw std::runtime_error("bpmf: an item's conditional precision is not positive definite (non-finite data?)");
+    throw hympi::Error(hympi::ErrorCode::internal,
+                       "bpmf: an item's conditional precision is not positive definite (non-finite data?)");
   for (Eigen::Index k = 0; k < K; ++k) work.z(k) = stream.normal();
   Eigen::Map<Eigen::VectorXd> u(out, K);
   u = llt.solve(work.rhs);
   llt.matrixU().solveInPlace(work.z);
   u += work.z;
   // LLT does not notice NaN (comparisons with NaN are false); the draw does.
-  if (!u.allFinite()) throw std::runtime_error("bpmf: an item's sample is not finite (non-finite data?)");
+  if (!u.allFinite())
+    throw hympi::Error(hympi::ErrorCode::internal, "bpmf: an item's sample is not finite (non-finite data?)");
 }
 
 }  // namespace bpmf

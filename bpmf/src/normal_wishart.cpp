@@ -1,6 +1,6 @@
 #include "bpmf/normal_wishart.hpp"
 
-#include <stdexcept>
+#include "hympi/error.hpp"
 
 namespace bpmf {
 
@@ -12,7 +12,8 @@ Eigen::MatrixXd symmetric(const Eigen::MatrixXd& m) {
 Eigen::MatrixXd cholesky_lower(const Eigen::MatrixXd& m, const char* what) {
   Eigen::LLT<Eigen::MatrixXd> llt(m);
   if (llt.info() != Eigen::Success)
-    throw std::runtime_error(std::string("bpmf: ") + what + " is not positive definite (non-finite latent vectors?)");
+    throw hympi::Error(hympi::ErrorCode::internal,
+                       std::string("bpmf: ") + what + " is not positive definite (non-finite latent vectors?)");
   return llt.matrixL();
 }
 }  // namespace
@@ -47,7 +48,8 @@ NormalWishartPosterior posterior(const NormalWishartPrior& prior, const LatentSt
 
 Eigen::MatrixXd sample_wishart(const Eigen::MatrixXd& W, double nu, Stream& stream) {
   const auto K = W.rows();
-  if (nu <= K - 1) throw std::invalid_argument("bpmf: Wishart degrees of freedom must exceed K - 1");
+  if (nu <= K - 1)
+    throw hympi::Error(hympi::ErrorCode::invalid_argument, "bpmf: Wishart degrees of freedom must exceed K - 1");
   Eigen::MatrixXd A = Eigen::MatrixXd::Zero(K, K);
   // Fixed draw order (row by row, diagonal last) so every rank draws the same matrix.
   for (Eigen::Index i = 0; i < K; ++i) {
@@ -63,7 +65,8 @@ Hyper sample_normal_wishart(const NormalWishartPosterior& post, Stream& stream) 
   h.Lambda = sample_wishart(post.W, post.nu, stream);
   // mu ~ N(mu*, (beta Lambda)^-1): mu = mu* + L^-T z with beta Lambda = L L^T.
   Eigen::LLT<Eigen::MatrixXd> llt(post.beta * h.Lambda);
-  if (llt.info() != Eigen::Success) throw std::runtime_error("bpmf: sampled Lambda is not positive definite");
+  if (llt.info() != Eigen::Success)
+    throw hympi::Error(hympi::ErrorCode::internal, "bpmf: sampled Lambda is not positive definite");
   Eigen::VectorXd z(post.mu.size());
   for (Eigen::Index i = 0; i < z.size(); ++i) z(i) = stream.normal();
   h.mu = post.mu + llt.matrixU().solve(z);

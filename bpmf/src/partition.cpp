@@ -1,16 +1,18 @@
 #include "bpmf/partition.hpp"
 
 #include <algorithm>
-#include <stdexcept>
+
+#include "hympi/error.hpp"
 
 namespace bpmf {
 
 std::vector<std::int64_t> balanced_ranges(const std::vector<std::int64_t>& weights, int parts) {
-  if (parts < 1) throw std::invalid_argument("bpmf: cannot partition over fewer than 1 part");
+  if (parts < 1)
+    throw hympi::Error(hympi::ErrorCode::invalid_argument, "bpmf: cannot partition over fewer than 1 part");
   const auto n = static_cast<std::int64_t>(weights.size());
   std::vector<std::int64_t> prefix(n + 1, 0);
   for (std::int64_t i = 0; i < n; ++i) {
-    if (weights[i] < 0) throw std::invalid_argument("bpmf: negative partition weight");
+    if (weights[i] < 0) throw hympi::Error(hympi::ErrorCode::invalid_argument, "bpmf: negative partition weight");
     prefix[i + 1] = prefix[i] + weights[i];
   }
   const double total = static_cast<double>(prefix[n]);

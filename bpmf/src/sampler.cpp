@@ -4,11 +4,11 @@
 
 #include <cmath>
 #include <limits>
-#include <stdexcept>
 #include <string>
 
 #include "bpmf/exact_sum.hpp"
 #include "bpmf/partition.hpp"
+#include "hympi/error.hpp"
 
 namespace bpmf {
 
@@ -19,11 +19,14 @@ double now() {
 
 // Returns K once the configuration is valid (so the workspace is sized only then).
 int checked_K(const SamplerConfig& c) {
-  if (c.K < 1) throw std::invalid_argument("the latent dimension K must be >= 1 (got " + std::to_string(c.K) + ")");
+  if (c.K < 1)
+    throw hympi::Error(hympi::ErrorCode::invalid_argument,
+                       "the latent dimension K must be >= 1 (got " + std::to_string(c.K) + ")");
   if (!(c.alpha > 0.0) || !std::isfinite(c.alpha))
-    throw std::invalid_argument("the noise precision alpha must be > 0 (got " + std::to_string(c.alpha) + ")");
-  if (c.burnin < 0) throw std::invalid_argument("burn-in must be >= 0");
-  if (c.samples < 0) throw std::invalid_argument("the number of samples must be >= 0");
+    throw hympi::Error(hympi::ErrorCode::invalid_argument,
+                       "the noise precision alpha must be > 0 (got " + std::to_string(c.alpha) + ")");
+  if (c.burnin < 0) throw hympi::Error(hympi::ErrorCode::invalid_argument, "burn-in must be >= 0");
+  if (c.samples < 0) throw hympi::Error(hympi::ErrorCode::invalid_argument, "the number of samples must be >= 0");
   return c.K;
 }
 }  // namespace
@@ -32,7 +35,7 @@ Sampler::Sampler(const hympi::Topology& topo, const Ratings& train, const Rating
     : topo_(topo), config_(config), work_(checked_K(config)) {
   prior_ = NormalWishartPrior::standard(config_.K);
   if (test.rows > train.rows || test.cols > train.cols)
-    throw std::invalid_argument("the test matrix is larger than the training matrix");
+    throw hympi::Error(hympi::ErrorCode::invalid_argument, "the test matrix is larger than the training matrix");
   mean_ = mean_value(train);
 
   std::vector<std::int64_t> counts[2] = {std::vector<std::int64_t>(train.rows, 0),
@@ -84,7 +87,7 @@ void Sampler::build_side(int side, const Ratings& train, const std::vector<std::
   for (int r = 0; r < topo_.size(); ++r) items_per_rank[r] = bounds[r + 1] - bounds[r];
   s.exchange = hympi::Allgatherv::create(topo_, items_per_rank, sizeof(double) * config_.K, config_.exchange);
   if (s.exchange->displs()[topo_.rank()] != s.begin)
-    throw std::logic_error("bpmf: the allgatherv result is not in item order");
+    throw hympi::Error(hympi::ErrorCode::internal, "bpmf: the allgatherv result is not in item order");
 }
 
 void Sampler::initialise() {
@@ -191,7 +194,7 @@ IterationReport Sampler::step() {
     sampling += sample_side(side, sync);
     if (config_.barrier_before_exchange) {
       const double b0 = now();
-      MPI_Barrier(topo_.comm());
+      HYMPI_CHECK_MPI(MPI_Barrier(topo_.comm()));
       sync += now() - b0;
     }
     const double t0 = now();
@@ -204,7 +207,7 @@ IterationReport Sampler::step() {
   report.seconds_wall = now() - start;
 
   double local[4] = {report.seconds_wall, sampling, exchange, sync}, global[4];
-  MPI_Allreduce(local, global, 4, MPI_DOUBLE, MPI_MAX, topo_.comm());
+  HYMPI_CHECK_MPI(MPI_Allreduce(local, global, 4, MPI_DOUBLE, MPI_MAX, topo_.comm()));
   report.seconds_sampling = global[1];
   report.seconds_exchange = global[2];
   report.seconds_sync = global[3];
@@ -234,7 +237,7 @@ std::vector<double> Sampler::gather_predictions(int root) const {
   }
   const bool is_root = topo_.rank() == root;
   std::vector<int> counts(is_root ? topo_.size() : 0), displs(counts.size(), 0);
-  MPI_Gather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, root, comm);
+  HYMPI_CHECK_MPI(MPI_Gather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, root, comm));
   int total = 0;
   for (std::size_t r = 0; r < counts.size(); ++r) {
     displs[r] = total;
@@ -242,9 +245,10 @@ std::vector<double> Sampler::gather_predictions(int root) const {
   }
   std::vector<std::int64_t> all_position(total);
   std::vector<double> all_value(total);
-  MPI_Gatherv(position.data(), mine, MPI_INT64_T, all_position.data(), counts.data(), displs.data(), MPI_INT64_T, root,
-              comm);
-  MPI_Gatherv(value.data(), mine, MPI_DOUBLE, all_value.data(), counts.data(), displs.data(), MPI_DOUBLE, root, comm);
+  HYMPI_CHECK_MPI(MPI_Gatherv(position.data(), mine, MPI_INT64_T, all_position.data(), counts.data(), displs.data(),
+                              MPI_INT64_T, root, comm));
+  HYMPI_CHECK_MPI(MPI_Gatherv(value.data(), mine, MPI_DOUBLE, all_value.data(), counts.data(), displs.data(),
+                              MPI_DOUBLE, root, comm));
   std::vector<double> out;
   if (is_root) {
     out.assign(static_cast<std::size_t>(test_total_), 0.0);

@@ -1,10 +1,10 @@
 #include "bpmf/synthetic.hpp"
 
 #include <cmath>
-#include <stdexcept>
 #include <vector>
 
 #include "bpmf/random.hpp"
+#include "hympi/error.hpp"
 
 namespace bpmf {
 
@@ -15,12 +15,13 @@ constexpr std::uint64_t kTrueRows = 100, kTrueCols = 101, kCells = 102;
 
 SyntheticData generate_synthetic(const SyntheticSpec& s) {
   if (s.rows < 1 || s.cols < 1 || s.rows > (1LL << 31) - 1 || s.cols > (1LL << 31) - 1)
-    throw std::invalid_argument("synthetic data: rows and cols must be in [1, 2^31)");
-  if (s.rank < 1) throw std::invalid_argument("synthetic data: rank must be >= 1");
-  if (!(s.density > 0.0 && s.density <= 1.0)) throw std::invalid_argument("synthetic data: density must be in (0, 1]");
+    throw hympi::Error(hympi::ErrorCode::invalid_argument, "synthetic data: rows and cols must be in [1, 2^31)");
+  if (s.rank < 1) throw hympi::Error(hympi::ErrorCode::invalid_argument, "synthetic data: rank must be >= 1");
+  if (!(s.density > 0.0 && s.density <= 1.0))
+    throw hympi::Error(hympi::ErrorCode::invalid_argument, "synthetic data: density must be in (0, 1]");
   if (!(s.test_fraction >= 0.0 && s.test_fraction < 1.0))
-    throw std::invalid_argument("synthetic data: test fraction must be in [0, 1)");
-  if (!(s.noise >= 0.0)) throw std::invalid_argument("synthetic data: noise must be >= 0");
+    throw hympi::Error(hympi::ErrorCode::invalid_argument, "synthetic data: test fraction must be in [0, 1)");
+  if (!(s.noise >= 0.0)) throw hympi::Error(hympi::ErrorCode::invalid_argument, "synthetic data: noise must be >= 0");
 
   const double scale = 1.0 / std::sqrt(static_cast<double>(s.rank));
   auto factors = [&](std::int64_t n, std::uint64_t side) {

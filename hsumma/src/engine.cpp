@@ -3,8 +3,11 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
+#include <deque>
 #include <string>
+#include <utility>
 
 #include "hympi/error.hpp"
 #include "hympi/topology.hpp"
@@ -74,39 +77,38 @@ Engine::Engine(MPI_Comm comm, const TwoLevelShape& shape, const EngineOptions& o
     schedule_.resize(static_cast<std::size_t>(options.max_outer_steps));
 
   const LocalBlock a = a_block(), b = b_block();
-  lm_ = a.local_rows();
-  ln_ = b.local_cols();
-  a_cols_ = a.cols;
-  b_rows_ = b.rows;
-  a_first_ = a.cols.first(a.col_proc);
-  b_first_ = b.rows.first(b.row_proc);
-  a_ld_ = a.ld();
-  b_ld_ = b.ld();
+  Side& sa = side_[kA];
+  Side& sb = side_[kB];
+  sa.k_along_cols = true, sb.k_along_cols = false;
+  sa.k_split = a.cols, sb.k_split = b.rows;
+  sa.first = a.cols.first(a.col_proc), sb.first = b.rows.first(b.row_proc);
+  sa.ld = a.ld(), sb.ld = b.ld();
+  sa.across = a.local_rows(), sb.across = b.local_cols();
 
   if (options.bcast.policy == Policy::hybrid && options.share_inputs) {
     const Topology& topo = Topology::of(comm, options.layout);
     auto on_my_node = [&](int row, int col) { return topo.node_of(shape.rank_of(row, col)) == topo.node_index(); };
     // A line of one rank reads in place anyway: sharing only pays with neighbours.
-    a_direct_ = shape.Q > 1;
-    b_direct_ = shape.P > 1;
-    for (int c = 0; c < shape.Q; ++c) a_direct_ = a_direct_ && on_my_node(grid_->my_row(), c);
-    for (int r = 0; r < shape.P; ++r) b_direct_ = b_direct_ && on_my_node(r, grid_->my_col());
-    int mine = a_direct_ || b_direct_, any = 0;
+    sa.direct = shape.Q > 1;
+    sb.direct = shape.P > 1;
+    for (int c = 0; c < shape.Q; ++c) sa.direct = sa.direct && on_my_node(grid_->my_row(), c);
+    for (int r = 0; r < shape.P; ++r) sb.direct = sb.direct && on_my_node(r, grid_->my_col());
+    int mine = sa.direct || sb.direct, any = 0;
     HYMPI_CHECK_MPI(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_LOR, comm));
     if (any)
-      shared_ = std::make_unique<SharedInputs>(topo, options.bcast.sync, a_direct_ ? a.elements() : 0,
-                                               b_direct_ ? b.elements() : 0);
+      shared_ = std::make_unique<SharedInputs>(topo, options.bcast.sync, sa.direct ? a.elements() : 0,
+                                               sb.direct ? b.elements() : 0);
   }
 
   // Widest panels: M (outer) and b (inner), never more than k.
   const std::int64_t M = std::min(options.M, options.k), bw = std::min(options.b, options.k);
-  if (!a_direct_) {
-    outer_row_ = make_bcast(grid_->outer_row_comm(), lm_ * M, options);
-    inner_row_ = make_bcast(grid_->inner_row_comm(), lm_ * bw, options);
+  if (!sa.direct) {
+    sa.outer = make_bcast(grid_->outer_row_comm(), sa.across * M, options);
+    sa.inner = make_bcast(grid_->inner_row_comm(), sa.across * bw, options);
   }
-  if (!b_direct_) {
-    outer_col_ = make_bcast(grid_->outer_col_comm(), M * ln_, options);
-    inner_col_ = make_bcast(grid_->inner_col_comm(), bw * ln_, options);
+  if (!sb.direct) {
+    sb.outer = make_bcast(grid_->outer_col_comm(), M * sb.across, options);
+    sb.inner = make_bcast(grid_->inner_col_comm(), bw * sb.across, options);
   }
 }
 
@@ -130,17 +132,22 @@ LocalBlock Engine::c_block() const {
           grid_->my_col()};
 }
 
+template <class F>
+void Engine::for_each_bcast(F f) const {
+  for (const Side& side : side_)
+    for (const auto* bc : {&side.outer, &side.inner})
+      if (*bc) f(**bc);
+}
+
 std::size_t Engine::panel_bytes_per_node() const {
   std::size_t bytes = 0;
-  for (const auto* bc : {&outer_row_, &outer_col_, &inner_row_, &inner_col_})
-    if (*bc) bytes += (*bc)->bytes_per_node();
+  for_each_bcast([&](const Bcast& bc) { bytes += bc.bytes_per_node(); });
   return bytes;
 }
 
 double Engine::node_sync_seconds() const {
   double seconds = shared_ ? shared_->node_sync_seconds() : 0;
-  for (const auto* bc : {&outer_row_, &outer_col_, &inner_row_, &inner_col_})
-    if (*bc) seconds += (*bc)->node_sync_seconds();
+  for_each_bcast([&](const Bcast& bc) { seconds += bc.node_sync_seconds(); });
   return seconds;
 }
 
@@ -163,83 +170,138 @@ Engine::Panel Engine::finish(Pending& pending) {
   return pending.panel;
 }
 
-// The outer A panel: columns [k0, k1) of A on my grid row, held by the ranks whose
-// column-in-group matches the owner's (others get an empty panel).
-Engine::Pending Engine::outer_a(const PanelStep& step, const double* A) {
-  if (a_direct_) {  // from the owner's published block, whoever I am
-    const double* block = shared_->a(grid_->shape().rank_of(grid_->my_row(), step.a_col));
-    return {nullptr, {block + (step.k0 - a_cols_.first(step.a_col)) * a_ld_, a_ld_}};
+int Engine::owner(Operand op, const PanelStep& step) const {
+  return op == kA ? step.a_col : step.b_row;
+}
+int Engine::my_position(Operand op) const {
+  return op == kA ? grid_->my_col() : grid_->my_row();
+}
+int Engine::group_extent(Operand op) const {
+  return op == kA ? grid_->shape().group_cols() : grid_->shape().group_rows();
+}
+int Engine::my_position_in_group(Operand op) const {
+  return op == kA ? grid_->col_in_group() : grid_->row_in_group();
+}
+
+// Sends a panel `width` wide along k from `local` (the root's, leading dimension
+// ld) over `bc`; a line of one rank (no bc) reads it in place.
+Engine::Pending Engine::send(Operand op, Bcast* bc, int root, bool is_root, const double* local, std::int64_t ld,
+                             std::int64_t width, std::int64_t& counter) {
+  if (!bc) return {nullptr, {local, ld}};
+  const Side& side = side_[op];
+  const std::int64_t count = side.across * width;
+  if (count == 0) return {nullptr, {nullptr, 1}};
+  const std::int64_t rows = side.k_along_cols ? side.across : width, cols = side.k_along_cols ? width : side.across;
+  const double* direct = is_root ? stage(*bc, local, ld, rows, cols) : nullptr;
+  ++counter;
+  return broadcast(*bc, root, count, side.packed_ld(width), direct);
+}
+
+// The outer panel of A (B): k indices [k0, k1) on my grid row (column), held by the
+// ranks whose position in their group matches the owner's (others get an empty panel).
+Engine::Pending Engine::outer_panel(Operand op, const PanelStep& step, const double* block) {
+  const Side& side = side_[op];
+  const int own = owner(op, step);
+  if (side.direct) {  // from the owner's published block, whoever I am
+    const auto& shape = grid_->shape();
+    const int rank = op == kA ? shape.rank_of(grid_->my_row(), own) : shape.rank_of(own, grid_->my_col());
+    const double* published = op == kA ? shared_->a(rank) : shared_->b(rank);
+    const std::int64_t ld = side.k_along_cols ? side.ld : std::max<std::int64_t>(1, side.k_split.local_size(own));
+    return {nullptr, {published + side.k_offset(step.k0 - side.k_split.first(own), ld), ld}};
   }
-  const int gc = grid_->shape().group_cols();
-  const int owner_group = step.a_col / gc, owner_in_group = step.a_col % gc;
-  if (grid_->col_in_group() != owner_in_group) return {};
-  const bool mine = grid_->my_col() == step.a_col;
-  const double* local = mine && A ? A + (step.k0 - a_first_) * a_ld_ : nullptr;
-  if (!outer_row_) return {nullptr, {local, a_ld_}};
-  const std::int64_t count = lm_ * step.width();
-  if (count == 0) return {nullptr, {nullptr, 1}};
-  const double* direct = mine ? stage(*outer_row_, local, a_ld_, lm_, step.width()) : nullptr;
-  ++t_->outer_bcasts;
-  return broadcast(*outer_row_, owner_group, count, lm_, direct);
+  const int extent = group_extent(op);
+  if (my_position_in_group(op) != own % extent) return {};
+  const bool mine = my_position(op) == own;
+  const double* local = mine && block ? block + side.k_offset(step.k0 - side.first, side.ld) : nullptr;
+  return send(op, side.outer.get(), own / extent, mine, local, side.ld, step.width(), t_->outer_bcasts);
 }
 
-Engine::Pending Engine::outer_b(const PanelStep& step, const double* B) {
-  if (b_direct_) {
-    const double* block = shared_->b(grid_->shape().rank_of(step.b_row, grid_->my_col()));
-    const std::int64_t owner_ld = std::max<std::int64_t>(1, b_rows_.local_size(step.b_row));
-    return {nullptr, {block + (step.k0 - b_rows_.first(step.b_row)), owner_ld}};
-  }
-  const int gr = grid_->shape().group_rows();
-  const int owner_group = step.b_row / gr, owner_in_group = step.b_row % gr;
-  if (grid_->row_in_group() != owner_in_group) return {};
-  const bool mine = grid_->my_row() == step.b_row;
-  const double* local = mine && B ? B + (step.k0 - b_first_) : nullptr;
-  if (!outer_col_) return {nullptr, {local, b_ld_}};
-  const std::int64_t count = step.width() * ln_;
-  if (count == 0) return {nullptr, {nullptr, 1}};
-  const double* direct = mine ? stage(*outer_col_, local, b_ld_, step.width(), ln_) : nullptr;
-  ++t_->outer_bcasts;
-  return broadcast(*outer_col_, owner_group, count, step.width(), direct);
-}
-
-Engine::Pending Engine::inner_a(const PanelStep& outer, const PanelStep& step, Panel a) {
-  if (a_direct_) return {nullptr, {a.data + (step.k0 - outer.k0) * a.ld, a.ld}};
-  const int owner = outer.a_col % grid_->shape().group_cols();
-  const bool root = grid_->col_in_group() == owner;
-  const double* sub = root && a.data ? a.data + (step.k0 - outer.k0) * a.ld : nullptr;
-  if (!inner_row_) return {nullptr, {sub, a.ld}};
-  const std::int64_t count = lm_ * step.width();
-  if (count == 0) return {nullptr, {nullptr, 1}};
-  const double* direct = root ? stage(*inner_row_, sub, a.ld, lm_, step.width()) : nullptr;
-  ++t_->inner_bcasts;
-  return broadcast(*inner_row_, owner, count, lm_, direct);
-}
-
-Engine::Pending Engine::inner_b(const PanelStep& outer, const PanelStep& step, Panel b) {
-  if (b_direct_) return {nullptr, {b.data + (step.k0 - outer.k0), b.ld}};
-  const int owner = outer.b_row % grid_->shape().group_rows();
-  const bool root = grid_->row_in_group() == owner;
-  const double* sub = root && b.data ? b.data + (step.k0 - outer.k0) : nullptr;
-  if (!inner_col_) return {nullptr, {sub, b.ld}};
-  const std::int64_t count = step.width() * ln_;
-  if (count == 0) return {nullptr, {nullptr, 1}};
-  const double* direct = root ? stage(*inner_col_, sub, b.ld, step.width(), ln_) : nullptr;
-  ++t_->inner_bcasts;
-  return broadcast(*inner_col_, owner, count, step.width(), direct);
+// The inner panel of A (B): k indices [k0, k1) of the outer panel, sent inside the group.
+Engine::Pending Engine::inner_panel(Operand op, const PanelStep& outer, const PanelStep& step, Panel panel) {
+  const Side& side = side_[op];
+  const std::int64_t offset = side.k_offset(step.k0 - outer.k0, panel.ld);
+  if (side.direct) return {nullptr, {panel.data + offset, panel.ld}};
+  const int root = owner(op, outer) % group_extent(op);
+  const bool is_root = my_position_in_group(op) == root;
+  const double* sub = is_root && panel.data ? panel.data + offset : nullptr;
+  return send(op, side.inner.get(), root, is_root, sub, panel.ld, step.width(), t_->inner_bcasts);
 }
 
 void Engine::update(Panel a, Panel b, std::int64_t width, double* C, std::int64_t c_ld) {
-  if (lm_ == 0 || ln_ == 0) return;
-  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(lm_), static_cast<int>(ln_),
+  const std::int64_t lm = side_[kA].across, ln = side_[kB].across;
+  if (lm == 0 || ln == 0) return;
+  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(lm), static_cast<int>(ln),
               static_cast<int>(width), 1.0, a.data, static_cast<int>(a.ld), b.data, static_cast<int>(b.ld), 1.0, C,
               static_cast<int>(c_ld));
 }
 
-// Without lookahead: per outer step, its panels; per inner step, its panels then
-// the update. With lookahead the same broadcasts are issued one step earlier:
-// update i runs while the panels of i+1 fly, and outer step o+1's panels fly
-// during outer step o. Result validity (Bcast::start): a panel is read at most
-// until its own object's second start() after it.
+// The panels of one multiply in flight, as one pipeline over the updates (outer
+// step o, inner step s) in schedule order. Its depth is the lookahead: update u's
+// panels are finished, then those of update u + depth are issued, then u's dgemm
+// runs. Depth 0 issues and finishes each update's panels in turn; depth 1 lets the
+// next update's panels fly during the current dgemm, and issues outer step o+1's
+// panels when outer step o begins so they fly during all of it. The order of the
+// broadcasts on each communicator is the same at every depth, and so is the
+// arithmetic: results are bit-identical. Result validity (Bcast::start): a panel is
+// read at most until its own object's second start() after it.
+class Engine::Pipeline {
+ public:
+  Pipeline(Engine& e, const double* A, const double* B) : e_(e), A_(A), B_(B), depth_(e.options_.lookahead ? 1 : 0) {
+    for (std::size_t o = 0; o < e.schedule_.size(); ++o)
+      for (std::size_t s = 0; s < e.schedule_[o].inner.size(); ++s) updates_.push_back({o, s});
+  }
+  std::size_t size() const { return updates_.size(); }
+  std::int64_t width(std::size_t u) const { return step(u).width(); }
+
+  // The A and B panels of update u (called for u = 0, 1, ... in turn).
+  std::pair<Panel, Panel> ready(std::size_t u) {
+    while (issued_ <= u) issue(issued_++);
+    if (updates_[u].s == 0) issue_outer_until(updates_[u].o + depth_);
+    auto& flight = inner_.front();
+    const Panel a = e_.finish(flight[kA]), b = e_.finish(flight[kB]);
+    inner_.pop_front();
+    while (issued_ <= u + depth_ && issued_ < updates_.size()) issue(issued_++);
+    return {a, b};
+  }
+
+ private:
+  struct Update {
+    std::size_t o, s;
+  };
+  const OuterStep& outer(std::size_t u) const { return e_.schedule_[updates_[u].o]; }
+  const PanelStep& step(std::size_t u) const { return outer(u).inner[updates_[u].s]; }
+
+  void issue_outer_until(std::size_t o) {
+    for (; outer_issued_ <= o && outer_issued_ < e_.schedule_.size(); ++outer_issued_) {
+      const PanelStep& panel = e_.schedule_[outer_issued_].panel;
+      outer_.push_back({e_.outer_panel(kA, panel, A_), e_.outer_panel(kB, panel, B_)});
+    }
+  }
+
+  // Issues the inner panels of update u; the first of an outer step first makes
+  // that step's outer panels current.
+  void issue(std::size_t u) {
+    if (updates_[u].s == 0) {
+      issue_outer_until(updates_[u].o);
+      auto& flight = outer_.front();
+      current_[kA] = e_.finish(flight[kA]);
+      current_[kB] = e_.finish(flight[kB]);
+      outer_.pop_front();
+    }
+    const PanelStep& panel = outer(u).panel;
+    inner_.push_back(
+        {e_.inner_panel(kA, panel, step(u), current_[kA]), e_.inner_panel(kB, panel, step(u), current_[kB])});
+  }
+
+  Engine& e_;
+  const double *A_, *B_;
+  const std::size_t depth_;
+  std::vector<Update> updates_;
+  std::size_t issued_ = 0, outer_issued_ = 0;
+  std::deque<std::array<Pending, 2>> outer_, inner_;  // issued, not yet finished
+  Panel current_[2] = {{nullptr, 0}, {nullptr, 0}};   // the outer panels of the step being cut
+};
+
 Timings Engine::multiply(const double* A, const double* B, double* C, bool closing_barrier) {
   Timings t;
   t_ = &t;
@@ -252,54 +314,17 @@ Timings Engine::multiply(const double* A, const double* B, double* C, bool closi
     mark = now;
   };
   const LocalBlock c = c_block();
-  const std::int64_t c_ld = c.ld();
-  for (std::int64_t j = 0; j < ln_; ++j) std::fill(C + j * c_ld, C + j * c_ld + lm_, 0.0);
+  const std::int64_t c_ld = c.ld(), lm = side_[kA].across, ln = side_[kB].across;
+  for (std::int64_t j = 0; j < ln; ++j) std::fill(C + j * c_ld, C + j * c_ld + lm, 0.0);
   lap(t.dgemm);
   if (shared_) shared_->publish(A, B);
 
-  const bool ahead = options_.lookahead;
-  const std::size_t outers = schedule_.size();
-  Panel a_outer{}, b_outer{}, a_next{}, b_next{};  // outer panels of this and the next outer step
-  Pending fly_a_outer, fly_b_outer;                // the next outer step's panels (lookahead)
-  Pending fly_a, fly_b;                            // the next update's inner panels
-  for (std::size_t o = 0; o < outers; ++o) {
-    const OuterStep& outer = schedule_[o];
-    if (!ahead || o == 0) {
-      Pending pa = outer_a(outer.panel, A), pb = outer_b(outer.panel, B);
-      a_outer = finish(pa);
-      b_outer = finish(pb);
-    } else {
-      a_outer = a_next, b_outer = b_next;
-    }
-    if (ahead && o == 0) {
-      fly_a = inner_a(outer.panel, outer.inner[0], a_outer);
-      fly_b = inner_b(outer.panel, outer.inner[0], b_outer);
-    }
-    if (ahead && o + 1 < outers) {
-      fly_a_outer = outer_a(schedule_[o + 1].panel, A);
-      fly_b_outer = outer_b(schedule_[o + 1].panel, B);
-    }
-    for (std::size_t s = 0; s < outer.inner.size(); ++s) {
-      const PanelStep& step = outer.inner[s];
-      if (!ahead) {
-        fly_a = inner_a(outer.panel, step, a_outer);
-        fly_b = inner_b(outer.panel, step, b_outer);
-      }
-      const Panel a = finish(fly_a), b = finish(fly_b);
-      if (ahead && s + 1 < outer.inner.size()) {
-        fly_a = inner_a(outer.panel, outer.inner[s + 1], a_outer);
-        fly_b = inner_b(outer.panel, outer.inner[s + 1], b_outer);
-      } else if (ahead && o + 1 < outers) {
-        const OuterStep& next = schedule_[o + 1];
-        a_next = finish(fly_a_outer);
-        b_next = finish(fly_b_outer);
-        fly_a = inner_a(next.panel, next.inner[0], a_next);
-        fly_b = inner_b(next.panel, next.inner[0], b_next);
-      }
-      lap(t.bcast);
-      update(a, b, step.width(), C, c_ld);
-      lap(t.dgemm);
-    }
+  Pipeline panels(*this, A, B);
+  for (std::size_t u = 0; u < panels.size(); ++u) {
+    const auto [a, b] = panels.ready(u);
+    lap(t.bcast);
+    update(a, b, panels.width(u), C, c_ld);
+    lap(t.dgemm);
   }
   lap(t.bcast);
   if (closing_barrier) HYMPI_CHECK_MPI(MPI_Barrier(comm_));

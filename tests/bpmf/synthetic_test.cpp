@@ -6,6 +6,8 @@
 
 #include <cmath>
 
+#include "hympi/error.hpp"
+
 namespace {
 
 TEST(Synthetic, ShapeDensitySplitAndSpread) {
@@ -52,16 +54,16 @@ TEST(Synthetic, SameSeedSameData) {
 TEST(Synthetic, BadSpecsAreRejected) {
   bpmf::SyntheticSpec s;
   s.rows = 0;
-  EXPECT_THROW(bpmf::generate_synthetic(s), std::invalid_argument);
+  EXPECT_THROW(bpmf::generate_synthetic(s), hympi::Error);
   s = {};
   s.density = 0;
-  EXPECT_THROW(bpmf::generate_synthetic(s), std::invalid_argument);
+  EXPECT_THROW(bpmf::generate_synthetic(s), hympi::Error);
   s = {};
   s.test_fraction = 1.0;
-  EXPECT_THROW(bpmf::generate_synthetic(s), std::invalid_argument);
+  EXPECT_THROW(bpmf::generate_synthetic(s), hympi::Error);
   s = {};
   s.rank = 0;
-  EXPECT_THROW(bpmf::generate_synthetic(s), std::invalid_argument);
+  EXPECT_THROW(bpmf::generate_synthetic(s), hympi::Error);
 }
 
 }  // namespace

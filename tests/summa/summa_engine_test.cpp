@@ -16,7 +16,7 @@
 
 #include "hympi/error.hpp"
 #include "hympi/hsumma/engine.hpp"
-#include "hympi/hsumma/matrix.hpp"
+#include "hympi/hsumma/checks.hpp"
 #include "hympi/layout.hpp"
 #include "hympi/summa/summa.hpp"
 #include "hympi/topology.hpp"

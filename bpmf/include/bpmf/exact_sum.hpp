@@ -17,7 +17,7 @@ class ExactSums {
   explicit ExactSums(std::size_t count = 0) : acc_(count, 0) {}
   std::size_t size() const { return acc_.size(); }
   void clear();
-  // Throws std::domain_error for a non-finite term or |term| >= 2^39.
+  // Throws hympi::Error(internal) for a non-finite term or |term| >= 2^39.
   void add(std::size_t index, double term);
   double value(std::size_t index) const;
   // In place, collective over `comm`: every rank ends with the same global sums.

@@ -27,7 +27,7 @@ class ItemWorkspace {
 
 // `other` is the other side's latent matrix, K doubles per item, item-major.
 // `index`/`value` are this item's n ratings (other-side index, centred value).
-// Writes K doubles to `out`. Throws std::runtime_error if the precision is not
+// Writes K doubles to `out`. Throws hympi::Error(internal) if the precision is not
 // positive definite (non-finite input).
 void sample_item(const ItemPrior& prior, double alpha, const double* other, const std::int32_t* index,
                  const double* value, std::int64_t n, Stream& stream, ItemWorkspace& work, double* out);

@@ -2,17 +2,18 @@
 // 1-based indices; files ending in .gz are (de)compressed with zlib (plain files
 // are read through zlib too, which passes them through unchanged).
 #pragma once
-#include <stdexcept>
 #include <string>
 
 #include "bpmf/ratings.hpp"
+#include "hympi/error.hpp"
 
 namespace bpmf {
 
-// Every problem with an input file; the message names the file, the line and the problem.
-class InputError : public std::runtime_error {
+// Every problem with an input file; the message names the file, the line and the
+// problem. Bad input for the apps: hympi::Error(invalid_argument).
+class InputError : public hympi::Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit InputError(const std::string& what) : hympi::Error(hympi::ErrorCode::invalid_argument, what) {}
 };
 
 Ratings read_matrix_market(const std::string& path);

@@ -44,7 +44,7 @@ class Sampler {
  public:
   // Collective over topo.comm(). `train` and `test` are the whole matrices, identical
   // on every rank; the test shape must lie within the train shape. Throws
-  // std::invalid_argument (same on every rank) for K < 1, alpha <= 0, burnin < 0, samples < 0.
+  // hympi::Error(invalid_argument) (same on every rank) for K < 1, alpha <= 0, burnin < 0, samples < 0.
   Sampler(const hympi::Topology& topo, const Ratings& train, const Ratings& test, SamplerConfig config);
   ~Sampler();
 

@@ -24,7 +24,7 @@ struct SyntheticData {
   Ratings train, test;
 };
 
-// Throws std::invalid_argument for sizes < 1, rank < 1, density or test_fraction
+// Throws hympi::Error(invalid_argument) for sizes < 1, rank < 1, density or test_fraction
 // outside (0, 1] / [0, 1), or noise < 0.
 SyntheticData generate_synthetic(const SyntheticSpec& spec);
 

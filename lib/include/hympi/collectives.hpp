@@ -32,7 +32,9 @@ namespace hympi {
 class Topology;
 
 enum class Policy { pure, hybrid };
-Policy parse_policy(const std::string& text);  // "pure" | "hybrid"
+// Names: "pure" | "hybrid" (what to_string gives and the apps accept). parse_policy also
+// takes the papers' names, for the C and Fortran faces: "ori" / "mpi" (pure), "hy" (hybrid).
+Policy parse_policy(const std::string& text);
 const char* to_string(Policy policy);
 
 struct CollectiveOptions {

@@ -12,7 +12,12 @@ enum class GridOrder {
   row_major,    // rank = row * Q + col
   column_major  // rank = col * P + row
 };
-GridOrder parse_grid_order(const std::string& text);  // "row" | "col"
+// Names: "row" | "col" (what to_string gives and the apps accept); parse_grid_order also
+// takes "row-major", "column" and "column-major".
+GridOrder parse_grid_order(const std::string& text);
+inline const char* to_string(GridOrder order) {
+  return order == GridOrder::row_major ? "row" : "col";
+}
 
 // Owns its communicators (freed in the destructor).
 class Grid2D {

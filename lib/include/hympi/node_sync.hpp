@@ -18,7 +18,9 @@ enum class SyncKind {
   barrier,  // MPI_Barrier on the node communicator (as in Zhou et al.)
   flags     // per-rank epoch counters in shared memory, acquire/release
 };
-SyncKind parse_sync(const std::string& text);  // "barrier" | "flags"
+// Names: "barrier" | "flags" (what to_string gives and the apps accept); parse_sync also
+// takes the singular "flag".
+SyncKind parse_sync(const std::string& text);
 const char* to_string(SyncKind kind);
 
 // What a rank waiting on a node neighbour's flag (SyncKind::flags) does once

@@ -33,6 +33,17 @@ struct BlockCyclic1D {
   bool is_block() const { return nb * nprocs >= n; }
 };
 
+// Local extent of one distributed matrix on this rank (column-major, leading
+// dimension ld()): what the engine, PDGEMM and the checks hold.
+struct LocalBlock {
+  BlockCyclic1D rows, cols;
+  int row_proc = 0, col_proc = 0;
+  std::int64_t local_rows() const { return rows.local_size(row_proc); }
+  std::int64_t local_cols() const { return cols.local_size(col_proc); }
+  std::int64_t ld() const { return local_rows() > 0 ? local_rows() : 1; }
+  std::int64_t elements() const { return local_rows() * local_cols(); }
+};
+
 // One panel step of width k1 - k0 along the inner (k) dimension: columns
 // [k0, k1) of A live on grid column a_col, rows [k0, k1) of B on grid row b_row.
 struct PanelStep {

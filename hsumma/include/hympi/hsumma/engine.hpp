@@ -62,16 +62,6 @@ struct Timings {
   std::int64_t outer_bcasts = 0, inner_bcasts = 0;
 };
 
-// Local extent of one distributed matrix on this rank.
-struct LocalBlock {
-  BlockCyclic1D rows, cols;
-  int row_proc = 0, col_proc = 0;
-  std::int64_t local_rows() const { return rows.local_size(row_proc); }
-  std::int64_t local_cols() const { return cols.local_size(col_proc); }
-  std::int64_t ld() const { return local_rows() > 0 ? local_rows() : 1; }
-  std::int64_t elements() const { return local_rows() * local_cols(); }
-};
-
 class Engine {
  public:
   // Collective over `comm`. Validates the shape and options (throws hympi::Error
@@ -107,27 +97,45 @@ class Engine {
     Bcast* bcast = nullptr;
     Panel panel{nullptr, 0};
   };
-  Pending outer_a(const PanelStep& step, const double* A);
-  Pending outer_b(const PanelStep& step, const double* B);
-  Pending inner_a(const PanelStep& outer, const PanelStep& step, Panel a);
-  Pending inner_b(const PanelStep& outer, const PanelStep& step, Panel b);
+  // The two operands are mirror images along k: A's k runs along its columns and
+  // over grid columns, B's along its rows and over grid rows. One Side per operand
+  // holds what differs, so every panel function is written once.
+  enum Operand { kA = 0, kB = 1 };
+  struct Side {
+    bool k_along_cols = true;             // A: true, B: false
+    bool direct = false;                  // hybrid: panels read from the owners' node-shared blocks
+    BlockCyclic1D k_split;                // how k splits over grid columns (A) / rows (B)
+    std::int64_t first = 0;               // first k index of my block
+    std::int64_t ld = 1;                  // leading dimension of my block
+    std::int64_t across = 0;              // my extent across k: local rows of A / local columns of B
+    std::unique_ptr<Bcast> outer, inner;  // null when that communicator has one rank
+    // Offset of k index +dk in a column-major block of leading dimension `lead`.
+    std::int64_t k_offset(std::int64_t dk, std::int64_t lead) const { return k_along_cols ? dk * lead : dk; }
+    // Leading dimension of a packed panel `width` wide along k.
+    std::int64_t packed_ld(std::int64_t width) const { return k_along_cols ? across : width; }
+  };
+  class Pipeline;  // the panels in flight during one multiply (engine.cpp)
+
+  int owner(Operand op, const PanelStep& step) const;  // grid column (A) / row (B) holding the panel
+  int my_position(Operand op) const;                   // my grid column (A) / row (B)
+  int group_extent(Operand op) const;                  // grid columns (A) / rows (B) per group
+  int my_position_in_group(Operand op) const;
+  Pending outer_panel(Operand op, const PanelStep& step, const double* block);
+  Pending inner_panel(Operand op, const PanelStep& outer, const PanelStep& step, Panel panel);
+  Pending send(Operand op, Bcast* bc, int root, bool is_root, const double* local, std::int64_t ld, std::int64_t width,
+               std::int64_t& counter);
   Pending broadcast(Bcast& bc, int root, std::int64_t count, std::int64_t ld, const double* direct);
   Panel finish(Pending& pending);
   void update(Panel a, Panel b, std::int64_t width, double* C, std::int64_t c_ld);
   double node_sync_seconds() const;
+  template <class F>
+  void for_each_bcast(F f) const;
 
   MPI_Comm comm_;
   EngineOptions options_;
   std::unique_ptr<TwoLevelGrid> grid_;
   std::vector<OuterStep> schedule_;
-  std::int64_t lm_ = 0, ln_ = 0;            // local rows of A/C, local columns of B/C
-  std::int64_t a_first_ = 0, b_first_ = 0;  // first k column of my A block, first k row of my B block
-  BlockCyclic1D a_cols_, b_rows_;           // how k splits over grid columns (A) and rows (B)
-  std::int64_t a_ld_ = 1, b_ld_ = 1;
-  // Null when the communicator has one rank (nothing to broadcast).
-  std::unique_ptr<Bcast> outer_row_, outer_col_, inner_row_, inner_col_;
-  // Hybrid: my grid row (column) is inside my node, so A (B) panels are read directly.
-  bool a_direct_ = false, b_direct_ = false;
+  Side side_[2];
   std::unique_ptr<SharedInputs> shared_;
   Timings* t_ = nullptr;
 };

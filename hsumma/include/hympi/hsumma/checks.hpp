@@ -1,4 +1,4 @@
-// Test matrices and correctness checks for distributed C = A * B, for any
+// Correctness checks (and the test matrices they check) for distributed C = A * B, for any
 // block-cyclic layout (the engine's block-checkerboard one and PDGEMM's).
 // Entries are a pure function of (seed, i, j), so every rank fills its own part
 // without communication and a reference can be built anywhere.
@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "hympi/hsumma/engine.hpp"
+#include "hympi/hsumma/distribution.hpp"
 
 namespace hympi::hsumma {
 

@@ -1,4 +1,4 @@
-#include "hympi/hsumma/matrix.hpp"
+#include "hympi/hsumma/checks.hpp"
 
 #include <cblas.h>
 

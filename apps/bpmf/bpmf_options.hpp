@@ -1,0 +1,28 @@
+// Command line of hympi-bpmf: the input (files or synthetic), the model, the
+// exchange policy (typed straight into the sampler's configuration), the output,
+// and the options every app shares.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "bpmf/sampler.hpp"
+#include "common_options.hpp"
+#include "load_data.hpp"
+
+namespace bpmf::app {
+
+struct Options {
+  InputSpec input;
+  bool synthetic = false;
+  SamplerConfig sampler;  // checked by the sampler itself (bad values: exit 2)
+  std::string output_dir = ".", trace_csv;
+  bool save_predictions = false, quiet = false;
+  hympi::apps::CommonOptions common;
+};
+
+void add_options(CLI::App& app, Options& options);
+
+// `file` inside `dir` unless it is absolute, "-" or empty.
+std::string in_dir(const std::string& dir, const std::string& file);
+
+}  // namespace bpmf::app

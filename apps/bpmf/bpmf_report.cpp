@@ -1,0 +1,131 @@
+#include "bpmf_report.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+
+namespace bpmf::app {
+
+using hympi::apps::Record;
+
+namespace {
+std::string hex(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%a", x);
+  return buf;
+}
+}  // namespace
+
+void Totals::add(const IterationReport& r) {
+  ++iterations;
+  seconds += r.seconds_wall;
+  sampling += r.seconds_sampling;
+  exchange += r.seconds_exchange;
+  sync += r.seconds_sync;
+}
+
+double baseline_rmse(const Ratings& train, const Ratings& test) {
+  const double mean = mean_value(train);
+  double s = 0.0;
+  for (const auto& e : test.entries) s += (e.value - mean) * (e.value - mean);
+  return test.entries.empty() ? NAN : std::sqrt(s / static_cast<double>(test.entries.size()));
+}
+
+std::string digest(const std::vector<double>& values) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (double v : values) {
+    unsigned char bytes[sizeof v];
+    std::memcpy(bytes, &v, sizeof v);
+    for (unsigned char b : bytes) h = (h ^ b) * 1099511628211ULL;
+  }
+  char buf[20];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+void print_header(const Dataset& data, const Sampler& sampler, const Options& o, const hympi::apps::RunInfo& info,
+                  double baseline) {
+  const SamplerConfig& c = o.sampler;
+  std::printf(
+      "hympi-bpmf: %s\n  train %lld x %lld, %zu ratings; test %zu ratings; mean %.4f (baseline RMSE %.4f)\n"
+      "  K=%d alpha=%g burn-in=%d samples=%d seed=%llu; %d ranks on %d node(s) (%s), policy %s, sync %s\n",
+      data.name.c_str(), static_cast<long long>(data.train.rows), static_cast<long long>(data.train.cols),
+      data.train.entries.size(), data.test.entries.size(), sampler.train_mean(), baseline, c.K, c.alpha, c.burnin,
+      c.samples, static_cast<unsigned long long>(c.seed), info.ranks, info.nodes, info.layout.c_str(),
+      hympi::to_string(c.exchange.policy), hympi::to_string(c.exchange.sync));
+  std::fflush(stdout);
+}
+
+void print_iteration(const IterationReport& r, int total) {
+  char avg[32] = "     -";
+  if (!r.burnin) std::snprintf(avg, sizeof avg, "%6.4f", r.rmse_average);
+  std::printf(
+      "iter %4d/%d %-7s rmse %6.4f  avg %s  items/s %9.3e  time %.4f s = sampling %.4f + exchange %.4f + sync %.4f\n",
+      r.iteration, total, r.burnin ? "burn-in" : "sample", r.rmse_sample, avg, r.items_per_second, r.seconds_wall,
+      r.seconds_sampling, r.seconds_exchange, r.seconds_sync);
+  std::fflush(stdout);
+}
+
+void print_summary(const Summary& s, const Totals& t) {
+  std::printf(
+      "summary: test RMSE %.6f (averaged over %d samples; last sample %.6f; training-mean baseline %.4f)\n"
+      "summary: %d iterations in %.3f s, %.4f s/iteration (sampling %.4f, exchange %.4f, sync %.4f), "
+      "%.4e items/s\n"
+      "summary: latent matrices %zu bytes per node; predictions digest %s\n",
+      s.rmse_average, s.samples_averaged, s.rmse_last, s.rmse_baseline, t.iterations, t.seconds,
+      t.per_iteration(t.seconds), t.per_iteration(t.sampling), t.per_iteration(t.exchange), t.per_iteration(t.sync),
+      s.items_per_second, s.latent_bytes_per_node, s.digest.c_str());
+}
+
+Record trace_record(const Options& o, const hympi::apps::RunInfo& info, const IterationReport& r) {
+  return Record()
+      .add("ranks", info.ranks)
+      .add("layout", info.layout)
+      .add("policy", hympi::to_string(o.sampler.exchange.policy))
+      .add("sync", hympi::to_string(o.sampler.exchange.sync))
+      .add("K", o.sampler.K)
+      .add("seed", o.sampler.seed)
+      .add("iteration", r.iteration)
+      .add("burnin", r.burnin)
+      .add("rmse_sample", r.rmse_sample, 10)
+      .add("rmse_average", r.rmse_average, 10)
+      .add("items_per_s", r.items_per_second)
+      .add("seconds", r.seconds_wall)
+      .add("sampling", r.seconds_sampling)
+      .add("exchange", r.seconds_exchange)
+      .add("sync_seconds", r.seconds_sync);
+}
+
+Record summary_record(const Dataset& data, const Options& o, const Summary& s, const Totals& t) {
+  const SamplerConfig& c = o.sampler;
+  return Record()
+      .add("dataset", data.name)
+      .add("rows", data.train.rows)
+      .add("cols", data.train.cols)
+      .add("train_entries", data.train.entries.size())
+      .add("test_entries", data.test.entries.size())
+      .add("K", c.K)
+      .add("alpha", c.alpha)
+      .add("burnin", c.burnin)
+      .add("samples", c.samples)
+      .add("seed", c.seed)
+      .add("policy", hympi::to_string(c.exchange.policy))
+      .add("sync", hympi::to_string(c.exchange.sync))
+      .add("barrier_timing", c.barrier_before_exchange)
+      .add("rmse_average", s.rmse_average, 10)
+      .add("rmse_last", s.rmse_last, 10)
+      .add("rmse_baseline", s.rmse_baseline, 10)
+      .add("iterations", t.iterations)
+      .add("seconds_total", t.seconds)
+      .add("seconds_per_iteration", t.per_iteration(t.seconds))
+      .add("sampling_per_iteration", t.per_iteration(t.sampling))
+      .add("exchange_per_iteration", t.per_iteration(t.exchange))
+      .add("sync_per_iteration", t.per_iteration(t.sync))
+      .add("items_per_s", s.items_per_second)
+      .add("latent_bytes_per_node", s.latent_bytes_per_node)
+      .add("rmse_average_hex", hex(s.rmse_average))
+      .add("predictions_digest", s.digest);
+}
+
+}  // namespace bpmf::app

@@ -1,0 +1,94 @@
+// The options every app shares, in one place: adding an option to every app means
+// adding it here (a field of CommonOptions and a line in add_common_options).
+//   --csv FILE           append the app's records to FILE ('-' = stdout)
+//   --ranks-per-node N   emulate nodes of N ranks (default: $HYMPI_RANKS_PER_NODE, else real nodes)
+//   --node-sizes 4,2     emulate irregular nodes ($HYMPI_NODE_SIZES)
+//   --placement P        block | roundrobin ($HYMPI_PLACEMENT)
+// Also the typed enum options (policy, sync, grid order): parsed once on the command
+// line into the library's enums, by the names the library's to_string gives.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "hympi/collectives.hpp"
+#include "hympi/grid.hpp"
+#include "hympi/layout.hpp"
+#include "hympi/node_sync.hpp"
+
+namespace hympi::apps {
+
+struct LayoutOptions {
+  int ranks_per_node = -1;  // -1: take the environment
+  std::string node_sizes;
+  std::string placement;
+  // Options override the environment; throws hympi::Error(invalid_argument) on bad
+  // text or when the layout does not fit `comm_size` ranks (same verdict on every rank).
+  LayoutSpec resolve(int comm_size) const;
+};
+
+struct CommonOptions {
+  std::string csv;  // "" = no CSV
+  LayoutOptions layout;
+};
+
+// `csv_help` says what one row is for this app.
+void add_common_options(CLI::App& app, CommonOptions& options, const std::string& csv_help);
+
+// name -> value for an enum whose names come from hympi::to_string.
+template <class Enum>
+std::map<std::string, Enum> enum_names(std::initializer_list<Enum> values) {
+  std::map<std::string, Enum> names;
+  for (Enum v : values) names.emplace(to_string(v), v);
+  return names;
+}
+
+inline std::map<std::string, Policy> policy_names() {
+  return enum_names({Policy::pure, Policy::hybrid});
+}
+inline std::map<std::string, SyncKind> sync_names() {
+  return enum_names({SyncKind::barrier, SyncKind::flags});
+}
+inline std::map<std::string, GridOrder> grid_order_names() {
+  return enum_names({GridOrder::row_major, GridOrder::column_major});
+}
+
+// The current value of an enum option (or list of them, comma separated), for --help.
+template <class Enum>
+std::string enum_text(const Enum& value) {
+  return to_string(value);
+}
+template <class Enum>
+std::string enum_text(const std::vector<Enum>& values) {
+  std::string text;
+  for (const auto& v : values) text += (text.empty() ? "" : ",") + std::string(to_string(v));
+  return text;
+}
+
+// Accepts exactly the names of `names` and hands CLI11 the enum's value, so the
+// option lands typed; anything else is a usage error listing the names.
+template <class Enum>
+CLI::Validator enum_validator(std::map<std::string, Enum> names) {
+  std::string list;
+  for (const auto& entry : names) list += (list.empty() ? "" : "|") + entry.first;
+  return CLI::Validator(
+      [names, list](std::string& text) -> std::string {
+        const auto it = names.find(text);
+        if (it == names.end()) return "'" + text + "' is not one of " + list;
+        text = std::to_string(static_cast<int>(it->second));
+        return "";
+      },
+      list, "enum");
+}
+
+// A typed option; --help shows the names and the current value as the default.
+template <class T, class Enum>
+CLI::Option* add_enum_option(CLI::App& app, const std::string& flags, T& target, std::map<std::string, Enum> names,
+                             const std::string& help) {
+  return app.add_option(flags, target, help)
+      ->transform(enum_validator(std::move(names)))
+      ->default_str(enum_text(target));
+}
+
+}  // namespace hympi::apps

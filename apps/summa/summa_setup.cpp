@@ -1,0 +1,86 @@
+#include "summa_setup.hpp"
+
+#include <cblas.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <string>
+
+#include "hympi/error.hpp"
+#include "hympi/summa/summa.hpp"
+
+namespace hympi::apps {
+
+TwoLevelShape Setup::shape(bool grouped, std::pair<int, int> ij) const {
+  return grouped ? TwoLevelShape{P, Q, ij.first, ij.second, o.order, o.group_major} : summa::summa_shape(P, Q, o.order);
+}
+
+hsumma::EngineOptions Setup::engine_options(bool grouped, Policy policy, int lookahead) const {
+  summa::SummaOptions plain;
+  plain.m = o.m, plain.n = o.n, plain.k = o.k, plain.b = o.b;
+  plain.bcast = {policy, o.sync};
+  plain.layout = layout;
+  plain.lookahead = lookahead > 0;
+  plain.share_inputs = o.share_inputs;
+  hsumma::EngineOptions e = summa::summa_engine_options(plain);
+  if (grouped) e.M = o.M;  // HSUMMA: SUMMA plus an outer level
+  e.max_outer_steps = o.max_steps;
+  return e;
+}
+
+Setup make_setup(SummaOptions options) {
+  Setup s;
+  s.o = std::move(options);
+  HYMPI_CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &s.rank));
+  HYMPI_CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &s.size));
+  SummaOptions& o = s.o;
+  if (o.size != 0) o.m = o.n = o.k = o.size;
+  if (o.M == 0) o.M = o.b;
+  require(o.reps >= 1, "--reps must be >= 1");
+  require(o.warmup >= 0, "--warmup must be >= 0");
+  require(o.batch >= 1, "--batch must be >= 1");
+  require(o.max_steps >= 0, "--max-steps must be >= 0");
+  require(o.max_steps == 0 || o.check == "none",
+          "--max-steps " + std::to_string(o.max_steps) + " leaves C incomplete: use --check none");
+  require(o.max_steps == 0 || std::find(o.algorithms.begin(), o.algorithms.end(), "pdgemm") == o.algorithms.end(),
+          "--max-steps applies to summa/hsumma only, not pdgemm");
+  require(o.threads >= 1, "--threads must be >= 1");
+  for (auto nb : o.pdgemm_nb) require(nb >= 0, "--pdgemm-nb must be >= 0 (0 = the engine's distribution)");
+  std::tie(s.P, s.Q) = o.grid.empty() ? default_grid(s.size) : parse_pair(o.grid, "--grid");
+  require(!o.groups.empty(), "--groups needs at least one IxJ");
+  for (const auto& g : o.groups) s.groups.push_back(parse_pair(g, "--groups"));
+  s.layout = o.common.layout.resolve(s.size);
+  hsumma::validate(s.shape(false), s.size, s.engine_options(false, Policy::pure));
+  for (const auto& ij : s.groups) hsumma::validate(s.shape(true, ij), s.size, s.engine_options(true, Policy::pure));
+  return s;
+}
+
+// Rank 0 runs dgemm alone (the others sleep, so they steal no core) on its local C
+// block with k' = min(k, 1024): the single-rank rate efficiency is measured against.
+double reference_dgemm_gflops(const Setup& s) {
+  const hsumma::LocalBlock c{hsumma::BlockCyclic1D::block(s.o.m, s.P), hsumma::BlockCyclic1D::block(s.o.n, s.Q), 0, 0};
+  const std::int64_t rows = c.local_rows(), cols = c.local_cols(), kk = std::min<std::int64_t>(s.o.k, 1024);
+  double gflops = 0;
+  if (s.rank == 0) {
+    std::vector<double> a(rows * kk, 0.5), b(kk * cols, 0.25), out(rows * cols, 0.0);
+    double best = 1e300;
+    for (int rep = 0; rep < 4; ++rep) {
+      const double t0 = MPI_Wtime();
+      cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(rows), static_cast<int>(cols),
+                  static_cast<int>(kk), 1.0, a.data(), static_cast<int>(rows), b.data(), static_cast<int>(kk), 0.0,
+                  out.data(), static_cast<int>(rows));
+      if (rep > 0) best = std::min(best, MPI_Wtime() - t0);
+    }
+    gflops = 2.0 * rows * cols * kk / best * 1e-9;
+  }
+  MPI_Request request;
+  HYMPI_CHECK_MPI(MPI_Ibarrier(MPI_COMM_WORLD, &request));
+  for (int done = 0; !done;) {
+    HYMPI_CHECK_MPI(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
+    if (!done) usleep(500);
+  }
+  HYMPI_CHECK_MPI(MPI_Bcast(&gflops, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+  return gflops;
+}
+
+}  // namespace hympi::apps
