@@ -1,10 +1,6 @@
 # hympi-bench-collectives --osu: output parsed as OSU-reading tools parse it
 # (check_osu.py), validated data (-c) over emulated layouts for each operation and
 # variant, and -m / mode errors that must fail with one clear message.
-if(NOT TARGET hympi-bench-collectives)
-  return()
-endif()
-set(_bench $<TARGET_FILE:hympi-bench-collectives>)
 
 # osu_test(<np> <name> <env|env...> <min> <max> [benchmark options]): -c -f, 3 iterations.
 function(osu_test np name envs min max)
