@@ -26,13 +26,17 @@ struct Subset {
 // and the very same message on every rank.
 void expect_same_error(const std::string& needle, const std::function<void()>& body, const std::string& what) {
   std::string message;
-  try {
-    body();
-  } catch (const std::exception& e) {
-    message = e.what();
-  }
-  check(message.find(needle) != std::string::npos,
-        what + ": expected an error containing '" + needle + "', got '" + message + "'");
+  hympi::test::expect_error(
+      needle,
+      [&] {
+        try {
+          body();
+        } catch (const std::exception& e) {
+          message = e.what();
+          throw;
+        }
+      },
+      what);
   int length = static_cast<int>(message.size());
   MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
   std::string first(static_cast<std::size_t>(length), '\0');
