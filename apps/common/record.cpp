@@ -30,16 +30,18 @@ std::vector<std::string> Record::values() const {
 }
 
 Record run_info_record(const RunInfo& info) {
-  return Record()
-      .add("date", info.date)
-      .add("host", info.host)
-      .add("mpi", info.mpi)
-      .add("blas", info.blas)
-      .add("git", info.git)
-      .add("ranks", info.ranks)
-      .add("nodes", info.nodes)
-      .add("ranks_per_node", info.ranks_per_node)
-      .add("layout", info.layout);
+  const std::pair<const char*, std::string> pairs[] = {{"date", info.date},
+                                                       {"host", info.host},
+                                                       {"mpi", info.mpi},
+                                                       {"blas", info.blas},
+                                                       {"git", info.git},
+                                                       {"ranks", std::to_string(info.ranks)},
+                                                       {"nodes", std::to_string(info.nodes)},
+                                                       {"ranks_per_node", std::to_string(info.ranks_per_node)},
+                                                       {"layout", info.layout}};
+  Record record;
+  for (const auto& [column, value] : pairs) record.add(column, value);
+  return record;
 }
 
 RecordCsv RecordCsv::open(MPI_Comm comm, const std::string& path, const Record& shape, const RunInfo* info) {

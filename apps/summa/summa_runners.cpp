@@ -47,8 +47,23 @@ Checks run_checks(const Setup& s, const TwoLevelShape& shape, const LocalBlock& 
   return checks;
 }
 
-std::vector<double> local_c(const LocalBlock& cb) {
-  return std::vector<double>(std::max<std::int64_t>(1, cb.ld() * cb.local_cols()));
+// The part every kernel shares: inputs from the seed, warm-up, `reps` timed batches
+// (`time_batch` runs one and returns its Timings), the checks, the records.
+template <class Kernel, class TimeBatch>
+bool measure(const Setup& s, Reporter& out, const Variant& v, Kernel& kernel, const TwoLevelShape& shape,
+             bool pdgemm_ref, TimeBatch time_batch) {
+  const auto ab = kernel.a_block(), bb = kernel.b_block(), cb = kernel.c_block();
+  const auto A = hsumma::fill_local(ab, s.o.seed), B = hsumma::fill_local(bb, s.o.seed + 1);
+  std::vector<double> C(std::max<std::int64_t>(1, cb.ld() * cb.local_cols()));
+  out.header(v);
+  for (int i = 0; i < s.o.warmup; ++i) kernel.multiply(A.data(), B.data(), C.data());
+  for (int rep = 0; rep < s.o.reps; ++rep) {
+    HYMPI_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    out.sample(v, rep, reduce_max(time_batch(A.data(), B.data(), C.data()), s.o.batch));
+  }
+  const Checks checks = run_checks(s, shape, ab, A.data(), bb, B.data(), cb, C.data(), pdgemm_ref);
+  out.finish(checks);
+  return checks.ok;
 }
 
 }  // namespace
@@ -57,46 +72,28 @@ bool run_engine(const Setup& s, Reporter& out, Variant v) {
   hsumma::Engine engine(MPI_COMM_WORLD, s.shape(v.grouped, {v.I, v.J}),
                         s.engine_options(v.grouped, v.policy, v.lookahead));
   for (const auto& step : engine.schedule()) v.k_run += step.panel.width();
-  const auto ab = engine.a_block(), bb = engine.b_block(), cb = engine.c_block();
-  const auto A = hsumma::fill_local(ab, s.o.seed), B = hsumma::fill_local(bb, s.o.seed + 1);
-  auto C = local_c(cb);
-  out.header(v);
-  for (int i = 0; i < s.o.warmup; ++i) engine.multiply(A.data(), B.data(), C.data());
-  for (int rep = 0; rep < s.o.reps; ++rep) {
-    // A batch runs back to back (the multiplies pipeline into each other, as in
-    // an application loop); its time ends at one closing barrier.
+  // A batch runs back to back (the multiplies pipeline into each other, as in an
+  // application loop); its time ends at one closing barrier.
+  return measure(s, out, v, engine, engine.grid().shape(), true, [&](const double* A, const double* B, double* C) {
     hsumma::Timings sum;
-    HYMPI_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
     const double start = MPI_Wtime();
     for (int i = 0; i < s.o.batch; ++i) {
-      const auto t = engine.multiply(A.data(), B.data(), C.data(), i + 1 == s.o.batch);
+      const auto t = engine.multiply(A, B, C, i + 1 == s.o.batch);
       sum.bcast += t.bcast, sum.sync += t.sync, sum.dgemm += t.dgemm;
       sum.outer_bcasts += t.outer_bcasts, sum.inner_bcasts += t.inner_bcasts;
     }
     sum.total = MPI_Wtime() - start;
-    out.sample(v, rep, reduce_max(sum, s.o.batch));
-  }
-  const Checks checks = run_checks(s, engine.grid().shape(), ab, A.data(), bb, B.data(), cb, C.data(), true);
-  out.finish(checks);
-  return checks.ok;
+    return sum;
+  });
 }
 
 bool run_pdgemm(const Setup& s, Reporter& out, const Variant& v) {
   PdgemmRunner pd(MPI_COMM_WORLD, s.shape(false), s.o.m, s.o.n, s.o.k, v.nb);
-  const auto ab = pd.a_block(), bb = pd.b_block(), cb = pd.c_block();
-  const auto A = hsumma::fill_local(ab, s.o.seed), B = hsumma::fill_local(bb, s.o.seed + 1);
-  auto C = local_c(cb);
-  out.header(v);
-  for (int i = 0; i < s.o.warmup; ++i) pd.multiply(A.data(), B.data(), C.data());
-  for (int rep = 0; rep < s.o.reps; ++rep) {
+  return measure(s, out, v, pd, s.shape(false), false, [&](const double* A, const double* B, double* C) {
     hsumma::Timings sum;
-    HYMPI_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
-    for (int i = 0; i < s.o.batch; ++i) sum.total += pd.multiply(A.data(), B.data(), C.data());
-    out.sample(v, rep, reduce_max(sum, s.o.batch));
-  }
-  const Checks checks = run_checks(s, s.shape(false), ab, A.data(), bb, B.data(), cb, C.data(), false);
-  out.finish(checks);
-  return checks.ok;
+    for (int i = 0; i < s.o.batch; ++i) sum.total += pd.multiply(A, B, C);
+    return sum;
+  });
 }
 
 }  // namespace hympi::apps
