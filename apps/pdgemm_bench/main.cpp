@@ -11,9 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "csv_writer.hpp"
+#include "app.hpp"
+#include "common_options.hpp"
+#include "hympi/error.hpp"
 #include "hympi/hsumma/scalapack.hpp"
 #include "hympi/topology.hpp"
+#include "record.hpp"
 #include "run_info.hpp"
 
 extern "C" int numroc_(const int* n, const int* nb, const int* iproc, const int* isrc, const int* nprocs);
@@ -48,42 +51,51 @@ Local distribute(int ctxt, int M, int N, int nb, int P, int Q, int myrow, int my
   return x;
 }
 
-}  // namespace
+constexpr hympi::apps::AppInfo kApp{
+    "hympi-pdgemm-bench",
+    "Times ScaLAPACK pdgemm_ on block-cyclic descriptors (C = A * B, square nb x nb blocks). "
+    "Preload libhympi_scalapack.so to run the same calls through hympi's SUMMA/HSUMMA engine."};
 
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  CLI::App app{
-      "Times ScaLAPACK pdgemm_ on block-cyclic descriptors (C = A * B, square nb x nb blocks). "
-      "Preload libhympi_scalapack.so to run the same calls through hympi's SUMMA/HSUMMA engine."};
+struct Options {
   int n = 4096, nb = 64, reps = 3, warmup = 1;
-  std::string grid, csv;
+  std::string grid;
   bool check = false;
-  app.add_option("-n,--size", n, "m = n = k")->check(CLI::PositiveNumber);
-  app.add_option("--nb", nb, "block size of the descriptors")->check(CLI::PositiveNumber);
-  app.add_option("--grid", grid, "process grid PxQ (default 1 x ranks)");
-  app.add_option("--reps", reps, "timed repetitions")->check(CLI::PositiveNumber);
-  app.add_option("--warmup", warmup, "untimed repetitions first")->check(CLI::NonNegativeNumber);
-  app.add_option("--csv", csv, "append one row per run to this CSV file ('-' = stdout)");
-  app.add_flag("--check", check, "check every local entry of C against its exact value (O(n) work per entry)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int code = rank == 0 ? app.exit(e) : (e.get_exit_code() == 0 ? 0 : 1);
-    MPI_Finalize();
-    return code;
-  }
+  hympi::apps::CommonOptions common;
+};
+
+void add_options(CLI::App& app, Options& o) {
+  app.add_option("-n,--size", o.n, "m = n = k")->check(CLI::PositiveNumber);
+  app.add_option("--nb", o.nb, "block size of the descriptors")->check(CLI::PositiveNumber);
+  app.add_option("--grid", o.grid, "process grid PxQ (default 1 x ranks)");
+  app.add_option("--reps", o.reps, "timed repetitions")->check(CLI::PositiveNumber);
+  app.add_option("--warmup", o.warmup, "untimed repetitions first")->check(CLI::NonNegativeNumber);
+  app.add_flag("--check", o.check, "check every local entry of C against its exact value (O(n) work per entry)");
+  hympi::apps::add_common_options(app, o.common, "one row per run");
+}
+
+int run(Options& o) {
+  int rank = 0, size = 1;
+  HYMPI_CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
+  HYMPI_CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
+  const int n = o.n, nb = o.nb;
   int P = 1, Q = size;
   char tail = 0;
-  if (!grid.empty() && (std::sscanf(grid.c_str(), "%dx%d%c", &P, &Q, &tail) != 2 || P < 1 || Q < 1 || P * Q != size)) {
-    if (rank == 0)
-      std::fprintf(stderr, "hympi-pdgemm-bench: --grid %s must be PxQ with P*Q = %d ranks\n", grid.c_str(), size);
-    MPI_Finalize();
-    return 1;
-  }
-  const auto info = hympi::apps::gather_run_info(hympi::Topology::of(MPI_COMM_WORLD));
+  if (!o.grid.empty() &&
+      (std::sscanf(o.grid.c_str(), "%dx%d%c", &P, &Q, &tail) != 2 || P < 1 || Q < 1 || P * Q != size))
+    throw hympi::Error(hympi::ErrorCode::invalid_argument,
+                       "--grid " + o.grid + " must be PxQ with P*Q = " + std::to_string(size) + " ranks");
+  const auto& topo = hympi::Topology::of(MPI_COMM_WORLD, o.common.layout.resolve(size));
+  const auto info = hympi::apps::gather_run_info(topo);
+  const auto record = [&](const char* impl, double best, double median, double gflops, const char* verdict) {
+    hympi::apps::Record r;
+    r.add("impl", impl).add("n", n).add("nb", nb).add("grid", std::to_string(P) + "x" + std::to_string(Q));
+    return r.add("reps", o.reps)
+        .add("best_s", best)
+        .add("median_s", median)
+        .add("gflops", gflops)
+        .add("check", verdict);
+  };
+  auto csv = hympi::apps::RecordCsv::open(MPI_COMM_WORLD, o.common.csv, record("", 0, 0, 0, ""), &info);
   int ctxt = Csys2blacs_handle(MPI_COMM_WORLD);
   std::vector<int> map(static_cast<std::size_t>(size));
   for (int r = 0; r < size; ++r) map[static_cast<std::size_t>(r)] = r;  // column-major map of ranks: r = i + j * P
@@ -96,16 +108,16 @@ int main(int argc, char** argv) {
   const int one = 1;
   const double alpha = 1.0, beta = 0.0;
   std::vector<double> times;
-  for (int r = 0; r < warmup + reps; ++r) {
+  for (int r = 0; r < o.warmup + o.reps; ++r) {
     MPI_Barrier(MPI_COMM_WORLD);
     const double t0 = MPI_Wtime();
     pdgemm_(&no, &no, &n, &n, &n, &alpha, A.data.data(), &one, &one, A.desc, B.data.data(), &one, &one, B.desc, &beta,
             C.data.data(), &one, &one, C.desc);
     MPI_Barrier(MPI_COMM_WORLD);
-    if (r >= warmup) times.push_back(MPI_Wtime() - t0);
+    if (r >= o.warmup) times.push_back(MPI_Wtime() - t0);
   }
   long bad = 0;
-  if (check)
+  if (o.check)
     for (int lj = 0; lj < C.cols; ++lj)
       for (int li = 0; li < C.rows; ++li) {
         const long gi = (long(li / nb) * P + myrow) * nb + li % nb, gj = (long(lj / nb) * Q + mycol) * nb + lj % nb;
@@ -114,32 +126,24 @@ int main(int argc, char** argv) {
         bad += C.data[static_cast<std::size_t>(lj) * C.lld + li] != want;
       }
   long bad_total = 0;
-  MPI_Reduce(&bad, &bad_total, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  HYMPI_CHECK_MPI(MPI_Allreduce(&bad, &bad_total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD));
   // Which pdgemm_ answered: the drop-in exports hympi_pdgemm_counts.
   const char* impl = dlsym(RTLD_DEFAULT, "hympi_pdgemm_counts") ? "hympi" : "scalapack";
   std::sort(times.begin(), times.end());
   const double best = times.front(), median = times[times.size() / 2];
   const double gflops = 2.0 * n * double(n) * n / best / 1e9;
-  if (rank == 0) {
+  const char* verdict = o.check ? (bad_total ? "failed" : "ok") : "none";
+  if (rank == 0)
     std::printf("pdgemm %-9s n=%d nb=%d grid=%dx%d: best %.3f s, median %.3f s, %.1f GFLOP/s%s\n", impl, n, nb, P, Q,
-                best, median, gflops, check ? (bad_total ? ", CHECK FAILED" : ", check ok") : "");
-    hympi::apps::CsvWriter out(csv, [] {
-      auto cols = hympi::apps::run_info_columns();
-      for (const char* c : {"impl", "n", "nb", "grid", "reps", "best_s", "median_s", "gflops", "check"})
-        cols.push_back(c);
-      return cols;
-    }());
-    if (out.enabled()) {
-      auto row = hympi::apps::run_info_fields(info);
-      for (const std::string& f :
-           {std::string(impl), std::to_string(n), std::to_string(nb), grid.empty() ? "1x" + std::to_string(size) : grid,
-            std::to_string(reps), hympi::apps::fmt(best), hympi::apps::fmt(median), hympi::apps::fmt(gflops),
-            std::string(check ? (bad_total ? "failed" : "ok") : "none")})
-        row.push_back(f);
-      out.row(row);
-    }
-  }
+                best, median, gflops, o.check ? (bad_total ? ", CHECK FAILED" : ", check ok") : "");
+  csv.write(record(impl, best, median, gflops, verdict));
   Cblacs_gridexit(ctxt);
-  MPI_Finalize();
-  return bad_total ? 1 : 0;
+  if (rank == 0 && bad_total) std::fprintf(stderr, "%s: check FAILED: %ld wrong entries\n", kApp.name, bad_total);
+  return bad_total ? hympi::apps::kCheckFailed : hympi::apps::kSuccess;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return hympi::apps::run_app<Options>(argc, argv, kApp, add_options, run);
 }
