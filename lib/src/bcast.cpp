@@ -39,7 +39,7 @@ class SlotRing {
   int front() const { return front_; }
   int slots() const { return slots_; }
   void require_idle(const char* call) const {
-    require(!in_flight_, std::string("bcast ") + call + " while a broadcast is in flight: call wait() first");
+    if (in_flight_) require(false, std::string("bcast ") + call + " while a broadcast is in flight: call wait() first");
   }
   void require_in_flight() const { require(in_flight_, "bcast wait() without a start()"); }
   void begin() {

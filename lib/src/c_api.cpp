@@ -47,7 +47,7 @@ hympi::CollectiveOptions options(int policy, int sync) {
 }
 
 void require_handle(const void* p, const char* what) {
-  hympi::require(p != nullptr, std::string(what) + " is NULL");
+  if (p == nullptr) hympi::require(false, std::string(what) + " is NULL");
 }
 
 }  // namespace

@@ -132,9 +132,10 @@ Topology::Topology(MPI_Comm comm, const LayoutSpec& layout) : comm_(comm), layou
 }
 
 void Topology::require_comm_alive(const char* what) const {
-  require(!comm_freed_, std::string(what) +
-                            ": its communicator was freed (MPI_Comm_free) while the object "
-                            "still lives; destroy hympi objects before freeing their communicator");
+  if (!comm_freed_) return;  // every run() passes here: build the message only when it is needed
+  require(false, std::string(what) +
+                     ": its communicator was freed (MPI_Comm_free) while the object "
+                     "still lives; destroy hympi objects before freeing their communicator");
 }
 
 Topology::~Topology() {

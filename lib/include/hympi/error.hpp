@@ -29,6 +29,10 @@ class Error : public std::runtime_error {
 
 // Throws Error(invalid_argument, "hympi: <message>") when `ok` is false.
 void require(bool ok, const std::string& message, ErrorCode code = ErrorCode::invalid_argument);
+// The same for a literal: checks on every run() must not build a std::string when they pass.
+inline void require(bool ok, const char* message, ErrorCode code = ErrorCode::invalid_argument) {
+  if (!ok) require(false, std::string(message), code);
+}
 
 // Throws Error(mpi_failure) naming the call and MPI's own error string.
 void check_mpi(int rc, const char* call);
