@@ -44,6 +44,14 @@ struct CollectiveOptions {
   // still read (start/wait lookahead). Costs one more panel: pure keeps 2
   // private buffers, hybrid 3 node copies instead of 2.
   bool overlap = false;
+  // Bridge ranks per node (multi-leader): the node's cross-node traffic is split
+  // into k slices, each exchanged by a different node rank over its own bridge
+  // communicator; a node with fewer than k ranks uses all it has. 0 = automatic
+  // (the measured default, see README), 1 = the single-leader scheme.
+  int leaders = 0;
+  // Reductions only: the same bits for any placement, node layout and policy
+  // (contributions combined in communicator-rank order). Costs more traffic.
+  bool deterministic = false;
 };
 
 class Allgatherv {
@@ -73,6 +81,16 @@ class Allgatherv {
   virtual void set_counts(std::vector<std::int64_t> counts) = 0;
   // Bytes of result memory this rank's node holds (pure: one copy per rank).
   virtual std::size_t bytes_per_node() const = 0;
+
+  // Nonblocking: start() begins the exchange of what this rank wrote in slot();
+  // test() advances it (any node rank's test/wait drives the node's part) and
+  // returns true once result() is complete; wait() completes it. One exchange in
+  // flight at a time; slot() must not be written and result() not read while it
+  // flies. Collective like run(). The default completes the whole exchange in
+  // start(); implementations that overlap override all three.
+  virtual void start() { run(); }
+  virtual bool test() { return true; }
+  virtual void wait() {}
 
   template <class T>
   T* slot_as() {
@@ -125,6 +143,12 @@ class Bcast {
   // object with a broadcast in flight completes it first (every rank must destroy it).
   virtual void start(int root, std::int64_t count, const void* root_data = nullptr) = 0;
   virtual void wait() = 0;
+  // Advances the broadcast in flight; true once it is complete (then wait() is free).
+  // The default completes it.
+  virtual bool test() {
+    wait();
+    return true;
+  }
   // The latest completed broadcast, valid until this rank's next run() or start().
   virtual const void* result() const = 0;
   virtual std::size_t bytes_per_node() const = 0;

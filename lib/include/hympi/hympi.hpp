@@ -7,5 +7,6 @@
 #include "hympi/node_buffer.hpp"
 #include "hympi/node_sync.hpp"
 #include "hympi/rank_map.hpp"
+#include "hympi/reduce.hpp"
 #include "hympi/topology.hpp"
 #include "hympi/version.hpp"

@@ -1,0 +1,115 @@
+// Reductions with the collectives' persistent model (write slot(), run(), read
+// result()) and the same two policies:
+//  * pure   - MPI_Allreduce / MPI_Reduce into private copies;
+//  * hybrid - every rank writes its vector into its node slot; the node's ranks
+//             reduce disjoint slices of the node's contributions in parallel by
+//             load/store; each slice is allreduced across nodes (one leader per
+//             node for small vectors, several slice owners over their own bridge
+//             communicators for large ones: options.leaders); the result lands
+//             once per node and every node rank reads it.
+// Any MPI_Datatype that is a predefined basic type (double, float, int32, int64,
+// ...) and any commutative MPI_Op, predefined or user-defined (MPI_Op_create with
+// commute = 1). options.deterministic gives the same bits for any placement and
+// rank count (combination in communicator-rank order).
+// Results stay valid until this rank's next run() (double-buffered node copy, as
+// in Allgatherv).
+#pragma once
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "hympi/collectives.hpp"
+
+namespace hympi {
+
+class Topology;
+
+class Allreduce {
+ public:
+  virtual ~Allreduce() = default;
+
+  // Collective over topo.comm(). count elements of `type` per rank, combined by
+  // `op`. count, type and op must agree on every rank (checked: the same error on
+  // every rank otherwise).
+  static std::unique_ptr<Allreduce> create(const Topology& topo, std::int64_t count, MPI_Datatype type, MPI_Op op,
+                                           CollectiveOptions options);
+
+  // Where this rank writes its count() elements before the next run()/start().
+  virtual void* slot() = 0;
+  // The reduction. Collective over topo.comm().
+  virtual void run() = 0;
+  // The count() reduced elements, valid until this rank's next run()/start().
+  virtual const void* result() const = 0;
+  // Bytes of slot and result memory this rank's node holds.
+  virtual std::size_t bytes_per_node() const = 0;
+
+  // Nonblocking, same rules as Allgatherv::start/test/wait.
+  virtual void start() { run(); }
+  virtual bool test() { return true; }
+  virtual void wait() {}
+
+  template <class T>
+  T* slot_as() {
+    return static_cast<T*>(slot());
+  }
+  template <class T>
+  const T* result_as() const {
+    return static_cast<const T*>(result());
+  }
+
+  std::int64_t count() const { return count_; }
+  MPI_Datatype type() const { return type_; }
+  MPI_Op op() const { return op_; }
+  CollectiveOptions options() const { return options_; }
+
+ protected:
+  std::int64_t count_ = 0;
+  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+  MPI_Op op_ = MPI_OP_NULL;
+  CollectiveOptions options_;
+  std::shared_ptr<const Topology> topology_owner_;  // destroyed last
+};
+
+class Reduce {
+ public:
+  virtual ~Reduce() = default;
+
+  // Collective over topo.comm(); `root` (any rank of topo.comm()) gets the result.
+  // count, type, op and root must agree on every rank (checked).
+  static std::unique_ptr<Reduce> create(const Topology& topo, std::int64_t count, MPI_Datatype type, MPI_Op op,
+                                        int root, CollectiveOptions options);
+
+  virtual void* slot() = 0;
+  virtual void run() = 0;
+  // On the root: the count() reduced elements, valid until its next run().
+  // Elsewhere: nullptr.
+  virtual const void* result() const = 0;
+  virtual std::size_t bytes_per_node() const = 0;
+
+  template <class T>
+  T* slot_as() {
+    return static_cast<T*>(slot());
+  }
+  template <class T>
+  const T* result_as() const {
+    return static_cast<const T*>(result());
+  }
+
+  std::int64_t count() const { return count_; }
+  int root() const { return root_; }
+  MPI_Datatype type() const { return type_; }
+  MPI_Op op() const { return op_; }
+  CollectiveOptions options() const { return options_; }
+
+ protected:
+  std::int64_t count_ = 0;
+  int root_ = 0;
+  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+  MPI_Op op_ = MPI_OP_NULL;
+  CollectiveOptions options_;
+  std::shared_ptr<const Topology> topology_owner_;  // destroyed last
+};
+
+}  // namespace hympi
