@@ -238,9 +238,9 @@ int main(int argc, char** argv) {
     for (const Variant& v : kVariants) test_case<double>(topo, OpKind::sum, 1001, v, 3, true);
     for (const char* label : {"hybrid/flags/1leader", "hybrid/barrier/3leaders", "hybrid/flags/deterministic"})
       for (std::int64_t count : {0, 1}) test_case<double>(topo, OpKind::sum, count, variant(label), 2);
-    // >= 1 MiB per rank: several slice owners on the bridge (auto), one leader, rank order.
+    // >= 1 MiB per rank: several slice owners on the bridge, one leader (auto), rank order.
     for (const char* label :
-         {"pure", "hybrid/flags/1leader", "hybrid/flags/auto", "pure/deterministic", "hybrid/flags/deterministic"})
+         {"pure", "hybrid/barrier/3leaders", "hybrid/flags/auto", "pure/deterministic", "hybrid/flags/deterministic"})
       test_case<double>(topo, OpKind::sum, 131072 + 3, variant(label), 2);
   }
   const int rc = hympi::test::finish("reduce_test");
