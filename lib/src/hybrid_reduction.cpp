@@ -98,6 +98,7 @@ class HybridReduction final : public ReductionEngine {
   void reduce_node_slice() {
     const int n = topo_.node_size(), i = topo_.node_rank();
     const std::int64_t lo = part_begin(args_.count, n, i), hi = part_begin(args_.count, n, i + 1);
+    if (hi <= lo) return;
     const std::size_t at = static_cast<std::size_t>(lo) * args_.extent;
     std::byte* out = result_of(phase_) + at;
     std::memcpy(out, slot_of(phase_, 0) + at, static_cast<std::size_t>(hi - lo) * args_.extent);

@@ -62,6 +62,7 @@ class OrderedReduction final : public ReductionEngine {
 
   // Elements [lo, hi) of the result, combined in communicator-rank order.
   void combine(std::int64_t lo, std::int64_t hi, std::byte* out) const {
+    if (hi <= lo) return;  // empty slice: buffers may be null (memcpy's arguments must not)
     const auto* all = static_cast<const std::byte*>(gather_->result());
     const std::size_t row = args_.bytes, at = static_cast<std::size_t>(lo) * args_.extent;
     std::memcpy(out + at, all + at, static_cast<std::size_t>(hi - lo) * args_.extent);

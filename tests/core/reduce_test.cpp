@@ -10,6 +10,7 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -173,8 +174,8 @@ void test_case(const hympi::Topology& topo, OpKind kind, std::int64_t count, con
   std::vector<double> abs_mine(count), abs_sum(count);
   for (int it = 0; it < iterations; ++it) {
     for (std::int64_t i = 0; i < count; ++i) mine[i] = value<T>(kind, rank, i, it);
-    std::memcpy(all->slot(), mine.data(), count * sizeof(T));
-    if (red) std::memcpy(red->slot(), mine.data(), count * sizeof(T));
+    std::copy(mine.begin(), mine.end(), static_cast<T*>(all->slot()));
+    if (red) std::copy(mine.begin(), mine.end(), static_cast<T*>(red->slot()));
     all->run();
     if (red) red->run();
     // References on private memory: plain MPI, and a serial reduction in rank order.
