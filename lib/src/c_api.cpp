@@ -2,6 +2,7 @@
 #include <cstring>
 #include <string>
 
+#include "c_api_support.hpp"
 #include "hympi.h"
 #include "hympi/collectives.hpp"
 #include "hympi/error.hpp"
@@ -15,42 +16,10 @@ struct hympi_bcast_s {
   std::unique_ptr<hympi::Bcast> impl;
 };
 
-namespace {
-
-thread_local std::string last_error;
-
-template <class F>
-int guarded(F&& body) {
-  try {
-    body();
-    last_error.clear();
-    return HYMPI_SUCCESS;
-  } catch (const hympi::Error& e) {
-    last_error = e.what();
-    return static_cast<int>(e.code());
-  } catch (const std::bad_alloc&) {
-    last_error = "hympi: out of memory";
-    return HYMPI_ERR_NOMEM;
-  } catch (const std::exception& e) {
-    last_error = e.what();
-    return HYMPI_ERR_INTERNAL;
-  }
-}
-
-hympi::CollectiveOptions options(int policy, int sync) {
-  hympi::require(policy == HYMPI_POLICY_PURE || policy == HYMPI_POLICY_HYBRID,
-                 "policy must be HYMPI_POLICY_PURE or HYMPI_POLICY_HYBRID, got " + std::to_string(policy));
-  hympi::require(sync == HYMPI_SYNC_BARRIER || sync == HYMPI_SYNC_FLAGS,
-                 "sync must be HYMPI_SYNC_BARRIER or HYMPI_SYNC_FLAGS, got " + std::to_string(sync));
-  return {policy == HYMPI_POLICY_PURE ? hympi::Policy::pure : hympi::Policy::hybrid,
-          sync == HYMPI_SYNC_BARRIER ? hympi::SyncKind::barrier : hympi::SyncKind::flags};
-}
-
-void require_handle(const void* p, const char* what) {
-  if (p == nullptr) hympi::require(false, std::string(what) + " is NULL");
-}
-
-}  // namespace
+using hympi::c_api::guarded;
+using hympi::c_api::last_error;
+using hympi::c_api::options;
+using hympi::c_api::require_handle;
 
 extern "C" {
 
