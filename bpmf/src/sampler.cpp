@@ -41,6 +41,11 @@ Sampler::Sampler(const hympi::Topology& topo, const Ratings& train, const Rating
   train_ = std::make_unique<TrainingMatrix>(topo, train, mean_, config_.exchange.policy, config_.exchange.sync);
   build_side(0);
   build_side(1);
+  // Statistics through the core's allreduce, with the exchange's policy.
+  const auto K = static_cast<std::size_t>(config_.K);
+  hyper_stats_ = std::make_unique<ExactSumReduction>(topo, K + K * (K + 1) / 2, config_.exchange);
+  test_errors_ = std::make_unique<ExactSumReduction>(topo, 2, config_.exchange);
+  timing_max_ = hympi::Allreduce::create(topo, 4, MPI_DOUBLE, MPI_MAX, config_.exchange);
 
   for (std::size_t k = 0; k < test.entries.size(); ++k) {
     const auto& e = test.entries[k];
@@ -105,7 +110,7 @@ double Sampler::sample_side(int side, double& seconds_sync) {
     }
   }
   const double t1 = now();
-  sums.allreduce(topo_.comm());
+  hyper_stats_->run(sums);
   const double t2 = now();
 
   LatentStats stats;
@@ -156,7 +161,7 @@ void Sampler::predict(IterationReport& report, double& seconds_sync) {
     }
   }
   const double t0 = now();
-  sums.allreduce(topo_.comm());
+  test_errors_->run(sums);
   seconds_sync += now() - t0;
   const double n = static_cast<double>(test_total_);
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -189,8 +194,13 @@ IterationReport Sampler::step() {
   sampling += (now() - t0) - (sync - sync_before);  // the prediction's own reduction counts as sync
   report.seconds_wall = now() - start;
 
-  double local[4] = {report.seconds_wall, sampling, exchange, sync}, global[4];
-  HYMPI_CHECK_MPI(MPI_Allreduce(local, global, 4, MPI_DOUBLE, MPI_MAX, topo_.comm()));
+  double* local = timing_max_->slot_as<double>();
+  local[0] = report.seconds_wall;
+  local[1] = sampling;
+  local[2] = exchange;
+  local[3] = sync;
+  timing_max_->run();
+  const double* global = timing_max_->result_as<double>();
   report.seconds_sampling = global[1];
   report.seconds_exchange = global[2];
   report.seconds_sync = global[3];

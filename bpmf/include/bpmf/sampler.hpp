@@ -10,11 +10,13 @@
 #include <memory>
 #include <vector>
 
+#include "bpmf/exact_sum.hpp"
 #include "bpmf/item_sampler.hpp"
 #include "bpmf/normal_wishart.hpp"
 #include "bpmf/ratings.hpp"
 #include "bpmf/training_matrix.hpp"
 #include "hympi/collectives.hpp"
+#include "hympi/reduce.hpp"
 #include "hympi/topology.hpp"
 
 namespace bpmf {
@@ -95,6 +97,8 @@ class Sampler {
   NormalWishartPrior prior_;
   double mean_ = 0.0;
   std::unique_ptr<TrainingMatrix> train_;
+  std::unique_ptr<ExactSumReduction> hyper_stats_, test_errors_;  // count, sum, outer sum; squared errors
+  std::unique_ptr<hympi::Allreduce> timing_max_;                  // seconds: max over ranks
   SideData sides_[2];
   std::vector<TestEntry> test_;
   std::vector<double> prediction_sum_, last_prediction_;
