@@ -37,7 +37,8 @@ void add_options(CLI::App& app, Options& o) {
 
   using hympi::apps::add_enum_option;
   add_enum_option(app, "--policy", c.exchange.policy, hympi::apps::policy_names(),
-                  "Exchange of latent vectors: pure (MPI_Allgatherv) | hybrid (node-shared)")
+                  "pure: MPI_Allgatherv of the latent vectors, training ratings per rank | hybrid: latent vectors "
+                  "and training ratings once per node (node-shared)")
       ->group("Exchange");
   add_enum_option(app, "--sync", c.exchange.sync, hympi::apps::sync_names(),
                   "Node synchronization of the hybrid exchange")

@@ -51,8 +51,8 @@ void print_header(const Dataset& data, const Sampler& sampler, const Options& o,
       "hympi-bpmf: %s\n  train %lld x %lld, %zu ratings; test %zu ratings; mean %.4f (baseline RMSE %.4f)\n"
       "  K=%d alpha=%g burn-in=%d samples=%d seed=%llu; %d ranks on %d node(s) (%s), policy %s, sync %s\n",
       data.name.c_str(), static_cast<long long>(data.train.rows), static_cast<long long>(data.train.cols),
-      data.train.entries.size(), data.test.entries.size(), sampler.train_mean(), baseline, c.K, c.alpha, c.burnin,
-      c.samples, static_cast<unsigned long long>(c.seed), info.ranks, info.nodes, info.layout.c_str(),
+      data.train_count, data.test.entries.size(), sampler.train_mean(), baseline, c.K, c.alpha, c.burnin, c.samples,
+      static_cast<unsigned long long>(c.seed), info.ranks, info.nodes, info.layout.c_str(),
       hympi::to_string(c.exchange.policy), hympi::to_string(c.exchange.sync));
   std::fflush(stdout);
 }
@@ -72,10 +72,20 @@ void print_summary(const Summary& s, const Totals& t) {
       "summary: test RMSE %.6f (averaged over %d samples; last sample %.6f; training-mean baseline %.4f)\n"
       "summary: %d iterations in %.3f s, %.4f s/iteration (sampling %.4f, exchange %.4f, sync %.4f), "
       "%.4e items/s\n"
-      "summary: latent matrices %zu bytes per node; predictions digest %s\n",
+      "summary: predictions digest %s\n",
       s.rmse_average, s.samples_averaged, s.rmse_last, s.rmse_baseline, t.iterations, t.seconds,
       t.per_iteration(t.seconds), t.per_iteration(t.sampling), t.per_iteration(t.exchange), t.per_iteration(t.sync),
-      s.items_per_second, s.latent_bytes_per_node, s.digest.c_str());
+      s.items_per_second, s.digest.c_str());
+  // PSS shares a node-shared page among the processes mapping it, so its node sum
+  // is what the node holds; RSS counts such a page once per process.
+  const double mib = 1 << 20;
+  std::printf(
+      "summary: memory of node 0 (%d ranks): ratings %.1f MiB + latent %.1f MiB = %.1f MiB; processes hold "
+      "PSS %.1f MiB, RSS %.1f MiB (summed; -1: unknown)\n",
+      s.node_ranks, s.ratings_bytes_per_node / mib, s.latent_bytes_per_node / mib,
+      (s.ratings_bytes_per_node + s.latent_bytes_per_node) / mib,
+      s.node_memory.pss_bytes < 0 ? -1.0 : s.node_memory.pss_bytes / mib,
+      s.node_memory.rss_bytes < 0 ? -1.0 : s.node_memory.rss_bytes / mib);
 }
 
 Record trace_record(const Options& o, const hympi::apps::RunInfo& info, const IterationReport& r) {
@@ -103,7 +113,7 @@ Record summary_record(const Dataset& data, const Options& o, const Summary& s, c
       .add("dataset", data.name)
       .add("rows", data.train.rows)
       .add("cols", data.train.cols)
-      .add("train_entries", data.train.entries.size())
+      .add("train_entries", data.train_count)
       .add("test_entries", data.test.entries.size())
       .add("K", c.K)
       .add("alpha", c.alpha)
@@ -124,6 +134,10 @@ Record summary_record(const Dataset& data, const Options& o, const Summary& s, c
       .add("sync_per_iteration", t.per_iteration(t.sync))
       .add("items_per_s", s.items_per_second)
       .add("latent_bytes_per_node", s.latent_bytes_per_node)
+      .add("ratings_bytes_per_node", s.ratings_bytes_per_node)
+      .add("node0_ranks", s.node_ranks)
+      .add("node0_rss_bytes", s.node_memory.rss_bytes)
+      .add("node0_pss_bytes", s.node_memory.pss_bytes)
       .add("rmse_average_hex", hex(s.rmse_average))
       .add("predictions_digest", s.digest);
 }

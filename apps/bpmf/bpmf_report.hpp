@@ -7,6 +7,7 @@
 #include "bpmf/sampler.hpp"
 #include "bpmf_options.hpp"
 #include "load_data.hpp"
+#include "process_memory.hpp"
 #include "record.hpp"
 #include "run_info.hpp"
 
@@ -25,7 +26,9 @@ struct Summary {
   double rmse_average = 0, rmse_last = 0, rmse_baseline = 0;
   int samples_averaged = 0;
   double items_per_second = 0;
-  std::size_t latent_bytes_per_node = 0;
+  std::size_t latent_bytes_per_node = 0, ratings_bytes_per_node = 0;  // rank 0's node
+  hympi::apps::ProcessMemory node_memory;                             // summed over the processes of rank 0's node
+  int node_ranks = 0;
   std::string digest;  // of the predictions' bits: equal digests = bitwise-equal results
 };
 

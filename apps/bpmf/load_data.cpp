@@ -35,6 +35,10 @@ std::string synthetic_name(const SyntheticSpec& s) {
 
 }  // namespace
 
+void Dataset::release_train() {
+  std::vector<Entry>().swap(train.entries);
+}
+
 Dataset load_dataset(const InputSpec& spec, MPI_Comm comm) {
   int rank = 0;
   HYMPI_CHECK_MPI(MPI_Comm_rank(comm, &rank));
@@ -46,6 +50,7 @@ Dataset load_dataset(const InputSpec& spec, MPI_Comm comm) {
     d.train = std::move(data.train);
     d.test = std::move(data.test);
     d.name = synthetic_name(spec.synthetic);
+    d.train_count = d.train.entries.size();
     return d;
   }
 
@@ -64,6 +69,7 @@ Dataset load_dataset(const InputSpec& spec, MPI_Comm comm) {
   broadcast_ratings(d.train, comm);
   broadcast_ratings(d.test, comm);
   d.name = spec.train + " | " + spec.test;
+  d.train_count = d.train.entries.size();
   return d;
 }
 

@@ -18,7 +18,10 @@ struct InputSpec {
 
 struct Dataset {
   Ratings train, test;
-  std::string name;  // file names or "synthetic-RxC-..."
+  std::string name;             // file names or "synthetic-RxC-..."
+  std::size_t train_count = 0;  // entries of train, still known once train is released
+  // Frees train's entries (the sampler holds its own copy: once per node under hybrid).
+  void release_train();
 };
 
 // Collective. Bad input throws hympi::Error(invalid_argument) with the same message

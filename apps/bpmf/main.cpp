@@ -13,6 +13,7 @@
 #include "bpmf_report.hpp"
 #include "hympi/topology.hpp"
 #include "load_data.hpp"
+#include "process_memory.hpp"
 #include "record.hpp"
 #include "run_info.hpp"
 
@@ -53,11 +54,12 @@ int run(Options& o) {
   // Bad options or input throw hympi::Error(invalid_argument) on every rank (exit 2);
   // the sampler checks its own configuration.
   const auto layout = o.common.layout.resolve(size);
-  const Dataset data = load_dataset(o.input, world);
+  Dataset data = load_dataset(o.input, world);
   const hympi::Topology& topo = hympi::Topology::of(world, layout);
   const auto info = hympi::apps::gather_run_info(topo);
   Sampler sampler(topo, data.train, data.test, o.sampler);
   const double baseline = baseline_rmse(data.train, data.test);
+  data.release_train();  // the sampler's TrainingMatrix is the one copy kept
 
   if ((!o.common.csv.empty() || !o.trace_csv.empty() || o.save_predictions) && !o.output_dir.empty())
     on_root(world, rank, [&] { std::filesystem::create_directories(o.output_dir); });
@@ -85,6 +87,9 @@ int run(Options& o) {
   s.samples_averaged = last.samples_averaged;
   s.items_per_second = totals.seconds > 0 ? items / totals.seconds : 0.0;
   s.latent_bytes_per_node = sampler.latent_bytes_per_node();
+  s.ratings_bytes_per_node = sampler.ratings_bytes_per_node();
+  s.node_memory = hympi::apps::sum_process_memory(topo.node_comm());  // rank 0 reports its node
+  s.node_ranks = topo.node_size();
   if (rank == 0) {
     s.digest = digest(predictions);
     print_summary(s, totals);

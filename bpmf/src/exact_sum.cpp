@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
+#include <string>
 
 #include "hympi/error.hpp"
 
@@ -12,16 +12,6 @@ namespace bpmf {
 namespace {
 constexpr double kScale = 0x1p56;  // fixed point: 56 fraction bits
 constexpr double kLimit = 0x1p39;  // whole part of a term fits the high 64-bit word with room to spare
-
-void add_int128(void* in, void* inout, int* len, MPI_Datatype*) {
-  for (int i = 0; i < *len; ++i) {
-    int128 a, b;
-    std::memcpy(&a, static_cast<char*>(in) + 16 * i, 16);
-    std::memcpy(&b, static_cast<char*>(inout) + 16 * i, 16);
-    b += a;
-    std::memcpy(static_cast<char*>(inout) + 16 * i, &b, 16);
-  }
-}
 }  // namespace
 
 void ExactSums::clear() {
@@ -44,17 +34,35 @@ double ExactSums::value(std::size_t index) const {
   return static_cast<double>(acc_[index]) / kScale;
 }
 
-void ExactSums::allreduce(MPI_Comm comm) {
-  static_assert(sizeof(int128) == 16, "128-bit integers expected");
-  MPI_Datatype type;
-  MPI_Op op;
-  HYMPI_CHECK_MPI(MPI_Type_contiguous(16, MPI_BYTE, &type));
-  HYMPI_CHECK_MPI(MPI_Type_commit(&type));
-  HYMPI_CHECK_MPI(MPI_Op_create(&add_int128, 1, &op));
-  const int rc = MPI_Allreduce(MPI_IN_PLACE, acc_.data(), static_cast<int>(acc_.size()), type, op, comm);
-  MPI_Op_free(&op);  // freed before reporting a failure of the reduction
-  MPI_Type_free(&type);
-  HYMPI_CHECK_MPI(rc);
+void ExactSums::to_limbs(std::int64_t* limbs) const {
+  for (std::size_t i = 0; i < acc_.size(); ++i) {
+    const auto bits = static_cast<unsigned __int128>(acc_[i]);
+    for (int l = 0; l < kLimbs - 1; ++l)
+      limbs[kLimbs * i + l] = static_cast<std::int64_t>((bits >> (32 * l)) & 0xffffffffu);
+    limbs[kLimbs * i + kLimbs - 1] = static_cast<std::int64_t>(acc_[i] >> (32 * (kLimbs - 1)));  // arithmetic: signed
+  }
+}
+
+void ExactSums::from_limbs(const std::int64_t* limbs) {
+  // Modulo 2^128 the carries come out right, and the true sum fits in 128 bits.
+  for (std::size_t i = 0; i < acc_.size(); ++i) {
+    unsigned __int128 bits = 0;
+    for (int l = 0; l < kLimbs; ++l)
+      bits += static_cast<unsigned __int128>(static_cast<int128>(limbs[kLimbs * i + l])) << (32 * l);
+    acc_[i] = static_cast<int128>(bits);
+  }
+}
+
+ExactSumReduction::ExactSumReduction(const hympi::Topology& topo, std::size_t count, hympi::CollectiveOptions options)
+    : reduce_(hympi::Allreduce::create(topo, static_cast<std::int64_t>(count) * ExactSums::kLimbs, MPI_INT64_T, MPI_SUM,
+                                       options)) {}
+
+void ExactSumReduction::run(ExactSums& sums) {
+  if (static_cast<std::int64_t>(sums.size()) * ExactSums::kLimbs != reduce_->count())
+    throw hympi::Error(hympi::ErrorCode::internal, "bpmf: exact sums of another size than the reduction");
+  sums.to_limbs(reduce_->slot_as<std::int64_t>());
+  reduce_->run();
+  sums.from_limbs(reduce_->result_as<std::int64_t>());
 }
 
 }  // namespace bpmf

@@ -38,14 +38,14 @@ Sampler::Sampler(const hympi::Topology& topo, const Ratings& train, const Rating
     throw hympi::Error(hympi::ErrorCode::invalid_argument, "the test matrix is larger than the training matrix");
   mean_ = mean_value(train);
 
-  std::vector<std::int64_t> counts[2] = {std::vector<std::int64_t>(train.rows, 0),
-                                         std::vector<std::int64_t>(train.cols, 0)};
-  for (const auto& e : train.entries) {
-    ++counts[0][e.row];
-    ++counts[1][e.col];
-  }
-  build_side(0, train, counts[0]);
-  build_side(1, train, counts[1]);
+  train_ = std::make_unique<TrainingMatrix>(topo, train, mean_, config_.exchange.policy, config_.exchange.sync);
+  build_side(0);
+  build_side(1);
+  // Statistics through the core's allreduce, with the exchange's policy.
+  const auto K = static_cast<std::size_t>(config_.K);
+  hyper_stats_ = std::make_unique<ExactSumReduction>(topo, K + K * (K + 1) / 2, config_.exchange);
+  test_errors_ = std::make_unique<ExactSumReduction>(topo, 2, config_.exchange);
+  timing_max_ = hympi::Allreduce::create(topo, 4, MPI_DOUBLE, MPI_MAX, config_.exchange);
 
   for (std::size_t k = 0; k < test.entries.size(); ++k) {
     const auto& e = test.entries[k];
@@ -60,28 +60,16 @@ Sampler::Sampler(const hympi::Topology& topo, const Ratings& train, const Rating
 
 Sampler::~Sampler() = default;
 
-void Sampler::build_side(int side, const Ratings& train, const std::vector<std::int64_t>& counts) {
+void Sampler::build_side(int side) {
   SideData& s = sides_[side];
-  s.items = static_cast<std::int64_t>(counts.size());
+  const SideView& ratings = train_->side(side);
+  s.items = ratings.items;
   // Every item costs a Cholesky factorization even without ratings: weight = count + 1.
-  std::vector<std::int64_t> weights(counts);
-  for (auto& w : weights) ++w;
+  std::vector<std::int64_t> weights(static_cast<std::size_t>(s.items));
+  for (std::int64_t i = 0; i < s.items; ++i) weights[i] = ratings.count(i) + 1;
   const auto bounds = balanced_ranges(weights, topo_.size());
   s.begin = bounds[topo_.rank()];
   s.end = bounds[topo_.rank() + 1];
-
-  s.offsets.assign(static_cast<std::size_t>(s.end - s.begin + 1), 0);
-  for (std::int64_t i = s.begin; i < s.end; ++i) s.offsets[i - s.begin + 1] = s.offsets[i - s.begin] + counts[i];
-  s.index.resize(static_cast<std::size_t>(s.offsets.back()));
-  s.value.resize(s.index.size());
-  std::vector<std::int64_t> fill(s.offsets.begin(), s.offsets.end() - 1);
-  for (const auto& e : train.entries) {  // file order within an item: the same on every rank
-    const std::int64_t item = side == 0 ? e.row : e.col;
-    if (item < s.begin || item >= s.end) continue;
-    const auto at = fill[item - s.begin]++;
-    s.index[at] = side == 0 ? e.col : e.row;
-    s.value[at] = e.value - mean_;
-  }
 
   std::vector<std::int64_t> items_per_rank(topo_.size());
   for (int r = 0; r < topo_.size(); ++r) items_per_rank[r] = bounds[r + 1] - bounds[r];
@@ -122,7 +110,7 @@ double Sampler::sample_side(int side, double& seconds_sync) {
     }
   }
   const double t1 = now();
-  sums.allreduce(topo_.comm());
+  hyper_stats_->run(sums);
   const double t2 = now();
 
   LatentStats stats;
@@ -140,14 +128,14 @@ double Sampler::sample_side(int side, double& seconds_sync) {
   const ItemPrior item_prior{hyper.Lambda, hyper.Lambda * hyper.mu};
 
   const double* other = sides_[1 - side].exchange->result_as<double>();
+  const SideView& ratings = train_->side(side);
   double* slot = s.exchange->slot_as<double>();
   for (std::int64_t item = s.begin; item < s.end; ++item) {
-    const auto l = item - s.begin;
-    const auto first = s.offsets[l];
+    const auto first = ratings.offsets[item];
     Stream st(config_.seed, static_cast<std::uint64_t>(iteration_), static_cast<std::uint64_t>(side),
               static_cast<std::uint64_t>(item));
-    sample_item(item_prior, config_.alpha, other, s.index.data() + first, s.value.data() + first,
-                s.offsets[l + 1] - first, st, work_, slot + l * K);
+    sample_item(item_prior, config_.alpha, other, ratings.index + first, ratings.value + first, ratings.count(item), st,
+                work_, slot + (item - s.begin) * K);
   }
   const double t3 = now();
   seconds_sync += t2 - t1;
@@ -173,7 +161,7 @@ void Sampler::predict(IterationReport& report, double& seconds_sync) {
     }
   }
   const double t0 = now();
-  sums.allreduce(topo_.comm());
+  test_errors_->run(sums);
   seconds_sync += now() - t0;
   const double n = static_cast<double>(test_total_);
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -206,8 +194,13 @@ IterationReport Sampler::step() {
   sampling += (now() - t0) - (sync - sync_before);  // the prediction's own reduction counts as sync
   report.seconds_wall = now() - start;
 
-  double local[4] = {report.seconds_wall, sampling, exchange, sync}, global[4];
-  HYMPI_CHECK_MPI(MPI_Allreduce(local, global, 4, MPI_DOUBLE, MPI_MAX, topo_.comm()));
+  double* local = timing_max_->slot_as<double>();
+  local[0] = report.seconds_wall;
+  local[1] = sampling;
+  local[2] = exchange;
+  local[3] = sync;
+  timing_max_->run();
+  const double* global = timing_max_->result_as<double>();
   report.seconds_sampling = global[1];
   report.seconds_exchange = global[2];
   report.seconds_sync = global[3];

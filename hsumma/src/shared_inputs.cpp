@@ -14,13 +14,29 @@ std::int64_t aligned(std::int64_t doubles) {
   return (doubles + 7) / 8 * 8;  // 64-byte blocks: owners never share a cache line
 }
 
-}  // namespace
-
-SharedInputs::SharedInputs(const Topology& topo, SyncKind sync, std::int64_t a_elems, std::int64_t b_elems)
-    : topo_(topo), window_(topo), offset_(topo.size()), a_elems_(a_elems), b_elems_(b_elems) {
+// Sizes (in doubles) of the A and B blocks of every node rank, in node-rank order.
+std::vector<std::int64_t> node_block_sizes(const Topology& topo, std::int64_t a_elems, std::int64_t b_elems) {
   std::int64_t mine[2] = {a_elems, b_elems};
   std::vector<std::int64_t> sizes(2 * topo.node_size());
   HYMPI_CHECK_MPI(MPI_Allgather(mine, 2, MPI_INT64_T, sizes.data(), 2, MPI_INT64_T, topo.node_comm()));
+  return sizes;
+}
+
+std::int64_t generation_doubles(const std::vector<std::int64_t>& sizes) {
+  std::int64_t total = 0;
+  for (const auto s : sizes) total += aligned(s);
+  return total;
+}
+
+}  // namespace
+
+SharedInputs::SharedInputs(const Topology& topo, SyncKind sync, std::int64_t a_elems, std::int64_t b_elems,
+                           const std::vector<std::int64_t>& sizes)
+    : topo_(topo),
+      window_(topo, static_cast<std::size_t>(2 * generation_doubles(sizes)) * sizeof(double), Policy::hybrid, sync),
+      offset_(topo.size()),
+      a_elems_(a_elems),
+      b_elems_(b_elems) {
   for (int i = 0; i < topo.node_size(); ++i) {
     Offsets& o = offset_[topo.node_ranks()[i]];
     o.a = generation_size_;
@@ -28,18 +44,18 @@ SharedInputs::SharedInputs(const Topology& topo, SyncKind sync, std::int64_t a_e
     o.b = generation_size_;
     generation_size_ += aligned(sizes[2 * i + 1]);
   }
-  window_.reserve(static_cast<std::size_t>(std::max<std::int64_t>(2 * generation_size_, 1)) * sizeof(double));
-  sync_ = NodeSync::create(sync, topo, &window_);
 }
+
+SharedInputs::SharedInputs(const Topology& topo, SyncKind sync, std::int64_t a_elems, std::int64_t b_elems)
+    : SharedInputs(topo, sync, a_elems, b_elems, node_block_sizes(topo, a_elems, b_elems)) {}
 
 void SharedInputs::publish(const double* A, const double* B) {
   generation_ ^= 1;
   const Offsets& mine = offset_[topo_.rank()];
-  if (a_elems_ > 0) std::memcpy(base() + mine.a + generation_offset(), A, sizeof(double) * a_elems_);
-  if (b_elems_ > 0) std::memcpy(base() + mine.b + generation_offset(), B, sizeof(double) * b_elems_);
-  const double t0 = MPI_Wtime();
-  sync_->full();
-  node_sync_seconds_ += MPI_Wtime() - t0;
+  double* base = reinterpret_cast<double*>(window_.mutable_data());
+  if (a_elems_ > 0) std::memcpy(base + mine.a + generation_offset(), A, sizeof(double) * a_elems_);
+  if (b_elems_ > 0) std::memcpy(base + mine.b + generation_offset(), B, sizeof(double) * b_elems_);
+  window_.publish();
 }
 
 }  // namespace hympi::hsumma

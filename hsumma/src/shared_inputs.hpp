@@ -5,15 +5,15 @@
 // caller's blocks in and publishes them with one node sync. Two generations: the
 // copy for multiply k overwrites what multiply k-2 read, which every node rank
 // finished before the sync of multiply k-1 - so back-to-back multiplies without a
-// closing barrier are safe too.
+// closing barrier are safe too. The window is the core's NodeSharedArray (hybrid),
+// refilled cooperatively (each rank its own blocks) and published once per multiply.
 #pragma once
 #include <mpi.h>
 
 #include <cstdint>
-#include <memory>
 #include <vector>
 
-#include "hympi/node_buffer.hpp"
+#include "hympi/node_shared_array.hpp"
 #include "hympi/node_sync.hpp"
 
 namespace hympi {
@@ -34,22 +34,22 @@ class SharedInputs {
   const double* a(int comm_rank) const { return base() + offset_[comm_rank].a + generation_offset(); }
   const double* b(int comm_rank) const { return base() + offset_[comm_rank].b + generation_offset(); }
 
-  double node_sync_seconds() const { return node_sync_seconds_; }
+  double node_sync_seconds() const { return window_.publish_seconds(); }
 
  private:
+  SharedInputs(const Topology& topo, SyncKind sync, std::int64_t a_elems, std::int64_t b_elems,
+               const std::vector<std::int64_t>& sizes);
   struct Offsets {
     std::int64_t a = -1, b = -1;  // in doubles within one generation
   };
-  double* base() const { return reinterpret_cast<double*>(window_.data()); }
+  const double* base() const { return window_.as<double>(); }
   std::int64_t generation_offset() const { return generation_ * generation_size_; }
 
   const Topology& topo_;
-  NodeBuffer window_;
-  std::unique_ptr<NodeSync> sync_;
+  NodeSharedArray window_;
   std::vector<Offsets> offset_;  // per comm rank (only my node's are set)
   std::int64_t a_elems_ = 0, b_elems_ = 0, generation_size_ = 0;
   int generation_ = 1;  // the one last published; publish() fills the other
-  double node_sync_seconds_ = 0;
 };
 
 }  // namespace hympi::hsumma

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <numeric>
 #include <random>
 
@@ -67,6 +69,35 @@ TEST(ExactSums, NegativeValuesAndFractions) {
   EXPECT_NEAR(s.value(1), -2e-10, 1e-16);
   EXPECT_THROW(s.add(0, std::nan("")), hympi::Error);
   EXPECT_THROW(s.add(0, 1e300), hympi::Error);
+}
+
+// The limbs of several partial sums, added as int64 words (what MPI_SUM does),
+// carry back into exactly the sum of the partials - also when limbs overflow
+// their 32 bits and for negative totals.
+TEST(ExactSums, LimbsAddLikeTheSums) {
+  std::mt19937_64 gen(9);
+  std::normal_distribution<double> dist(0.0, 1e5);
+  constexpr int kParts = 1000;
+  bpmf::ExactSums whole(3), part(3);
+  std::vector<std::int64_t> summed(3 * bpmf::ExactSums::kLimbs, 0), limbs(summed.size());
+  for (int p = 0; p < kParts; ++p) {
+    part.clear();
+    for (int k = 0; k < 50; ++k) {
+      const double t = dist(gen) * (k % 7 == 0 ? 1e3 : 1.0);
+      part.add(0, t);
+      part.add(1, -std::abs(t));
+      part.add(2, std::ldexp(t, -40));
+      whole.add(0, t);
+      whole.add(1, -std::abs(t));
+      whole.add(2, std::ldexp(t, -40));
+    }
+    part.to_limbs(limbs.data());
+    for (std::size_t i = 0; i < limbs.size(); ++i) summed[i] += limbs[i];
+  }
+  bpmf::ExactSums total(3);
+  total.from_limbs(summed.data());
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(total.value(i), whole.value(i)) << "sum " << i;
+  EXPECT_LT(total.value(1), 0.0);
 }
 
 }  // namespace

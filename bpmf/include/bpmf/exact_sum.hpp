@@ -3,10 +3,17 @@
 // so the global sum over ranks is bitwise the same for any partition. This is what
 // lets the hyperparameters and the RMSE be identical for 1, 2, ... ranks.
 #pragma once
-#include <mpi.h>
-
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <vector>
+
+#include "hympi/collectives.hpp"
+#include "hympi/reduce.hpp"
+
+namespace hympi {
+class Topology;
+}
 
 namespace bpmf {
 
@@ -14,17 +21,39 @@ __extension__ typedef __int128 int128;
 
 class ExactSums {
  public:
+  // Each sum travels as kLimbs int64 words of 32 bits (the top one signed), which
+  // MPI_SUM adds without overflow for up to 2^31 contributions in any order and
+  // any split of the vector - a 16-byte element made of two MPI words would not
+  // survive an MPI or hympi reduction that cuts the vector between them.
+  static constexpr int kLimbs = 4;
+
   explicit ExactSums(std::size_t count = 0) : acc_(count, 0) {}
   std::size_t size() const { return acc_.size(); }
   void clear();
   // Throws hympi::Error(internal) for a non-finite term or |term| >= 2^39.
   void add(std::size_t index, double term);
   double value(std::size_t index) const;
-  // In place, collective over `comm`: every rank ends with the same global sums.
-  void allreduce(MPI_Comm comm);
+
+  // size() * kLimbs words; from_limbs() takes their sums over any number of copies.
+  void to_limbs(std::int64_t* limbs) const;
+  void from_limbs(const std::int64_t* limbs);
 
  private:
   std::vector<int128> acc_;
+};
+
+// Persistent global exact sums over topo.comm() through the core's allreduce
+// (MPI_INT64_T limbs, MPI_SUM) of the policy in `options`: the same bits on every
+// rank for any rank count, layout and policy.
+class ExactSumReduction {
+ public:
+  // Collective over topo.comm().
+  ExactSumReduction(const hympi::Topology& topo, std::size_t count, hympi::CollectiveOptions options);
+  // Collective: `sums` (size() == count) becomes the global sums on every rank.
+  void run(ExactSums& sums);
+
+ private:
+  std::unique_ptr<hympi::Allreduce> reduce_;
 };
 
 }  // namespace bpmf

@@ -3,16 +3,20 @@
 // half-iteration draws the side's Normal-Wishart hyperparameters from the exact
 // global statistics, samples the rank's items into the slot of a hympi::Allgatherv,
 // and runs it. The exchange policy (pure | hybrid) is a runtime option of that
-// collective, so Ori_BPMF and Hy_BPMF are the same sampler.
+// collective, so Ori_BPMF and Hy_BPMF are the same sampler. The same policy decides
+// where the training ratings live (TrainingMatrix): once per node for hybrid.
 #pragma once
 #include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "bpmf/exact_sum.hpp"
 #include "bpmf/item_sampler.hpp"
 #include "bpmf/normal_wishart.hpp"
 #include "bpmf/ratings.hpp"
+#include "bpmf/training_matrix.hpp"
 #include "hympi/collectives.hpp"
+#include "hympi/reduce.hpp"
 #include "hympi/topology.hpp"
 
 namespace bpmf {
@@ -43,7 +47,8 @@ struct IterationReport {
 class Sampler {
  public:
   // Collective over topo.comm(). `train` and `test` are the whole matrices, identical
-  // on every rank; the test shape must lie within the train shape. Throws
+  // on every rank; the test shape must lie within the train shape. `train` is copied
+  // into the TrainingMatrix: the caller may free it once the sampler exists. Throws
   // hympi::Error(invalid_argument) (same on every rank) for K < 1, alpha <= 0, burnin < 0, samples < 0.
   Sampler(const hympi::Topology& topo, const Ratings& train, const Ratings& test, SamplerConfig config);
   ~Sampler();
@@ -60,6 +65,8 @@ class Sampler {
   std::int64_t range_end(int side) const { return sides_[side].end; }
   // Bytes of latent-matrix memory on this rank's node (pure: a copy per rank).
   std::size_t latent_bytes_per_node() const;
+  // Bytes of the training ratings (both orientations) on this rank's node.
+  std::size_t ratings_bytes_per_node() const { return train_->bytes_per_node(); }
 
   // Collective: predictions for every test entry in test-file order on `root`
   // (empty elsewhere): the post-burn-in average, or the last sample during burn-in.
@@ -72,9 +79,6 @@ class Sampler {
  private:
   struct SideData {
     std::int64_t items = 0, begin = 0, end = 0;
-    std::vector<std::int64_t> offsets;  // CSR over this rank's items
-    std::vector<std::int32_t> index;    // other-side item of each rating
-    std::vector<double> value;          // centred rating
     std::unique_ptr<hympi::Allgatherv> exchange;
   };
   struct TestEntry {
@@ -83,7 +87,7 @@ class Sampler {
     std::int64_t position;  // in the test file
   };
 
-  void build_side(int side, const Ratings& train, const std::vector<std::int64_t>& counts);
+  void build_side(int side);
   void initialise();
   double sample_side(int side, double& seconds_sync);  // returns seconds of sampling
   void predict(IterationReport& report, double& seconds_sync);
@@ -92,6 +96,9 @@ class Sampler {
   SamplerConfig config_;
   NormalWishartPrior prior_;
   double mean_ = 0.0;
+  std::unique_ptr<TrainingMatrix> train_;
+  std::unique_ptr<ExactSumReduction> hyper_stats_, test_errors_;  // count, sum, outer sum; squared errors
+  std::unique_ptr<hympi::Allreduce> timing_max_;                  // seconds: max over ranks
   SideData sides_[2];
   std::vector<TestEntry> test_;
   std::vector<double> prediction_sum_, last_prediction_;

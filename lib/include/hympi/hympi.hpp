@@ -5,6 +5,7 @@
 #include "hympi/grid.hpp"
 #include "hympi/layout.hpp"
 #include "hympi/node_buffer.hpp"
+#include "hympi/node_shared_array.hpp"
 #include "hympi/node_sync.hpp"
 #include "hympi/rank_map.hpp"
 #include "hympi/reduce.hpp"
