@@ -79,11 +79,6 @@ std::string read_cvar(const char* name) {
   }
   return std::to_string(value);
 }
-#else
-std::string read_cvar(const char*) {
-  return "";
-}
-#endif
 
 // Reads every setting of kSettings: the values, or "" for the ones missing.
 std::vector<std::string> read_settings() {
@@ -94,6 +89,11 @@ std::vector<std::string> read_settings() {
   MPI_T_finalize();
   return values;
 }
+#else
+std::vector<std::string> read_settings() {
+  return {};
+}  // no MPI_T (SimGrid SMPI): nothing to read
+#endif
 
 }  // namespace
 
