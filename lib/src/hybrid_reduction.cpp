@@ -109,10 +109,13 @@ class HybridReduction final : public ReductionEngine {
         std::byte* data = result_of(phase_) + static_cast<std::size_t>(piece.lo + offset) * args_.extent;
         if (root_node < 0)
           HYMPI_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, data, n, args_.type, args_.op, piece.comm));
-        else if (topo_.node_index() == root_node)
-          HYMPI_CHECK_MPI(MPI_Reduce(MPI_IN_PLACE, data, n, args_.type, args_.op, root_node, piece.comm));
-        else
-          HYMPI_CHECK_MPI(MPI_Reduce(data, nullptr, n, args_.type, args_.op, root_node, piece.comm));
+        else if (topo_.node_index() == root_node) {
+          // Not MPI_IN_PLACE: MPICH 4.0's node-aware reduce crashed with it at the root.
+          std::memcpy(scratch_.data(), data, static_cast<std::size_t>(n) * args_.extent);
+          HYMPI_CHECK_MPI(MPI_Reduce(scratch_.data(), data, n, args_.type, args_.op, root_node, piece.comm));
+        } else {  // MPICH 4.0 also writes through a non-root's recvbuf: give it room
+          HYMPI_CHECK_MPI(MPI_Reduce(data, scratch_.data(), n, args_.type, args_.op, root_node, piece.comm));
+        }
       });
   }
 
@@ -129,6 +132,7 @@ class HybridReduction final : public ReductionEngine {
     if (topo_.num_nodes() == 1) return;
     if (k == 1) {
       if (topo_.is_leader()) pieces_.push_back({0, args_.count, topo_.bridge_comm(), false});
+      size_scratch();
       return;
     }
     for (int j = 0; j < k; ++j) {
@@ -138,6 +142,15 @@ class HybridReduction final : public ReductionEngine {
       pieces_.push_back({part_begin(args_.count, k, j), part_begin(args_.count, k, j + 1),
                          comm_from_ranks(topo_.comm(), members, kBridgeTagBase + j), true});
     }
+    size_scratch();
+  }
+
+  // A reduce's bridge members need a separate buffer for MPI_Reduce: one chunk of their largest piece.
+  void size_scratch() {
+    if (args_.root < 0) return;
+    std::int64_t most = 0;
+    for (const BridgePiece& piece : pieces_) most = std::max(most, piece.hi - piece.lo);
+    scratch_.resize(static_cast<std::size_t>(std::min(most, kChunk)) * args_.extent);
   }
 
   const Topology& topo_;
@@ -147,6 +160,7 @@ class HybridReduction final : public ReductionEngine {
   std::size_t slot_bytes_ = 0, half_bytes_ = 0;
   int leaders_ = 1;
   std::vector<BridgePiece> pieces_;
+  std::vector<std::byte> scratch_;
   int phase_ = 0, front_ = 1;
 };
 

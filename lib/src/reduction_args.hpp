@@ -35,10 +35,12 @@ ReductionArgs check_reduction_args(const Topology& topo, const char* what, std::
 // MPI's int counts).
 void reduce_local(const void* in, void* inout, std::int64_t count, const ReductionArgs& args);
 
-// Calls fn(offset, n) over [0, count) in pieces whose n fits MPI's int counts.
+// Elements per MPI call: fits MPI's int counts.
+constexpr std::int64_t kChunk = std::int64_t{1} << 30;
+
+// Calls fn(offset, n) over [0, count) in pieces of at most kChunk elements.
 template <class F>
 void for_each_int_chunk(std::int64_t count, F&& fn) {
-  constexpr std::int64_t kChunk = std::int64_t{1} << 30;
   for (std::int64_t offset = 0; offset < count; offset += kChunk)
     fn(offset, static_cast<int>(count - offset < kChunk ? count - offset : kChunk));
 }

@@ -13,6 +13,7 @@
 #include "mpi_check.hpp"
 
 using hympi::test::check;
+using hympi::test::expect_same_error;
 
 namespace {
 
@@ -21,29 +22,6 @@ struct Subset {
   const char* name;
   std::function<bool(const hympi::Topology&)> bad;
 };
-
-// Runs `body` and checks that every rank throws an error containing `needle`,
-// and the very same message on every rank.
-void expect_same_error(const std::string& needle, const std::function<void()>& body, const std::string& what) {
-  std::string message;
-  hympi::test::expect_error(
-      needle,
-      [&] {
-        try {
-          body();
-        } catch (const std::exception& e) {
-          message = e.what();
-          throw;
-        }
-      },
-      what);
-  int length = static_cast<int>(message.size());
-  MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  std::string first(static_cast<std::size_t>(length), '\0');
-  if (hympi::test::world_rank() == 0) first = message;
-  MPI_Bcast(first.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
-  check(first == message, what + ": rank 0 says '" + first + "', this rank '" + message + "'");
-}
 
 // Counts that differ between ranks in the ways a sum/xor hash cannot see: the
 // same total moved between ranks, two entries swapped, xor-colliding values.

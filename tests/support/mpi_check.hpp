@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <cstdio>
+#include <functional>
 #include <string>
 
 namespace hympi::test {
@@ -41,6 +42,29 @@ void expect_error(const std::string& needle, F&& body, const std::string& what) 
   }
   check(message.find(needle) != std::string::npos,
         what + ": expected an error containing '" + needle + "', got '" + message + "'");
+}
+
+// Runs `body` and checks that every rank throws an error containing `needle`,
+// and the very same message on every rank.
+inline void expect_same_error(const std::string& needle, const std::function<void()>& body, const std::string& what) {
+  std::string message;
+  expect_error(
+      needle,
+      [&] {
+        try {
+          body();
+        } catch (const std::exception& e) {
+          message = e.what();
+          throw;
+        }
+      },
+      what);
+  int length = static_cast<int>(message.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::string first(static_cast<std::size_t>(length), '\0');
+  if (world_rank() == 0) first = message;
+  MPI_Bcast(first.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
+  check(first == message, what + ": rank 0 says '" + first + "', this rank '" + message + "'");
 }
 
 // Sums failures over all ranks; rank 0 prints the verdict. Returns the exit code.

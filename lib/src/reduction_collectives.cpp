@@ -1,0 +1,65 @@
+// Allreduce and Reduce: thin faces over the one reduction engine.
+#include "hympi/reduce.hpp"
+#include "hympi/topology.hpp"
+#include "reduction_engine.hpp"
+
+namespace hympi {
+
+namespace {
+
+// The members both faces share, forwarded to the engine.
+template <class Face>
+class EngineFace : public Face {
+ public:
+  EngineFace(const Topology& topo, const detail::ReductionArgs& args, const CollectiveOptions& options)
+      : engine_(detail::ReductionEngine::create(topo, args, options)) {
+    this->count_ = args.count;
+    this->type_ = args.type;
+    this->op_ = args.op;
+    this->options_ = options;
+    this->topology_owner_ = topo.keep_alive();
+  }
+  void* slot() override { return engine_->slot(); }
+  void run() override { engine_->run(); }
+  std::size_t bytes_per_node() const override { return engine_->bytes_per_node(); }
+
+ protected:
+  std::unique_ptr<detail::ReductionEngine> engine_;
+};
+
+class EngineAllreduce final : public EngineFace<Allreduce> {
+ public:
+  using EngineFace::EngineFace;
+  const void* result() const override { return engine_->result(); }
+};
+
+// Only the root's result() is non-null (its node holds the result).
+class EngineReduce final : public EngineFace<Reduce> {
+ public:
+  EngineReduce(const Topology& topo, const detail::ReductionArgs& args, const CollectiveOptions& options)
+      : EngineFace(topo, args, options), is_root_(topo.rank() == args.root) {
+    root_ = args.root;
+  }
+  const void* result() const override { return is_root_ ? engine_->result() : nullptr; }
+
+ private:
+  bool is_root_;
+};
+
+}  // namespace
+
+std::unique_ptr<Allreduce> Allreduce::create(const Topology& topo, std::int64_t count, MPI_Datatype type, MPI_Op op,
+                                             CollectiveOptions options) {
+  const auto args = detail::check_reduction_args(topo, "allreduce", count, type, op, detail::kEveryRank, options);
+  return std::make_unique<EngineAllreduce>(topo, args, options);
+}
+
+std::unique_ptr<Reduce> Reduce::create(const Topology& topo, std::int64_t count, MPI_Datatype type, MPI_Op op, int root,
+                                       CollectiveOptions options) {
+  // A caller's root equal to the engine's "every rank" marker is a bad root like any other.
+  const auto args =
+      detail::check_reduction_args(topo, "reduce", count, type, op, root == detail::kEveryRank ? -1 : root, options);
+  return std::make_unique<EngineReduce>(topo, args, options);
+}
+
+}  // namespace hympi
