@@ -21,12 +21,12 @@ namespace hympi::bench {
 // checks X later) and sets or clears the variables above.
 void apply_baseline_environment(int argc, char** argv);
 
-// After MPI_Init: the MPI's values of those variables, "coll_han_priority=100" or
-// "MPIR_CVAR_DEVICE_COLLECTIVES=none;..."; "" when it has none of them.
-std::string baseline_setting();
-
-// After MPI_Init: throws hympi::Error(invalid_argument) when `baseline` is
-// "hierarchical" and this MPI has no such algorithms (same verdict on every rank).
-void check_baseline(const std::string& baseline);
+// After MPI_Init, once (MPI_T can be initialised once per process in some MPIs):
+// throws hympi::Error(invalid_argument) when `baseline` is "hierarchical" and this
+// MPI has no such algorithms (same verdict on every rank); else returns the MPI's
+// values of those variables, "coll_han_priority=100" or
+// "MPIR_CVAR_DEVICE_COLLECTIVES=1;..." (MPICH 4.0 gives enum codes, not names), ""
+// when it has none of them.
+std::string check_baseline(const std::string& baseline);
 
 }  // namespace hympi::bench

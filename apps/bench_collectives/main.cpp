@@ -96,8 +96,7 @@ int run(Options& all) {
   std::vector<Variant> variants;
   for (const auto& name : o.variants) variants.push_back(parse_variant(name));
 
-  check_baseline(o.baseline);
-  const std::string setting = baseline_setting();
+  const std::string setting = check_baseline(o.baseline);
   const Topology& topo = Topology::of(MPI_COMM_WORLD, spec);
   if (all.osu.enabled) return run_osu_mode(all.osu, o, topo);
   const apps::RunInfo info = apps::gather_run_info(topo);
