@@ -1,6 +1,7 @@
 #include "bench_options.hpp"
 
 #include "hympi/error.hpp"
+#include "reduce_types.hpp"
 
 namespace hympi::bench {
 
@@ -26,8 +27,11 @@ int BenchOptions::warmup_for(std::int64_t size) const {
 }
 
 void add_bench_options(CLI::App& app, BenchOptions& o) {
-  app.add_option("--min-size", o.min_size, "Smallest message, in doubles per rank")->capture_default_str();
-  app.add_option("--max-size", o.max_size, "Largest message, in doubles per rank (sizes double from --min-size)")
+  app.add_option("--min-size", o.min_size,
+                 "Smallest message, in doubles (allreduce/reduce: elements of --type) per rank")
+      ->capture_default_str();
+  app.add_option("--max-size", o.max_size,
+                 "Largest message, in doubles (elements) per rank (sizes double from --min-size)")
       ->capture_default_str();
   app.add_option("-i,--iterations", o.iterations,
                  "Timed iterations per size (default: 1000 up to 8 KiB per rank, 100 above)");
@@ -37,10 +41,23 @@ void add_bench_options(CLI::App& app, BenchOptions& o) {
   app.add_flag("--untimed-write", o.untimed_write,
                "Write this rank's contribution before the timer starts: time the exchange alone (default: the "
                "write is timed, for pure and hybrid alike)");
-  app.add_option("--root", o.root, "Root rank of bcast")->capture_default_str();
-  app.add_option("--ops", o.ops, "Operations, comma separated")
+  app.add_option("--root", o.root, "Root rank of bcast and reduce")->capture_default_str();
+  app.add_option("--ops", o.ops, "Operations, comma separated (allreduce and reduce: elements of --type, by --op)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"allgather", "allgatherv", "bcast"}))
+      ->check(CLI::IsMember({"allgather", "allgatherv", "bcast", "allreduce", "reduce"}))
+      ->capture_default_str();
+  app.add_option("--type", o.reduction.type, "Element type of allreduce/reduce")
+      ->check(CLI::IsMember(reduce_type_names()))
+      ->capture_default_str();
+  app.add_option("--op", o.reduction.op, "Operation of allreduce/reduce")
+      ->check(CLI::IsMember(reduce_op_names()))
+      ->capture_default_str();
+  app.add_option("--baseline", o.baseline,
+                 "The MPI's collectives under pure (set before MPI_Init, recorded in the CSV): default (its own "
+                 "choice) or hierarchical (Open MPI: coll/han, OMPI_MCA_coll_han_priority=100; MPICH: "
+                 "MPIR_CVAR_DEVICE_COLLECTIVES=none and the smp allreduce/reduce/bcast algorithms); exit 2 when this "
+                 "MPI has none")
+      ->check(CLI::IsMember({"default", "hierarchical"}))
       ->capture_default_str();
   app.add_option("--variants", o.variants,
                  "Variants, comma separated: pure (MPI collective), hybrid-barrier, hybrid-flags "

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common_options.hpp"
+#include "operation.hpp"
 
 namespace hympi::bench {
 
@@ -24,6 +25,8 @@ struct BenchOptions {
   std::vector<std::string> ops = {"allgather", "allgatherv", "bcast"};
   std::vector<std::string> variants = {"pure", "hybrid-barrier", "hybrid-flags", "node-barrier"};
   bool progress = true;
+  Reduction reduction;               // --type, --op of allreduce/reduce
+  std::string baseline = "default";  // the MPI's algorithms under pure (baseline.hpp)
   apps::CommonOptions common;
 
   // Powers of two times min_size up to max_size, as OSU's size loop.

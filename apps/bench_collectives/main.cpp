@@ -1,5 +1,5 @@
-// hympi-bench-collectives: OSU-style latency of hympi's Allgather(v) and Bcast
-// under the pure and hybrid policies, against MPI_Barrier on the node
+// hympi-bench-collectives: OSU-style latency of hympi's Allgather(v), Bcast,
+// Allreduce and Reduce under the pure and hybrid policies, against MPI_Barrier on the node
 // communicator (Zhou et al., ICPP'19, Figs 7-10). One object per variant is
 // created per operation and reused across sizes; variants are interleaved size
 // by size so that they see the same machine conditions.
@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "app.hpp"
+#include "baseline.hpp"
 #include "bench_options.hpp"
 #include "hympi/error.hpp"
 #include "hympi/topology.hpp"
@@ -25,16 +26,17 @@ namespace {
 
 constexpr apps::AppInfo kApp{
     "hympi-bench-collectives",
-    "OSU-style latency benchmark of hympi's collectives: Allgather, Allgatherv (irregular counts) and Bcast "
-    "under the pure (MPI collective) and hybrid (one shared copy per node; barrier or flag sync) policies, with "
+    "OSU-style latency benchmark of hympi's collectives: Allgather, Allgatherv (irregular counts), Bcast, "
+    "Allreduce and Reduce under the pure (MPI collective) and hybrid (one shared copy per node; barrier or flag sync) "
+    "policies, with "
     "MPI_Barrier on the node communicator as the floor. Prints OSU tables on stdout, the target ratios at the "
     "end, and optionally a CSV."};
 
 // Runs every variant of one operation over all sizes; returns its rows.
 std::vector<Result> run_operation(const OperationKind& kind, const std::vector<Variant>& variants,
                                   const BenchOptions& o, const Topology& topo, const apps::RunInfo& info,
-                                  apps::RecordCsv& csv, Progress& progress) {
-  const int root = kind.name == "bcast" ? o.root : -1;
+                                  const std::string& baseline_setting, apps::RecordCsv& csv, Progress& progress) {
+  const int root = kind.name == "bcast" || kind.name == "reduce" ? o.root : -1;
   std::vector<std::unique_ptr<Operation>> ops;
   for (const auto& v : variants)
     ops.push_back(v.runs_collective ? kind.make(topo, v, o.root, o.max_size) : make_node_barrier(topo));
@@ -44,8 +46,15 @@ std::vector<Result> run_operation(const OperationKind& kind, const std::vector<V
     progress.step(kind.name + " " + std::to_string(size) + " doubles");
     for (std::size_t v = 0; v < variants.size(); ++v) {
       ops[v]->resize(size);
-      Result r{kind.name, variants[v], root, size,
-               measure(*ops[v], topo, o.iterations_for(size), o.warmup_for(size), o.validate, !o.untimed_write)};
+      Result r{kind.name,
+               variants[v],
+               root,
+               size,
+               measure(*ops[v], topo, o.iterations_for(size), o.warmup_for(size), o.validate, !o.untimed_write),
+               kind.reduces ? o.reduction.type : "double",
+               kind.reduces ? o.reduction.op : "",
+               o.baseline,
+               baseline_setting};
       csv.write(record(r));
       rows.push_back(r);
     }
@@ -87,6 +96,7 @@ int run(Options& all) {
   std::vector<Variant> variants;
   for (const auto& name : o.variants) variants.push_back(parse_variant(name));
 
+  const std::string setting = check_baseline(o.baseline);
   const Topology& topo = Topology::of(MPI_COMM_WORLD, spec);
   if (all.osu.enabled) return run_osu_mode(all.osu, o, topo);
   const apps::RunInfo info = apps::gather_run_info(topo);
@@ -95,7 +105,7 @@ int run(Options& all) {
   Progress progress(rank == 0 && o.progress, static_cast<int>(o.ops.size() * o.sizes().size()));
   std::vector<Result> results;
   for (const auto& op : o.ops) {
-    auto rows = run_operation(find_operation(op), variants, o, topo, info, csv, progress);
+    auto rows = run_operation(find_operation(op, o.reduction), variants, o, topo, info, setting, csv, progress);
     results.insert(results.end(), rows.begin(), rows.end());
   }
 
@@ -111,5 +121,6 @@ int run(Options& all) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  apply_baseline_environment(argc, argv);  // read by MPI_Init
   return apps::run_app<Options>(argc, argv, kApp, add_options, run);
 }

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -64,14 +65,25 @@ struct OperationKind {
   std::string name;   // "allgather"
   std::string title;  // "Allgather", for the table preamble
   // One object per variant, created once for sizes up to `max_size` and reused.
-  std::unique_ptr<Operation> (*make)(const Topology& topo, const Variant& variant, int root, std::int64_t max_size);
+  std::function<std::unique_ptr<Operation>(const Topology& topo, const Variant& variant, int root,
+                                           std::int64_t max_size)>
+      make;
+  bool reduces = false;  // combines by --op on elements of --type
+};
+
+// --type and --op of the reductions (reduce_types.hpp).
+struct Reduction {
+  std::string type = "double";
+  std::string op = "sum";
 };
 
 // The operations this benchmark knows, in the order they run.
 OperationKind allgather_kind();
 OperationKind allgatherv_kind();
 OperationKind bcast_kind();
-const OperationKind& find_operation(const std::string& name);
+OperationKind allreduce_kind(const Reduction& reduction);
+OperationKind reduce_kind(const Reduction& reduction);
+OperationKind find_operation(const std::string& name, const Reduction& reduction);
 
 // Shared by allgather and allgatherv: a hympi::Allgatherv whose counts follow `rule`.
 std::unique_ptr<Operation> make_gather_operation(const Topology& topo, const Variant& variant, CountsRule rule,

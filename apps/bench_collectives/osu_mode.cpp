@@ -9,7 +9,10 @@
 #include <vector>
 
 #include "hympi/collectives.hpp"
+#include "hympi/reduce.hpp"
 #include "operation.hpp"
+#include "reduce_data.hpp"
+#include "reduce_types.hpp"
 
 namespace hympi::bench {
 
@@ -25,8 +28,11 @@ constexpr const char* kMethod =
     "MPI_Barrier after every iteration, latency = the per-rank average, reduced to min/avg/max over ranks. "
     "Differences from OSU 7.4 itself: the data are MPI_BYTE (OSU: MPI_CHAR, the same bytes); pure allgather is "
     "hympi's pure policy, an in-place MPI_Allgatherv into one result buffer (OSU: MPI_Allgather from a separate "
-    "send buffer); pure bcast is MPI_Bcast from the root's own buffer, as OSU; hybrid variants add the node "
-    "synchronization of the shared copy. -i/-x/-c/--root keep their meaning.";
+    "send buffer); pure bcast is MPI_Bcast from the root's own buffer, as OSU; allreduce/reduce reduce "
+    "elements of --type by --op (default MPI_DOUBLE, sum; OSU: MPI_FLOAT, sum), sizes below one element are "
+    "skipped, and each rank's contribution is copied into slot() again before every iteration, untimed (the "
+    "hybrid node slot may be reused by run()); hybrid variants add the node synchronization of the shared copy. "
+    "-i/-x/-c/--root/--baseline keep their meaning.";
 
 // This rank's byte `i`: distinct per rank, so a misplaced block is visible.
 unsigned char byte_of(int rank, std::int64_t i) {
@@ -37,6 +43,7 @@ unsigned char byte_of(int rank, std::int64_t i) {
 // then run() again and again on the same data.
 struct OsuCollective {
   std::function<void(std::int64_t bytes)> setup;
+  std::function<void()> refill;  // untimed, before every iteration (none: the data stay in place)
   std::function<void()> run;
   std::function<std::int64_t()> errors;  // wrong bytes in this rank's result
 };
@@ -87,6 +94,47 @@ OsuCollective make_bcast(const Topology& topo, const CollectiveOptions& options,
   return c;
 }
 
+// Allreduce (root < 0) or Reduce of `bytes / sizeof(T)` elements, OSU's data
+// written again before every iteration, checked against the plain fold.
+template <class T>
+OsuCollective make_reduction(const Topology& topo, const CollectiveOptions& options, const Reduction& reduction,
+                             int root) {
+  struct State {
+    std::unique_ptr<Allreduce> all;
+    std::unique_ptr<Reduce> one;
+    std::vector<T> source;
+    void* slot() { return all ? all->slot() : one->slot(); }
+    const T* result() const { return all ? all->template result_as<T>() : one->template result_as<T>(); }
+  };
+  auto state = std::make_shared<State>();
+  OsuCollective c;
+  c.setup = [&topo, options, reduction, root, state](std::int64_t bytes) {
+    const std::int64_t count = bytes / static_cast<std::int64_t>(sizeof(T));
+    const MPI_Datatype type = mpi_type_of(reduction.type);
+    const MPI_Op op = mpi_op_of(reduction.op);
+    state->all.reset();
+    state->one.reset();
+    if (root < 0)
+      state->all = Allreduce::create(topo, count, type, op, options);
+    else
+      state->one = Reduce::create(topo, count, type, op, root, options);
+    state->source.resize(static_cast<std::size_t>(count));
+    for (std::int64_t i = 0; i < count; ++i)
+      state->source[i] = reduce_value<T>(reduction.op, 0, topo.rank(), i, topo.size());
+  };
+  c.refill = [state] { std::memcpy(state->slot(), state->source.data(), state->source.size() * sizeof(T)); };
+  c.run = [state] { state->all ? state->all->run() : state->one->run(); };
+  c.errors = [&topo, reduction, root, state] {
+    const T* result = state->result();
+    if (root >= 0 && topo.rank() != root) return std::int64_t{result != nullptr};
+    std::int64_t wrong = 0;
+    for (std::size_t i = 0; i < state->source.size(); ++i)
+      wrong += result[i] != reduce_expected<T>(reduction.op, 0, static_cast<std::int64_t>(i), topo.size());
+    return wrong;
+  };
+  return c;
+}
+
 struct OsuRow {
   double avg_us = 0, min_us = 0, max_us = 0;
   int iterations = 0;
@@ -99,6 +147,7 @@ OsuRow measure_osu(OsuCollective& c, MPI_Comm comm, int iterations, int warmup, 
   std::int64_t errors = 0;
   MPI_Barrier(comm);
   for (int it = 0; it < warmup + iterations; ++it) {
+    if (c.refill) c.refill();
     const double start = MPI_Wtime();
     c.run();
     const double stop = MPI_Wtime();
@@ -166,20 +215,40 @@ std::string check_osu_options(OsuOptions& osu, const BenchOptions& o, const CLI:
   osu.variant = app.count("--variants") ? o.variants.front() : "pure";
   if (app.count("--ops") && o.ops.size() != 1) return "--osu measures one operation per run (as an OSU binary)";
   if (app.count("--variants") && o.variants.size() != 1) return "--osu measures one variant per run";
-  if (osu.op != "allgather" && osu.op != "bcast") return "--osu: --ops must be allgather or bcast";
+  if (osu.op == "allgatherv") return "--osu: --ops must be allgather, bcast, allreduce or reduce";
   if (osu.variant == "node-barrier") return "--osu: --variants must be pure, hybrid-barrier or hybrid-flags";
   return "";
 }
 
+namespace {
+OsuCollective make_collective(const OsuOptions& osu, const BenchOptions& o, const Topology& topo,
+                              const CollectiveOptions& options) {
+  if (osu.op == "bcast") return make_bcast(topo, options, o.root, osu.max_bytes);
+  if (osu.op == "allgather") return make_allgather(topo, options);
+  const int root = osu.op == "reduce" ? o.root : -1;
+  return with_type(o.reduction.type,
+                   [&](auto zero) { return make_reduction<decltype(zero)>(topo, options, o.reduction, root); });
+}
+
+const char* osu_title(const std::string& op) {
+  if (op == "bcast") return "Broadcast";
+  if (op == "allreduce") return "Allreduce";
+  if (op == "reduce") return "Reduce";
+  return "Allgather";
+}
+}  // namespace
+
 int run_osu_mode(const OsuOptions& osu, const BenchOptions& o, const Topology& topo) {
   const Variant variant = parse_variant(osu.variant);
-  OsuCollective c = osu.op == "bcast" ? make_bcast(topo, variant.options, o.root, osu.max_bytes)
-                                      : make_allgather(topo, variant.options);
+  OsuCollective c = make_collective(osu, o, topo, variant.options);
+  const bool reduces = osu.op == "allreduce" || osu.op == "reduce";
+  const std::int64_t element = reduces ? static_cast<std::int64_t>(bytes_of(o.reduction.type)) : 1;
   const bool root_prints = topo.rank() == 0;
   if (root_prints) {
-    std::printf("# OSU MPI %s Latency Test (hympi-bench-collectives --osu, variant %s)\n",
-                osu.op == "bcast" ? "Broadcast" : "Allgather", osu.variant.c_str());
-    std::printf("# Datatype: MPI_BYTE.\n");
+    std::printf("# OSU MPI %s Latency Test (hympi-bench-collectives --osu, variant %s, baseline %s)\n",
+                osu_title(osu.op), osu.variant.c_str(), o.baseline.c_str());
+    std::printf("# Datatype: %s.\n", reduces ? mpi_type_text(o.reduction.type).c_str() : "MPI_BYTE");
+    if (reduces) std::printf("# Operation: %s.\n", o.reduction.op.c_str());
     std::printf("%-10s%18s", "# Size", "Avg Latency(us)");
     if (osu.full) std::printf("%18s%18s%12s", "Min Latency(us)", "Max Latency(us)", "Iterations");
     if (o.validate) std::printf("%12s", "Validation");
@@ -187,7 +256,9 @@ int run_osu_mode(const OsuOptions& osu, const BenchOptions& o, const Topology& t
     std::fflush(stdout);
   }
   std::int64_t failures = 0;
-  for (std::int64_t bytes = osu.min_bytes; bytes <= osu.max_bytes; bytes *= 2) {
+  for (std::int64_t size = osu.min_bytes; size <= osu.max_bytes; size *= 2) {
+    const std::int64_t bytes = size / element * element;  // whole elements; none: skipped
+    if (bytes == 0) continue;
     const bool large = bytes > kLargeMessageBytes;
     const int iterations = o.iterations != BenchOptions::kAuto ? o.iterations : (large ? 100 : 1000);
     const int warmup = o.warmup != BenchOptions::kAuto ? o.warmup : (large ? 10 : 100);

@@ -19,7 +19,7 @@ struct OsuOptions {
   bool full = false;     // -f: min, max and iterations columns
   std::int64_t min_bytes = 1;
   std::int64_t max_bytes = std::int64_t{1} << 20;  // OSU's MAX_MESSAGE_SIZE
-  std::string op;                                  // allgather | bcast
+  std::string op;                                  // allgather | bcast | allreduce | reduce
   std::string variant;                             // pure | hybrid-barrier | hybrid-flags
 };
 

@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "hympi/version.hpp"
+#include "reduce_types.hpp"
 
 namespace hympi::bench {
 
@@ -33,8 +34,10 @@ apps::Record record(const Result& r) {
       .add("policy", r.variant.policy_name())
       .add("sync", r.variant.sync_name())
       .add("root", r.root >= 0 ? std::to_string(r.root) : std::string())
+      .add("type", r.type)
+      .add("reduce_op", r.reduce_op)
       .add("size_doubles", r.size)
-      .add("size_bytes", r.size * 8)
+      .add("size_bytes", r.size * static_cast<std::int64_t>(bytes_of(r.type)))
       .add("result_doubles", m.result_doubles)
       .add("iterations", m.iterations)
       .add("warmup", m.warmup)
@@ -45,7 +48,9 @@ apps::Record record(const Result& r) {
       .add("median_us", m.median_us)
       .add("bytes_per_node", m.bytes_per_node)
       .add("validation", validation_text(m))
-      .add("errors", m.errors);
+      .add("errors", m.errors)
+      .add("baseline", r.baseline)
+      .add("baseline_setting", r.baseline_setting);
 }
 
 void print_table(std::ostream& out, const std::string& title, const Variant& variant, const apps::RunInfo& info,
@@ -58,8 +63,14 @@ void print_table(std::ostream& out, const std::string& title, const Variant& var
       << ", layout: " << info.layout << ", MPI: " << info.mpi << '\n';
   if (!rows.empty() && !rows.front().m.timed_write) out << "# Write of the contribution not timed (--untimed-write)\n";
   if (!rows.empty() && rows.front().root >= 0) out << "# Root: " << rows.front().root << '\n';
-  out << "# Size in doubles per rank" << (title == "Allgatherv" ? " (rank r contributes size * (1 + r % 3))" : "")
-      << '\n';
+  if (!rows.empty())
+    out << "# MPI collectives: " << rows.front().baseline << " (" << rows.front().baseline_setting << ")\n";
+  if (!rows.empty() && !rows.front().reduce_op.empty())
+    out << "# Size in elements per rank; Datatype: " << mpi_type_text(rows.front().type)
+        << ", op: " << rows.front().reduce_op << '\n';
+  else
+    out << "# Size in doubles per rank" << (title == "Allgatherv" ? " (rank r contributes size * (1 + r % 3))" : "")
+        << '\n';
   out << printf_string("%-10s%18s%18s%18s%12s", "# Size", "Avg Latency(us)", "Min Latency(us)", "Max Latency(us)",
                        "Iterations");
   out << (validate ? printf_string("%12s", "Validation") : "") << '\n';

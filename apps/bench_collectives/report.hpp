@@ -16,9 +16,13 @@ namespace hympi::bench {
 struct Result {
   std::string op;
   Variant variant;
-  int root = -1;  // bcast only
+  int root = -1;  // bcast and reduce only
   std::int64_t size = 0;
   Measurement m;
+  std::string type = "double";   // element type (--type for the reductions)
+  std::string reduce_op;         // --op of the reductions, "" otherwise
+  std::string baseline;          // --baseline
+  std::string baseline_setting;  // what the MPI reports using (baseline_setting())
 };
 
 std::string validation_text(const Measurement& m);  // "Pass" | "Fail" | "-" (not checked)

@@ -31,8 +31,9 @@ Variant parse_variant(const std::string& name) {
   return v;
 }
 
-const OperationKind& find_operation(const std::string& name) {
-  static const std::vector<OperationKind> kinds = {allgather_kind(), allgatherv_kind(), bcast_kind()};
+OperationKind find_operation(const std::string& name, const Reduction& reduction) {
+  const std::vector<OperationKind> kinds = {allgather_kind(), allgatherv_kind(), bcast_kind(),
+                                            allreduce_kind(reduction), reduce_kind(reduction)};
   for (const auto& kind : kinds)
     if (kind.name == name) return kind;
   throw std::invalid_argument("unknown operation '" + name + "'");

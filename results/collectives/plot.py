@@ -100,15 +100,18 @@ def save_figure(fig, folder, png_name):
     print(f"plot.py: wrote {png_name}")
 
 
-def sweep_figure(folder, csv_name, png_name, figure, cores, note=""):
+def sweep_figure(folder, csv_name, png_name, figure, cores, note="", ops=None, panel=sweep_panel):
+    """One row of panels per run (layout), one column per operation of `ops` (default OPS) found in
+    the CSV, each drawn by panel(ax, run_rows, op)."""
     rows = rows_or_skip(folder, csv_name, png_name)
     if not rows:
         return
+    ops = [op for op in ops or OPS if any(r["operation"] == op for r in rows)]
     runs = runs_of(rows)
-    fig, axes = plt.subplots(len(runs), len(OPS), figsize=(5.2 * len(OPS), 4.2 * len(runs)), squeeze=False)
+    fig, axes = plt.subplots(len(runs), len(ops), figsize=(max(5.2 * len(ops), 10.4), 4.2 * len(runs)), squeeze=False)
     for i, (key, run_rows) in enumerate(runs.items()):
-        for j, op in enumerate(OPS):
-            sweep_panel(axes[i][j], run_rows, op)
+        for j, op in enumerate(ops):
+            panel(axes[i][j], run_rows, op)
             root = next((r["root"] for r in run_rows if r["operation"] == op and r["root"]), "")
             axes[i][j].set_title(f"{op}{' root ' + root if root else ''}\n{run_label(run_rows[0], cores)}",
                                  fontsize=9)

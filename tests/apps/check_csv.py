@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Checks a CSV written by hympi-bench-collectives: exactly one row per
 operation x variant x size, every collective validated (Pass, 0 errors), the
-run-info and size columns consistent with what was asked, timings sane."""
+run-info and size columns consistent with what was asked, timings sane; the
+reductions' type/op and the --baseline the MPI reports using."""
 import argparse
 import csv
+import re
 import sys
 
 
@@ -21,7 +23,20 @@ def expected_result_doubles(op, variant, size, ranks):
         return size * ranks
     if op == "allgatherv":
         return size * sum(1 + r % 3 for r in range(ranks))
-    return size  # bcast
+    return size  # bcast, allreduce, reduce
+
+
+ELEMENT_BYTES = {"double": 8, "float": 4, "int32": 4, "int64": 8}
+REDUCTIONS = ("allreduce", "reduce")
+
+
+def hierarchical_setting(mpi):
+    """What the MPI must report using under --baseline hierarchical (baseline.hpp), as a regex:
+    MPICH 4.0 gives its enum variables as codes, so only their presence is checked."""
+    if mpi.startswith("Open MPI"):
+        return r"coll_han_priority=100"
+    return ";".join(f"MPIR_CVAR_{name}=\\w+" for name in ("DEVICE_COLLECTIVES", "ALLREDUCE_INTRA_ALGORITHM",
+                                                         "REDUCE_INTRA_ALGORITHM", "BCAST_INTRA_ALGORITHM"))
 
 
 def main():
@@ -37,6 +52,9 @@ def main():
     p.add_argument("--timed-write", type=int, default=1)
     p.add_argument("--ops", default="allgather,allgatherv,bcast")
     p.add_argument("--variants", default="pure,hybrid-barrier,hybrid-flags,node-barrier")
+    p.add_argument("--type", default="double", help="--type of the reductions")
+    p.add_argument("--reduce-op", default="sum", help="--op of the reductions")
+    p.add_argument("--baseline", default="default")
     a = p.parse_args()
 
     with open(a.csv, newline="") as f:
@@ -66,11 +84,20 @@ def main():
 
         expect("ranks", a.ranks)
         expect("nodes", a.nodes)
-        expect("size_bytes", 8 * size)
+        reduces = op in REDUCTIONS
+        element = ELEMENT_BYTES[a.type] if reduces else 8
+        expect("size_bytes", element * size)
+        expect("type", a.type if reduces else "double")
+        expect("reduce_op", a.reduce_op if reduces else "")
+        expect("baseline", a.baseline)
+        if a.baseline == "hierarchical":
+            if not re.fullmatch(hierarchical_setting(row["mpi"]), row["baseline_setting"]):
+                problems.append(f"{where}: baseline_setting = {row['baseline_setting']!r}, expected "
+                                f"{hierarchical_setting(row['mpi'])!r}")
         expect("iterations", a.iterations)
         expect("warmup", a.warmup)
         expect("timed_write", a.timed_write)
-        expect("root", a.root if op == "bcast" else "")
+        expect("root", a.root if op in ("bcast", "reduce") else "")
         expect("result_doubles", expected_result_doubles(op, variant, size, a.ranks))
         policy, sync = {"pure": ("pure", ""), "hybrid-barrier": ("hybrid", "barrier"),
                         "hybrid-flags": ("hybrid", "flags"), "node-barrier": ("none", "barrier")}[variant]
@@ -86,9 +113,11 @@ def main():
             problems.append(f"{where}: min/avg/max not ordered: {lo} {avg} {hi}")
         if not float(row["median_us"]) >= 0:
             problems.append(f"{where}: median_us = {row['median_us']}")
-        result_bytes = 8 * int(row["result_doubles"])
+        result_bytes = element * int(row["result_doubles"])
         held = int(row["bytes_per_node"])
         rpn = int(row["ranks_per_node"])
+        if op == "reduce":
+            continue  # the result lives on the root only: no per-node lower bound
         if variant == "pure" and held < result_bytes * rpn:
             problems.append(f"{where}: pure holds {held} bytes per node, less than {rpn} copies of {result_bytes}")
         if variant.startswith("hybrid") and held < result_bytes:

@@ -27,6 +27,13 @@ osu_test(4 allgather.hybrid-barrier.rr2nodes "HYMPI_RANKS_PER_NODE=2|HYMPI_PLACE
          --ops allgather --variants hybrid-barrier)
 osu_test(2 bcast.pure.2nodes "HYMPI_RANKS_PER_NODE=1" 1 16384 --ops bcast --root 1)
 osu_test(3 bcast.hybrid-flags.irregular21 "HYMPI_NODE_SIZES=2,1" 1 4096 --ops bcast --root 2 --variants hybrid-flags)
+# Reductions: sizes below one element are skipped, so the checked range starts at 8 bytes.
+osu_test(2 allreduce.pure "" 8 131072 --ops allreduce)
+osu_test(4 allreduce.pure.hierarchical.rr2nodes "HYMPI_RANKS_PER_NODE=2|HYMPI_PLACEMENT=roundrobin" 8 8192
+         --ops allreduce --baseline hierarchical)
+osu_test(3 allreduce.hybrid-flags.irregular21 "HYMPI_NODE_SIZES=2,1" 8 65536 --ops allreduce --variants hybrid-flags)
+osu_test(4 reduce.hybrid-barrier.rr2nodes "HYMPI_RANKS_PER_NODE=2|HYMPI_PLACEMENT=roundrobin" 4 8192 --ops reduce
+         --root 3 --variants hybrid-barrier --type float)
 
 # Bad input: nonzero exit, one message naming the problem.
 function(osu_expect_failure name regex)
@@ -46,5 +53,5 @@ osu_expect_failure(zero_min "-m: the smallest size must be >= 1 byte \\(got 0\\)
 osu_expect_failure(too_large "-m: the largest size must be <= 1073741824 bytes" --osu -m 2147483648)
 osu_expect_failure(m_without_osu "-m and -f belong to OSU mode: add --osu" -m 64)
 osu_expect_failure(two_ops "--osu measures one operation per run" --osu --ops allgather,bcast)
-osu_expect_failure(allgatherv "--osu: --ops must be allgather or bcast" --osu --ops allgatherv)
+osu_expect_failure(allgatherv "--osu: --ops must be allgather, bcast, allreduce or reduce" --osu --ops allgatherv)
 osu_expect_failure(node_barrier "--osu: --variants must be pure" --osu --variants node-barrier)
