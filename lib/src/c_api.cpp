@@ -2,6 +2,7 @@
 #include <cstring>
 #include <string>
 
+#include "c_api_guard.hpp"
 #include "hympi.h"
 #include "hympi/collectives.hpp"
 #include "hympi/error.hpp"
@@ -17,25 +18,8 @@ struct hympi_bcast_s {
 
 namespace {
 
-thread_local std::string last_error;
-
-template <class F>
-int guarded(F&& body) {
-  try {
-    body();
-    last_error.clear();
-    return HYMPI_SUCCESS;
-  } catch (const hympi::Error& e) {
-    last_error = e.what();
-    return static_cast<int>(e.code());
-  } catch (const std::bad_alloc&) {
-    last_error = "hympi: out of memory";
-    return HYMPI_ERR_NOMEM;
-  } catch (const std::exception& e) {
-    last_error = e.what();
-    return HYMPI_ERR_INTERNAL;
-  }
-}
+using hympi::capi::guarded;
+using hympi::capi::require_handle;
 
 hympi::CollectiveOptions options(int policy, int sync) {
   hympi::require(policy == HYMPI_POLICY_PURE || policy == HYMPI_POLICY_HYBRID,
@@ -46,21 +30,17 @@ hympi::CollectiveOptions options(int policy, int sync) {
           sync == HYMPI_SYNC_BARRIER ? hympi::SyncKind::barrier : hympi::SyncKind::flags};
 }
 
-void require_handle(const void* p, const char* what) {
-  if (p == nullptr) hympi::require(false, std::string(what) + " is NULL");
-}
-
 }  // namespace
 
 extern "C" {
 
 const char* hympi_last_error(void) {
-  return last_error.c_str();
+  return hympi::capi::last_error().c_str();
 }
 
 void hympi_last_error_copy(char* buf, int len) {
   if (!buf || len <= 0) return;
-  std::strncpy(buf, last_error.c_str(), static_cast<std::size_t>(len - 1));
+  std::strncpy(buf, hympi::capi::last_error().c_str(), static_cast<std::size_t>(len - 1));
   buf[len - 1] = '\0';
 }
 
