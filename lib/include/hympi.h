@@ -142,7 +142,8 @@ size_t hympi_request_elem_size(hympi_request_t request);
 /* Fortran bridges of the inits: handles as MPI_Fint (mpi_f08 %MPI_VAL, or the
  * integer handles of `use mpi`). */
 int hympi_allgather_init_f(int64_t count, MPI_Fint type, MPI_Fint comm, MPI_Fint info, hympi_request_t* request);
-int hympi_allgatherv_init_f(const int64_t* counts, MPI_Fint type, MPI_Fint comm, MPI_Fint info,
+/* ncounts: entries in counts (checked against the communicator's size). */
+int hympi_allgatherv_init_f(const int64_t* counts, int64_t ncounts, MPI_Fint type, MPI_Fint comm, MPI_Fint info,
                             hympi_request_t* request);
 int hympi_bcast_init_f(int64_t count, MPI_Fint type, int root, MPI_Fint comm, MPI_Fint info,
                        hympi_request_t* request);

@@ -133,6 +133,32 @@ void publish(hympi_request_t* out, std::unique_ptr<hympi::capi::Operation> op, s
   *out = new hympi_request_s{std::move(op), elem_size, slot_count, result_count, false};
 }
 
+// ncounts: how many counts the caller holds (-1: one per rank, unchecked, as in C).
+int allgatherv_init(const int64_t* counts, std::int64_t ncounts, MPI_Datatype type, MPI_Comm comm, MPI_Info info,
+                    hympi_request_t* request) {
+  return guarded([&] {
+    require_handle(request, "hympi_allgatherv_init: request");
+    *request = nullptr;
+    constexpr const char* call = "hympi_allgatherv_init";
+    auto c = hympi::capi::check_init(comm, type, info, call,
+                                     [&](const hympi::Topology& topo) {
+                                       require_handle(counts, "hympi_allgatherv_init: counts");
+                                       hympi::require(ncounts < 0 || ncounts == topo.size(),
+                                                      std::string(call) + ": counts has " + std::to_string(ncounts) +
+                                                          " entries for a communicator of " +
+                                                          std::to_string(topo.size()) + " ranks");
+                                     },
+                                     {});
+    std::vector<std::int64_t> v(counts, counts + c.topo->size());
+    const std::int64_t mine = v[static_cast<std::size_t>(c.topo->rank())];
+    std::int64_t total = 0;
+    for (auto n : v) total += n;
+    auto impl = hympi::Allgatherv::create(*c.topo, std::move(v), c.element.size, c.options);  // checks the counts
+    publish(request, std::make_unique<hympi::capi::Exchange<hympi::Allgatherv>>(std::move(impl)), c.element.size, mine,
+            total);
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -153,21 +179,7 @@ int hympi_allgather_init(int64_t count, MPI_Datatype type, MPI_Comm comm, MPI_In
 
 int hympi_allgatherv_init(const int64_t* counts, MPI_Datatype type, MPI_Comm comm, MPI_Info info,
                           hympi_request_t* request) {
-  return guarded([&] {
-    require_handle(request, "hympi_allgatherv_init: request");
-    *request = nullptr;
-    constexpr const char* call = "hympi_allgatherv_init";
-    auto c = hympi::capi::check_init(
-        comm, type, info, call,
-        [&](const hympi::Topology&) { require_handle(counts, "hympi_allgatherv_init: counts"); }, {});
-    std::vector<std::int64_t> v(counts, counts + c.topo->size());
-    const std::int64_t mine = v[static_cast<std::size_t>(c.topo->rank())];
-    std::int64_t total = 0;
-    for (auto n : v) total += n;
-    auto impl = hympi::Allgatherv::create(*c.topo, std::move(v), c.element.size, c.options);  // checks the counts
-    publish(request, std::make_unique<hympi::capi::Exchange<hympi::Allgatherv>>(std::move(impl)), c.element.size, mine,
-            total);
-  });
+  return allgatherv_init(counts, -1, type, comm, info, request);
 }
 
 int hympi_bcast_init(int64_t count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Info info,
@@ -251,9 +263,9 @@ size_t hympi_request_elem_size(hympi_request_t request) {
 int hympi_allgather_init_f(int64_t count, MPI_Fint type, MPI_Fint comm, MPI_Fint info, hympi_request_t* request) {
   return hympi_allgather_init(count, MPI_Type_f2c(type), MPI_Comm_f2c(comm), MPI_Info_f2c(info), request);
 }
-int hympi_allgatherv_init_f(const int64_t* counts, MPI_Fint type, MPI_Fint comm, MPI_Fint info,
+int hympi_allgatherv_init_f(const int64_t* counts, int64_t ncounts, MPI_Fint type, MPI_Fint comm, MPI_Fint info,
                             hympi_request_t* request) {
-  return hympi_allgatherv_init(counts, MPI_Type_f2c(type), MPI_Comm_f2c(comm), MPI_Info_f2c(info), request);
+  return allgatherv_init(counts, ncounts, MPI_Type_f2c(type), MPI_Comm_f2c(comm), MPI_Info_f2c(info), request);
 }
 int hympi_bcast_init_f(int64_t count, MPI_Fint type, int root, MPI_Fint comm, MPI_Fint info, hympi_request_t* request) {
   return hympi_bcast_init(count, MPI_Type_f2c(type), root, MPI_Comm_f2c(comm), MPI_Info_f2c(info), request);
