@@ -20,7 +20,7 @@
 module hympi_f08
   use, intrinsic :: iso_c_binding
   use, intrinsic :: iso_fortran_env, only: real32, real64, int32, int64, error_unit
-  use mpi_f08, only: MPI_Comm, MPI_Datatype, MPI_Info
+  use mpi_f08, only: MPI_Comm, MPI_Datatype, MPI_Info, MPI_Op
   use hympi, only: HYMPI_SUCCESS, hympi_last_error, hympi_version
   implicit none
   private
@@ -34,7 +34,7 @@ module hympi_f08
     integer(c_int64_t) :: rows = 0  ! leading dimension of a rank-2 result by default
   end type
 
-  public :: hympi_allgather_init, hympi_allgatherv_init, hympi_bcast_init
+  public :: hympi_allgather_init, hympi_allgatherv_init, hympi_bcast_init, hympi_allreduce_init
   public :: hympi_start, hympi_test, hympi_wait, hympi_request_free, hympi_slot, hympi_result
 
   interface hympi_allgather_init
@@ -45,6 +45,9 @@ module hympi_f08
   end interface
   interface hympi_bcast_init
     module procedure bcast_init_f08, bcast_init_int
+  end interface
+  interface hympi_allreduce_init
+    module procedure allreduce_init_f08, allreduce_init_int
   end interface
   interface hympi_slot
     module procedure slot_real64_1, slot_real64_2, slot_real32_1, slot_real32_2, slot_int32_1, slot_int32_2, &
@@ -74,6 +77,13 @@ module hympi_f08
       import :: c_int, c_int64_t, c_ptr
       integer(c_int64_t), value :: count
       integer(c_int), value :: type, root, comm, info
+      type(c_ptr), intent(out) :: request
+    end function
+    integer(c_int) function c_allreduce_init(count, type, op, comm, info, request) &
+        bind(C, name="hympi_allreduce_init_f")
+      import :: c_int, c_int64_t, c_ptr
+      integer(c_int64_t), value :: count
+      integer(c_int), value :: type, op, comm, info
       type(c_ptr), intent(out) :: request
     end function
     integer(c_int) function c_start(request) bind(C, name="hympi_start")
@@ -195,6 +205,26 @@ contains
     type(hympi_request), intent(out) :: request
     integer, optional, intent(out) :: ierror
     call bcast_init_int(count, datatype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request, ierror)
+  end subroutine
+
+  subroutine allreduce_init_int(count, datatype, op, comm, info, request, ierror)
+    integer, intent(in) :: count, datatype, op, comm, info
+    type(hympi_request), intent(out) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: rc
+    rc = c_allreduce_init(int(count, c_int64_t), datatype, op, comm, info, request%handle)
+    call finish(rc, ierror)
+  end subroutine
+
+  subroutine allreduce_init_f08(count, datatype, op, comm, info, request, ierror)
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(hympi_request), intent(out) :: request
+    integer, optional, intent(out) :: ierror
+    call allreduce_init_int(count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request, ierror)
   end subroutine
 
   ! ---- completion ----

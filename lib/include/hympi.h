@@ -162,6 +162,42 @@ int hympi_node_info_f(MPI_Fint comm, int* node_rank, int* node_size, int* node_i
 /* Copies the last error message into buf (NUL-terminated, truncated to len). */
 void hympi_last_error_copy(char* buf, int len);
 
+/* ---- Reductions (hympi/reduce.hpp) -------------------------------------------
+ * count elements of a predefined datatype per rank, combined by a commutative
+ * MPI_Op (predefined or MPI_Op_create(..., 1, ...)); count, type, op, root and
+ * the options must agree on every rank (checked: the same error everywhere).
+ * Write this rank's vector into _slot, call _run (collective), read _result:
+ * valid until this rank's next _run. A reduce's _result is NULL except on root.
+ * leaders: bridge ranks per node under hybrid (0 = automatic, see README);
+ * deterministic != 0: the same bits for any layout, placement and policy.
+ * The plain _create uses leaders = 0, deterministic = 0. */
+typedef struct hympi_allreduce_s* hympi_allreduce_t;
+typedef struct hympi_reduce_s* hympi_reduce_t;
+int hympi_allreduce_create(MPI_Comm comm, int64_t count, MPI_Datatype type, MPI_Op op, int policy, int sync,
+                           hympi_allreduce_t* out);
+int hympi_allreduce_create_ex(MPI_Comm comm, int64_t count, MPI_Datatype type, MPI_Op op, int policy, int sync,
+                              int leaders, int deterministic, hympi_allreduce_t* out);
+void* hympi_allreduce_slot(hympi_allreduce_t h);
+int hympi_allreduce_run(hympi_allreduce_t h); /* collective */
+const void* hympi_allreduce_result(hympi_allreduce_t h);
+size_t hympi_allreduce_bytes_per_node(hympi_allreduce_t h);
+int hympi_allreduce_free(hympi_allreduce_t* h); /* collective */
+int hympi_reduce_create(MPI_Comm comm, int64_t count, MPI_Datatype type, MPI_Op op, int root, int policy, int sync,
+                        hympi_reduce_t* out);
+int hympi_reduce_create_ex(MPI_Comm comm, int64_t count, MPI_Datatype type, MPI_Op op, int root, int policy, int sync,
+                           int leaders, int deterministic, hympi_reduce_t* out);
+void* hympi_reduce_slot(hympi_reduce_t h);
+int hympi_reduce_run(hympi_reduce_t h); /* collective */
+const void* hympi_reduce_result(hympi_reduce_t h); /* NULL except on root */
+size_t hympi_reduce_bytes_per_node(hympi_reduce_t h);
+int hympi_reduce_free(hympi_reduce_t* h); /* collective */
+/* Fortran bridges: communicator, datatype and op as MPI_Fint (mpi_f08 %MPI_VAL). */
+int hympi_allreduce_create_f(MPI_Fint comm, int64_t count, MPI_Fint type, MPI_Fint op, int policy, int sync,
+                             int leaders, int deterministic, hympi_allreduce_t* out);
+int hympi_reduce_create_f(MPI_Fint comm, int64_t count, MPI_Fint type, MPI_Fint op, int root, int policy, int sync,
+                          int leaders, int deterministic, hympi_reduce_t* out);
+/* ---- end of Reductions ---- */
+
 #ifdef __cplusplus
 }
 #endif

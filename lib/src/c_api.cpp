@@ -2,7 +2,7 @@
 #include <cstring>
 #include <string>
 
-#include "c_api_guard.hpp"
+#include "c_api_support.hpp"
 #include "hympi.h"
 #include "hympi/collectives.hpp"
 #include "hympi/error.hpp"
@@ -16,31 +16,20 @@ struct hympi_bcast_s {
   std::unique_ptr<hympi::Bcast> impl;
 };
 
-namespace {
-
-using hympi::capi::guarded;
-using hympi::capi::require_handle;
-
-hympi::CollectiveOptions options(int policy, int sync) {
-  hympi::require(policy == HYMPI_POLICY_PURE || policy == HYMPI_POLICY_HYBRID,
-                 "policy must be HYMPI_POLICY_PURE or HYMPI_POLICY_HYBRID, got " + std::to_string(policy));
-  hympi::require(sync == HYMPI_SYNC_BARRIER || sync == HYMPI_SYNC_FLAGS,
-                 "sync must be HYMPI_SYNC_BARRIER or HYMPI_SYNC_FLAGS, got " + std::to_string(sync));
-  return {policy == HYMPI_POLICY_PURE ? hympi::Policy::pure : hympi::Policy::hybrid,
-          sync == HYMPI_SYNC_BARRIER ? hympi::SyncKind::barrier : hympi::SyncKind::flags};
-}
-
-}  // namespace
+using hympi::c_api::guarded;
+using hympi::c_api::last_error;
+using hympi::c_api::options;
+using hympi::c_api::require_handle;
 
 extern "C" {
 
 const char* hympi_last_error(void) {
-  return hympi::capi::last_error().c_str();
+  return last_error.c_str();
 }
 
 void hympi_last_error_copy(char* buf, int len) {
   if (!buf || len <= 0) return;
-  std::strncpy(buf, hympi::capi::last_error().c_str(), static_cast<std::size_t>(len - 1));
+  std::strncpy(buf, last_error.c_str(), static_cast<std::size_t>(len - 1));
   buf[len - 1] = '\0';
 }
 

@@ -4,7 +4,7 @@
 
 #include "hympi/error.hpp"
 
-namespace hympi::capi {
+namespace hympi::c_api {
 
 namespace {
 
@@ -87,4 +87,4 @@ ElementType analyse_datatype(MPI_Datatype type, const char* call) {
   return out;
 }
 
-}  // namespace hympi::capi
+}  // namespace hympi::c_api

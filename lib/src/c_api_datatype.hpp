@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace hympi::capi {
+namespace hympi::c_api {
 
 struct ElementType {
   std::size_t size = 0;                    // MPI_Type_size of the user's type
@@ -20,4 +20,4 @@ struct ElementType {
 // constructor).
 ElementType analyse_datatype(MPI_Datatype type, const char* call);
 
-}  // namespace hympi::capi
+}  // namespace hympi::c_api

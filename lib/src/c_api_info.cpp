@@ -7,7 +7,7 @@
 
 #include "hympi/error.hpp"
 
-namespace hympi::capi {
+namespace hympi::c_api {
 
 namespace {
 
@@ -75,4 +75,4 @@ CollectiveOptions options_from_info(MPI_Info info, const char* call) {
   return options;
 }
 
-}  // namespace hympi::capi
+}  // namespace hympi::c_api

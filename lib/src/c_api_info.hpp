@@ -4,10 +4,10 @@
 
 #include "hympi/collectives.hpp"
 
-namespace hympi::capi {
+namespace hympi::c_api {
 
 // Options from `info` (MPI_INFO_NULL: defaults). Unknown keys are ignored; a
 // known key with a bad value throws hympi::Error naming `call`, key and value.
 CollectiveOptions options_from_info(MPI_Info info, const char* call);
 
-}  // namespace hympi::capi
+}  // namespace hympi::c_api

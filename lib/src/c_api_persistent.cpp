@@ -8,14 +8,15 @@
 #include <vector>
 
 #include "c_api_datatype.hpp"
-#include "c_api_guard.hpp"
 #include "c_api_info.hpp"
+#include "c_api_support.hpp"
 #include "hympi.h"
 #include "hympi/collectives.hpp"
 #include "hympi/error.hpp"
+#include "hympi/reduce.hpp"
 #include "hympi/topology.hpp"
 
-namespace hympi::capi {
+namespace hympi::c_api {
 
 // One persistent operation: where this rank writes, where it reads, how it runs.
 class Operation {
@@ -114,10 +115,10 @@ void require_count(std::int64_t count, const char* call) {
 }
 
 }  // namespace
-}  // namespace hympi::capi
+}  // namespace hympi::c_api
 
 struct hympi_request_s {
-  std::unique_ptr<hympi::capi::Operation> op;
+  std::unique_ptr<hympi::c_api::Operation> op;
   std::size_t elem_size = 0;
   std::int64_t slot_count = 0, result_count = 0;
   bool active = false;
@@ -125,10 +126,10 @@ struct hympi_request_s {
 
 namespace {
 
-using hympi::capi::guarded;
-using hympi::capi::require_handle;
+using hympi::c_api::guarded;
+using hympi::c_api::require_handle;
 
-void publish(hympi_request_t* out, std::unique_ptr<hympi::capi::Operation> op, std::size_t elem_size,
+void publish(hympi_request_t* out, std::unique_ptr<hympi::c_api::Operation> op, std::size_t elem_size,
              std::int64_t slot_count, std::int64_t result_count) {
   *out = new hympi_request_s{std::move(op), elem_size, slot_count, result_count, false};
 }
@@ -140,21 +141,21 @@ int allgatherv_init(const int64_t* counts, std::int64_t ncounts, MPI_Datatype ty
     require_handle(request, "hympi_allgatherv_init: request");
     *request = nullptr;
     constexpr const char* call = "hympi_allgatherv_init";
-    auto c = hympi::capi::check_init(comm, type, info, call,
-                                     [&](const hympi::Topology& topo) {
-                                       require_handle(counts, "hympi_allgatherv_init: counts");
-                                       hympi::require(ncounts < 0 || ncounts == topo.size(),
-                                                      std::string(call) + ": counts has " + std::to_string(ncounts) +
-                                                          " entries for a communicator of " +
-                                                          std::to_string(topo.size()) + " ranks");
-                                     },
-                                     {});
+    auto c = hympi::c_api::check_init(comm, type, info, call,
+                                      [&](const hympi::Topology& topo) {
+                                        require_handle(counts, "hympi_allgatherv_init: counts");
+                                        hympi::require(ncounts < 0 || ncounts == topo.size(),
+                                                       std::string(call) + ": counts has " + std::to_string(ncounts) +
+                                                           " entries for a communicator of " +
+                                                           std::to_string(topo.size()) + " ranks");
+                                      },
+                                      {});
     std::vector<std::int64_t> v(counts, counts + c.topo->size());
     const std::int64_t mine = v[static_cast<std::size_t>(c.topo->rank())];
     std::int64_t total = 0;
     for (auto n : v) total += n;
     auto impl = hympi::Allgatherv::create(*c.topo, std::move(v), c.element.size, c.options);  // checks the counts
-    publish(request, std::make_unique<hympi::capi::Exchange<hympi::Allgatherv>>(std::move(impl)), c.element.size, mine,
+    publish(request, std::make_unique<hympi::c_api::Exchange<hympi::Allgatherv>>(std::move(impl)), c.element.size, mine,
             total);
   });
 }
@@ -168,12 +169,12 @@ int hympi_allgather_init(int64_t count, MPI_Datatype type, MPI_Comm comm, MPI_In
     require_handle(request, "hympi_allgather_init: request");
     *request = nullptr;
     constexpr const char* call = "hympi_allgather_init";
-    auto c = hympi::capi::check_init(comm, type, info, call,
-                                     [&](const hympi::Topology&) { hympi::capi::require_count(count, call); },
-                                     {{"count", count}});
+    auto c = hympi::c_api::check_init(comm, type, info, call,
+                                      [&](const hympi::Topology&) { hympi::c_api::require_count(count, call); },
+                                      {{"count", count}});
     auto impl = hympi::Allgatherv::create_allgather(*c.topo, count, c.element.size, c.options);
-    publish(request, std::make_unique<hympi::capi::Exchange<hympi::Allgatherv>>(std::move(impl)), c.element.size, count,
-            count * c.topo->size());
+    publish(request, std::make_unique<hympi::c_api::Exchange<hympi::Allgatherv>>(std::move(impl)), c.element.size,
+            count, count * c.topo->size());
   });
 }
 
@@ -188,19 +189,38 @@ int hympi_bcast_init(int64_t count, MPI_Datatype type, int root, MPI_Comm comm, 
     require_handle(request, "hympi_bcast_init: request");
     *request = nullptr;
     constexpr const char* call = "hympi_bcast_init";
-    auto c = hympi::capi::check_init(comm, type, info, call,
-                                     [&](const hympi::Topology& topo) {
-                                       hympi::capi::require_count(count, call);
-                                       hympi::require(root >= 0 && root < topo.size(),
-                                                      std::string(call) + ": root " + std::to_string(root) +
-                                                          " is not a rank of the communicator (size " +
-                                                          std::to_string(topo.size()) + ")");
-                                     },
-                                     {{"count", count}, {"root", root}});
+    auto c = hympi::c_api::check_init(comm, type, info, call,
+                                      [&](const hympi::Topology& topo) {
+                                        hympi::c_api::require_count(count, call);
+                                        hympi::require(root >= 0 && root < topo.size(),
+                                                       std::string(call) + ": root " + std::to_string(root) +
+                                                           " is not a rank of the communicator (size " +
+                                                           std::to_string(topo.size()) + ")");
+                                      },
+                                      {{"count", count}, {"root", root}});
     const bool is_root = c.topo->rank() == root;
     auto impl = hympi::Bcast::create(*c.topo, count, c.element.size, c.options);
-    publish(request, std::make_unique<hympi::capi::FixedBcast>(std::move(impl), root, count, is_root), c.element.size,
+    publish(request, std::make_unique<hympi::c_api::FixedBcast>(std::move(impl), root, count, is_root), c.element.size,
             is_root ? count : 0, count);
+  });
+}
+
+int hympi_allreduce_init(int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                         hympi_request_t* request) {
+  return guarded([&] {
+    require_handle(request, "hympi_allreduce_init: request");
+    *request = nullptr;
+    constexpr const char* call = "hympi_allreduce_init";
+    auto c = hympi::c_api::check_init(comm, type, info, call,
+                                      [&](const hympi::Topology&) {
+                                        hympi::c_api::require_count(count, call);
+                                        hympi::require(op != MPI_OP_NULL, std::string(call) + ": op is MPI_OP_NULL");
+                                      },
+                                      {{"count", count}});
+    // A contiguous type reduces element by element: count * k of its basic type.
+    auto impl = hympi::Allreduce::create(*c.topo, count * c.element.basic_per_element, c.element.basic, op, c.options);
+    publish(request, std::make_unique<hympi::c_api::Exchange<hympi::Allreduce>>(std::move(impl)), c.element.size, count,
+            count);
   });
 }
 
@@ -269,6 +289,12 @@ int hympi_allgatherv_init_f(const int64_t* counts, int64_t ncounts, MPI_Fint typ
 }
 int hympi_bcast_init_f(int64_t count, MPI_Fint type, int root, MPI_Fint comm, MPI_Fint info, hympi_request_t* request) {
   return hympi_bcast_init(count, MPI_Type_f2c(type), root, MPI_Comm_f2c(comm), MPI_Info_f2c(info), request);
+}
+
+int hympi_allreduce_init_f(int64_t count, MPI_Fint type, MPI_Fint op, MPI_Fint comm, MPI_Fint info,
+                           hympi_request_t* request) {
+  return hympi_allreduce_init(count, MPI_Type_f2c(type), MPI_Op_f2c(op), MPI_Comm_f2c(comm), MPI_Info_f2c(info),
+                              request);
 }
 
 }  // extern "C"

@@ -133,6 +133,42 @@ static void bcast_rounds(MPI_Info info) {
   }
 }
 
+/* Sum of doubles, and max over a contiguous type of 2 ints (reduced element by element). */
+static void allreduce_rounds(MPI_Info info) {
+  const int count = 9;
+  hympi_request_t sum = HYMPI_REQUEST_NULL, max = HYMPI_REQUEST_NULL;
+  MPI_Datatype pair;
+  MPI_Type_contiguous(2, MPI_INT, &pair);
+  MPI_Type_commit(&pair);
+  check(hympi_allreduce_init(count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, info, &sum) == HYMPI_SUCCESS,
+        "allreduce_init sum");
+  check(hympi_allreduce_init(count, pair, MPI_MAX, MPI_COMM_WORLD, info, &max) == HYMPI_SUCCESS,
+        "allreduce_init max of pairs");
+  check(hympi_request_slot_count(sum) == count && hympi_request_result_count(sum) == count, "allreduce counts");
+  check(hympi_request_elem_size(max) == 2 * sizeof(int), "allreduce pair elem size");
+  for (int round = 0; round < ROUNDS; ++round) {
+    double own[9], expected[9];
+    int own_pairs[18], expected_pairs[18];
+    double* slot = hympi_request_slot(sum);
+    int* pairs = hympi_request_slot(max);
+    for (int i = 0; i < count; ++i) {
+      own[i] = slot[i] = (rank + 1) * 0.125 + i - round;
+      own_pairs[2 * i] = pairs[2 * i] = (rank * 7 + i + round) % 5;
+      own_pairs[2 * i + 1] = pairs[2 * i + 1] = -rank - i;
+    }
+    check(hympi_start(sum) == HYMPI_SUCCESS && hympi_start(max) == HYMPI_SUCCESS, "allreduce start");
+    MPI_Allreduce(own, expected, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(own_pairs, expected_pairs, 2 * count, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    complete(sum, round);
+    complete(max, round + 1);
+    const double* got = hympi_request_result(sum);
+    for (int i = 0; i < count; ++i) check(got[i] == expected[i], "allreduce sum result");
+    check(memcmp(hympi_request_result(max), expected_pairs, sizeof expected_pairs) == 0, "allreduce max of pairs");
+  }
+  check(hympi_request_free(&sum) == HYMPI_SUCCESS && hympi_request_free(&max) == HYMPI_SUCCESS, "allreduce free");
+  MPI_Type_free(&pair);
+}
+
 static void start_twice_fails(void) {
   hympi_request_t req = HYMPI_REQUEST_NULL;
   check(hympi_allgather_init(1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &req) == HYMPI_SUCCESS, "init");
@@ -173,6 +209,14 @@ static void bad_arguments(void) {
   expect_error(rc, HYMPI_ERR_UNSUPPORTED, "differs from extent", req, "MPI_DOUBLE_INT (padded pair)");
   rc = hympi_allgather_init(4, MPI_DATATYPE_NULL, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
   expect_error(rc, HYMPI_ERR_ARG, "MPI_DATATYPE_NULL", req, "null datatype");
+  rc = hympi_allreduce_init(4, vector, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+  expect_error(rc, HYMPI_ERR_UNSUPPORTED, "MPI_Type_vector", req, "allreduce of a vector type");
+  rc = hympi_allreduce_init(4, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+  expect_error(rc, HYMPI_ERR_ARG, "MPI_OP_NULL", req, "allreduce with MPI_OP_NULL");
+  if (size > 1) {
+    rc = hympi_allreduce_init(rank == 0 ? 5 : 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    expect_error(rc, HYMPI_ERR_ARG, "count differs", req, "allreduce count mismatch");
+  }
   MPI_Type_free(&vector);
   MPI_Type_free(&resized);
   /* Root out of range, on every rank or only on one. */
@@ -220,11 +264,17 @@ int main(int argc, char** argv) {
       allgather_rounds(info);
       allgatherv_rounds(info);
       bcast_rounds(info);
+      allreduce_rounds(info);
       MPI_Info_set(info, "overlap", "true");
       bcast_rounds(info);
       MPI_Info_free(&info);
     }
   allgather_rounds(MPI_INFO_NULL);
+  MPI_Info deterministic;
+  MPI_Info_create(&deterministic);
+  MPI_Info_set(deterministic, "deterministic", "true");
+  allreduce_rounds(deterministic);
+  MPI_Info_free(&deterministic);
   start_twice_fails();
   bad_arguments();
   int total = 0;

@@ -27,6 +27,7 @@ program f_persistent_test
   call bcast_real64(info)
   call MPI_Info_free(info)
   call every_kind()
+  call allreduce_kinds()
   call bad_arguments()
 
   call MPI_Allreduce(failures, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
@@ -186,6 +187,63 @@ contains
     call hympi_wait(request)
     call hympi_result(request, zall)
     call check(all(zall == [(cmplx(r, -r, real64), r = 0, nranks - 1)]), 'complex128 allgather')
+    call hympi_request_free(request)
+  end subroutine
+
+  ! Allreduce for real64 (rounds), int32, int64 and real32, against MPI_Allreduce.
+  subroutine allreduce_kinds()
+    type(hympi_request) :: request
+    real(real64), pointer :: d(:), dsum(:)
+    integer(int32), pointer :: i4(:), i4max(:)
+    integer(int64), pointer :: i8(:), i8sum(:)
+    real(real32), pointer :: r4(:), r4min(:)
+    real(real64) :: own(4), expected(4)
+    integer(int32) :: i4ref(3)
+    integer(int64) :: i8ref(2)
+    real(real32) :: r4ref(2)
+    integer :: round, i
+    call hympi_allreduce_init(4, MPI_REAL8, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, request)
+    do round = 1, rounds
+      call hympi_slot(request, d)
+      own = [(rank * 0.5_real64 + i - round, i = 1, 4)]
+      d = own
+      call hympi_start(request)
+      call MPI_Allreduce(own, expected, 4, MPI_REAL8, MPI_SUM, MPI_COMM_WORLD)
+      call complete(request, round)
+      call hympi_result(request, dsum)
+      call check(size(dsum) == 4, 'allreduce result length is the count')
+      if (size(dsum) == 4) call check(all(dsum == expected), 'real64 allreduce sum')
+    end do
+    call hympi_request_free(request)
+
+    call hympi_allreduce_init(3, MPI_INTEGER4, MPI_MAX, MPI_COMM_WORLD, MPI_INFO_NULL, request)
+    call hympi_slot(request, i4)
+    i4 = [rank, -rank, mod(rank * 7, 3)]
+    call MPI_Allreduce(i4, i4ref, 3, MPI_INTEGER4, MPI_MAX, MPI_COMM_WORLD)
+    call hympi_start(request)
+    call hympi_wait(request)
+    call hympi_result(request, i4max)
+    call check(all(i4max == i4ref), 'int32 allreduce max')
+    call hympi_request_free(request)
+
+    call hympi_allreduce_init(2, MPI_INTEGER8, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, request)
+    call hympi_slot(request, i8)
+    i8 = [int(rank, int64) * 2_int64**35, 1_int64]
+    call MPI_Allreduce(i8, i8ref, 2, MPI_INTEGER8, MPI_SUM, MPI_COMM_WORLD)
+    call hympi_start(request)
+    call hympi_wait(request)
+    call hympi_result(request, i8sum)
+    call check(all(i8sum == i8ref), 'int64 allreduce sum')
+    call hympi_request_free(request)
+
+    call hympi_allreduce_init(2, MPI_REAL4, MPI_MIN, MPI_COMM_WORLD, MPI_INFO_NULL, request)
+    call hympi_slot(request, r4)
+    r4 = [real(rank, real32), -real(rank, real32)]
+    call MPI_Allreduce(r4, r4ref, 2, MPI_REAL4, MPI_MIN, MPI_COMM_WORLD)
+    call hympi_start(request)
+    call hympi_wait(request)
+    call hympi_result(request, r4min)
+    call check(all(r4min == r4ref), 'real32 allreduce min')
     call hympi_request_free(request)
   end subroutine
 

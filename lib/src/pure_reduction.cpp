@@ -1,0 +1,51 @@
+// Policy pure: MPI_Allreduce / MPI_Reduce between private send and result buffers
+// (apart, so writing the next contribution never touches the result being read).
+#include <vector>
+
+#include "hympi/error.hpp"
+#include "hympi/topology.hpp"
+#include "reduction_engine.hpp"
+
+namespace hympi::detail {
+
+namespace {
+
+class PureReduction final : public ReductionEngine {
+ public:
+  PureReduction(const Topology& topo, const ReductionArgs& args)
+      : topo_(topo), args_(args), send_(args.bytes), result_(args.bytes) {}
+  void* slot() override { return send_.data(); }
+  const void* result() const override { return result_.data(); }
+  std::size_t bytes_per_node() const override { return 2 * args_.bytes * static_cast<std::size_t>(topo_.node_size()); }
+  void run() override {
+    topo_.require_comm_alive(args_.root < 0 ? "allreduce run()" : "reduce run()");
+    for_each_int_chunk(args_.count, [&](std::int64_t offset, int n) {
+      const std::size_t at = static_cast<std::size_t>(offset) * args_.extent;
+      if (args_.root < 0)
+        HYMPI_CHECK_MPI(MPI_Allreduce(send_.data() + at, result_.data() + at, n, args_.type, args_.op, topo_.comm()));
+      else
+        HYMPI_CHECK_MPI(
+            MPI_Reduce(send_.data() + at, result_.data() + at, n, args_.type, args_.op, args_.root, topo_.comm()));
+    });
+  }
+
+ private:
+  const Topology& topo_;
+  ReductionArgs args_;
+  std::vector<std::byte> send_, result_;
+};
+
+}  // namespace
+
+std::unique_ptr<ReductionEngine> make_pure_reduction(const Topology& topo, const ReductionArgs& args) {
+  return std::make_unique<PureReduction>(topo, args);
+}
+
+std::unique_ptr<ReductionEngine> ReductionEngine::create(const Topology& topo, const ReductionArgs& args,
+                                                         const CollectiveOptions& options) {
+  if (options.deterministic) return make_ordered_reduction(topo, args, options);
+  if (options.policy == Policy::pure) return make_pure_reduction(topo, args);
+  return make_hybrid_reduction(topo, args, options);
+}
+
+}  // namespace hympi::detail
