@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ROUNDS 6
+#define ROUNDS 4
 
 static int rank, size, failures = 0;
 
@@ -112,7 +112,8 @@ static void allgatherv_rounds(MPI_Info info) {
 
 static void bcast_rounds(MPI_Info info) {
   const int count = 7;
-  for (int root = 0; root < size; ++root) {
+  /* The first and the last rank as roots (on the emulated layouts: a leader and a non-leader). */
+  for (int root = 0; root < size; root += size > 1 ? size - 1 : 1) {
     hympi_request_t req = HYMPI_REQUEST_NULL;
     check(hympi_bcast_init(count, MPI_INT64_T, root, MPI_COMM_WORLD, info, &req) == HYMPI_SUCCESS, "bcast_init");
     check((hympi_request_slot(req) != NULL) == (rank == root), "bcast slot only on the root");
@@ -256,19 +257,20 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const char* policies[] = {"pure", "hybrid"};
-  const char* syncs[] = {"flags", "barrier"};
-  for (int p = 0; p < 2; ++p)
-    for (int s = 0; s < 2; ++s) {
-      MPI_Info info = make_info(policies[p], syncs[s]);
-      allgather_rounds(info);
-      allgatherv_rounds(info);
-      bcast_rounds(info);
-      allreduce_rounds(info);
+  /* Policy x sync: each policy and each sync at least once (CI time). */
+  const char* variants[][2] = {{"pure", "flags"}, {"hybrid", "flags"}, {"hybrid", "barrier"}};
+  for (int v = 0; v < 3; ++v) {
+    MPI_Info info = make_info(variants[v][0], variants[v][1]);
+    allgather_rounds(info);
+    allgatherv_rounds(info);
+    bcast_rounds(info);
+    allreduce_rounds(info);
+    if (v == 1) {
       MPI_Info_set(info, "overlap", "true");
       bcast_rounds(info);
-      MPI_Info_free(&info);
     }
+    MPI_Info_free(&info);
+  }
   allgather_rounds(MPI_INFO_NULL);
   MPI_Info deterministic;
   MPI_Info_create(&deterministic);

@@ -7,7 +7,7 @@ program f_persistent_test
   use hympi_f08
   use, intrinsic :: iso_fortran_env, only: real32, real64, int32, int64
   implicit none
-  integer, parameter :: rounds = 5
+  integer, parameter :: rounds = 4
   integer :: rank, nranks, failures, total
   type(MPI_Info) :: info
 
