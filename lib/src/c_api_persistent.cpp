@@ -134,13 +134,20 @@ void publish(hympi_request_t* out, std::unique_ptr<hympi::c_api::Operation> op, 
   *out = new hympi_request_s{std::move(op), elem_size, slot_count, result_count, false};
 }
 
+// Every init: errors to codes, a NULL request pointer refused, *request NULL until success.
+template <class Body>
+int init(const char* call, hympi_request_t* request, Body&& body) {
+  return guarded([&] {
+    require_handle(request, (std::string(call) + ": request").c_str());
+    *request = nullptr;
+    body(call);
+  });
+}
+
 // ncounts: how many counts the caller holds (-1: one per rank, unchecked, as in C).
 int allgatherv_init(const int64_t* counts, std::int64_t ncounts, MPI_Datatype type, MPI_Comm comm, MPI_Info info,
                     hympi_request_t* request) {
-  return guarded([&] {
-    require_handle(request, "hympi_allgatherv_init: request");
-    *request = nullptr;
-    constexpr const char* call = "hympi_allgatherv_init";
+  return init("hympi_allgatherv_init", request, [&](const char* call) {
     auto c = hympi::c_api::check_init(comm, type, info, call,
                                       [&](const hympi::Topology& topo) {
                                         require_handle(counts, "hympi_allgatherv_init: counts");
@@ -165,10 +172,7 @@ int allgatherv_init(const int64_t* counts, std::int64_t ncounts, MPI_Datatype ty
 extern "C" {
 
 int hympi_allgather_init(int64_t count, MPI_Datatype type, MPI_Comm comm, MPI_Info info, hympi_request_t* request) {
-  return guarded([&] {
-    require_handle(request, "hympi_allgather_init: request");
-    *request = nullptr;
-    constexpr const char* call = "hympi_allgather_init";
+  return init("hympi_allgather_init", request, [&](const char* call) {
     auto c = hympi::c_api::check_init(comm, type, info, call,
                                       [&](const hympi::Topology&) { hympi::c_api::require_count(count, call); },
                                       {{"count", count}});
@@ -185,10 +189,7 @@ int hympi_allgatherv_init(const int64_t* counts, MPI_Datatype type, MPI_Comm com
 
 int hympi_bcast_init(int64_t count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Info info,
                      hympi_request_t* request) {
-  return guarded([&] {
-    require_handle(request, "hympi_bcast_init: request");
-    *request = nullptr;
-    constexpr const char* call = "hympi_bcast_init";
+  return init("hympi_bcast_init", request, [&](const char* call) {
     auto c = hympi::c_api::check_init(comm, type, info, call,
                                       [&](const hympi::Topology& topo) {
                                         hympi::c_api::require_count(count, call);
@@ -207,10 +208,7 @@ int hympi_bcast_init(int64_t count, MPI_Datatype type, int root, MPI_Comm comm, 
 
 int hympi_allreduce_init(int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Info info,
                          hympi_request_t* request) {
-  return guarded([&] {
-    require_handle(request, "hympi_allreduce_init: request");
-    *request = nullptr;
-    constexpr const char* call = "hympi_allreduce_init";
+  return init("hympi_allreduce_init", request, [&](const char* call) {
     auto c = hympi::c_api::check_init(comm, type, info, call,
                                       [&](const hympi::Topology&) {
                                         hympi::c_api::require_count(count, call);
