@@ -37,8 +37,12 @@ program hybrid_summa
   call MPI_Comm_split(MPI_COMM_WORLD, my_col, my_row, col_comm)  ! rank in col_comm = my_row
 
   allocate(full_a(n, n), full_b(n, n))
-  full_a = reshape([(real(mod(i + 2 * (i / n), 7) - 3, real64), i = 0, n * n - 1)], [n, n])
-  full_b = reshape([(real(mod(3 * i + i / n, 5) - 2, real64), i = 0, n * n - 1)], [n, n])
+  do j = 1, n
+    do i = 1, n
+      full_a(i, j) = mod(i + 2 * j, 7) - 3
+      full_b(i, j) = mod(3 * i + j, 5) - 2
+    end do
+  end do
   full_c = matmul(full_a, full_b)
   a = full_a(my_row * mb + 1:(my_row + 1) * mb, my_col * nb + 1:(my_col + 1) * nb)
   b = full_b(my_row * mb + 1:(my_row + 1) * mb, my_col * nb + 1:(my_col + 1) * nb)
