@@ -92,7 +92,7 @@ void hympi_set_idle_function(void (*idle)(void));
  * as MPI ignores unknown hints, because one info object may carry hints for
  * several layers; a known key with a bad value fails with HYMPI_ERR_ARG naming
  * key and value):
- *   policy         "hybrid" (default) | "pure"
+ *   policy         "hybrid" (default) | "pure" (or the papers' "hy", "ori", "mpi")
  *   sync           "flags" (default) | "barrier"
  *   leaders        bridge ranks per node, "0" (automatic, default) | "1" | "k"
  *   overlap        "false" (default) | "true": bcast lookahead (a result stays

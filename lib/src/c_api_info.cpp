@@ -38,6 +38,15 @@ bool parse_bool(const char* call, const char* key, const std::string& value) {
   bad_value(call, key, value, "'true' or 'false'");
 }
 
+template <class Parse>
+auto parse_named(const char* call, const char* key, const std::string& value, Parse parse, const char* expected) {
+  try {
+    return parse(value);
+  } catch (const Error&) {
+    bad_value(call, key, value, expected);
+  }
+}
+
 int parse_leaders(const char* call, const std::string& value) {
   char* end = nullptr;
   errno = 0;
@@ -53,22 +62,10 @@ CollectiveOptions options_from_info(MPI_Info info, const char* call) {
   CollectiveOptions options;
   if (info == MPI_INFO_NULL) return options;
   std::string value;
-  if (lookup(info, "policy", value)) {
-    if (value == "pure")
-      options.policy = Policy::pure;
-    else if (value == "hybrid")
-      options.policy = Policy::hybrid;
-    else
-      bad_value(call, "policy", value, "'pure' or 'hybrid'");
-  }
-  if (lookup(info, "sync", value)) {
-    if (value == "barrier")
-      options.sync = SyncKind::barrier;
-    else if (value == "flags")
-      options.sync = SyncKind::flags;
-    else
-      bad_value(call, "sync", value, "'flags' or 'barrier'");
-  }
+  // The core's parsers (their names and the papers' aliases), with key and value in the message.
+  if (lookup(info, "policy", value))
+    options.policy = parse_named(call, "policy", value, parse_policy, "'pure' or 'hybrid'");
+  if (lookup(info, "sync", value)) options.sync = parse_named(call, "sync", value, parse_sync, "'flags' or 'barrier'");
   if (lookup(info, "leaders", value)) options.leaders = parse_leaders(call, value);
   if (lookup(info, "overlap", value)) options.overlap = parse_bool(call, "overlap", value);
   if (lookup(info, "deterministic", value)) options.deterministic = parse_bool(call, "deterministic", value);
