@@ -113,7 +113,8 @@ static void allgatherv_rounds(MPI_Info info) {
 static void bcast_rounds(MPI_Info info) {
   const int count = 7;
   /* The first and the last rank as roots (on the emulated layouts: a leader and a non-leader). */
-  for (int root = 0; root < size; root += size > 1 ? size - 1 : 1) {
+  const int root_step = size > 1 ? size - 1 : 1;
+  for (int root = 0; root < size; root += root_step) {
     hympi_request_t req = HYMPI_REQUEST_NULL;
     check(hympi_bcast_init(count, MPI_INT64_T, root, MPI_COMM_WORLD, info, &req) == HYMPI_SUCCESS, "bcast_init");
     check((hympi_request_slot(req) != NULL) == (rank == root), "bcast slot only on the root");
