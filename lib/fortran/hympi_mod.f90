@@ -23,6 +23,8 @@ module hympi
   type, public :: hympi_bcast_t
     type(c_ptr) :: handle = c_null_ptr
     integer(c_int64_t) :: capacity = 0
+    integer(c_int64_t) :: count = 0    ! elements of the latest completed broadcast (the result's length)
+    integer(c_int64_t) :: pending = 0  ! elements of the broadcast in flight (start .. wait)
   end type
 
   public :: hympi_node_info, hympi_last_error, hympi_version
@@ -225,14 +227,16 @@ contains
   end function
 
   integer function hympi_bcast_start(h, root, count) result(ierr)
-    type(hympi_bcast_t), intent(in) :: h
+    type(hympi_bcast_t), intent(inout) :: h
     integer, intent(in) :: root, count
     ierr = c_bcast_start(h%handle, int(root, c_int), int(count, c_int64_t))
+    if (ierr == HYMPI_SUCCESS) h%pending = count
   end function
 
   integer function hympi_bcast_wait(h) result(ierr)
-    type(hympi_bcast_t), intent(in) :: h
+    type(hympi_bcast_t), intent(inout) :: h
     ierr = c_bcast_wait(h%handle)
+    if (ierr == HYMPI_SUCCESS) h%count = h%pending
   end function
 
   function hympi_bcast_buffer(h) result(p)
@@ -242,15 +246,17 @@ contains
   end function
 
   integer function hympi_bcast_run(h, root, count) result(ierr)
-    type(hympi_bcast_t), intent(in) :: h
+    type(hympi_bcast_t), intent(inout) :: h
     integer, intent(in) :: root, count
     ierr = c_bcast_run(h%handle, int(root, c_int), int(count, c_int64_t))
+    if (ierr == HYMPI_SUCCESS) h%count = count
   end function
 
+  ! The latest completed broadcast: its count elements (not the capacity).
   function hympi_bcast_result(h) result(p)
     type(hympi_bcast_t), intent(in) :: h
     real(c_double), pointer :: p(:)
-    call c_f_pointer(c_bcast_result(h%handle), p, [h%capacity])
+    call c_f_pointer(c_bcast_result(h%handle), p, [h%count])
   end function
 
   integer function hympi_bcast_free(h) result(ierr)

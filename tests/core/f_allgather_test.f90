@@ -51,7 +51,8 @@ program f_allgather
     end do
     ierr = hympi_allgather_free(ag)
 
-    ierr = hympi_bcast_create(MPI_COMM_WORLD, 2, policy, HYMPI_SYNC_BARRIER, bc)
+    ! Capacity 3, broadcasts of 2: the result pointer has the count's length.
+    ierr = hympi_bcast_create(MPI_COMM_WORLD, 3, policy, HYMPI_SYNC_BARRIER, bc)
     do root = 0, size - 1
       if (rank == root) then
         buf => hympi_bcast_buffer(bc)
@@ -60,6 +61,7 @@ program f_allgather
       end if
       ierr = hympi_bcast_run(bc, root, 2)
       got => hympi_bcast_result(bc)
+      if (ubound(got, 1) /= 2) bad = bad + 1
       if (got(1) /= root .or. got(2) /= 2 * root + 1) bad = bad + 1
     end do
     ! A bad root is reported, not fatal.
@@ -87,6 +89,7 @@ program f_allgather
         if (prev(1) /= step - 1 .or. prev(2) /= mod(step - 1, size)) bad = bad + 1
       end if
       prev => hympi_bcast_result(bc)
+      if (ubound(prev, 1) /= 2) bad = bad + 1
       if (prev(1) /= step .or. prev(2) /= root) bad = bad + 1
     end do
     ierr = hympi_bcast_free(bc)

@@ -1,0 +1,90 @@
+#include "c_api_datatype.hpp"
+
+#include <string>
+
+#include "hympi/error.hpp"
+
+namespace hympi::c_api {
+
+namespace {
+
+const char* constructor_name(int combiner) {
+  switch (combiner) {
+    case MPI_COMBINER_VECTOR:
+      return "MPI_Type_vector";
+    case MPI_COMBINER_HVECTOR:
+      return "MPI_Type_create_hvector";
+    case MPI_COMBINER_INDEXED:
+      return "MPI_Type_indexed";
+    case MPI_COMBINER_HINDEXED:
+      return "MPI_Type_create_hindexed";
+    case MPI_COMBINER_INDEXED_BLOCK:
+      return "MPI_Type_create_indexed_block";
+    case MPI_COMBINER_STRUCT:
+      return "MPI_Type_create_struct";
+    case MPI_COMBINER_SUBARRAY:
+      return "MPI_Type_create_subarray";
+    case MPI_COMBINER_DARRAY:
+      return "MPI_Type_create_darray";
+    case MPI_COMBINER_RESIZED:
+      return "MPI_Type_create_resized";
+    default:
+      return "a non-contiguous constructor";
+  }
+}
+
+[[noreturn]] void unsupported(const char* call, const std::string& why) {
+  throw Error(ErrorCode::unsupported, std::string("hympi: ") + call + ": unsupported datatype: " + why +
+                                          "; use a predefined type or MPI_Type_contiguous of one");
+}
+
+// A type MPI_Type_get_contents returned: derived ones are new handles to free.
+struct ContentsType {
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  ~ContentsType() {
+    int c = 0, a = 0, b = 0, d = 0;
+    if (type != MPI_DATATYPE_NULL && MPI_Type_get_envelope(type, &a, &b, &d, &c) == MPI_SUCCESS &&
+        c != MPI_COMBINER_NAMED)
+      MPI_Type_free(&type);
+  }
+};
+
+// Follows MPI_Type_contiguous / MPI_Type_dup down to the predefined type.
+void descend(MPI_Datatype type, const char* call, ElementType& out, int depth) {
+  int n_ints = 0, n_addrs = 0, n_types = 0, combiner = 0;
+  HYMPI_CHECK_MPI(MPI_Type_get_envelope(type, &n_ints, &n_addrs, &n_types, &combiner));
+  if (combiner == MPI_COMBINER_NAMED) {
+    out.basic = type;
+    return;
+  }
+  if (depth > 64) unsupported(call, "derived types nested deeper than 64");
+  if (combiner != MPI_COMBINER_CONTIGUOUS && combiner != MPI_COMBINER_DUP)
+    unsupported(call, std::string("a derived type built by ") + constructor_name(combiner) + " (not contiguous)");
+  int ints[1] = {1};
+  MPI_Aint addrs[1] = {0};
+  ContentsType inner;
+  HYMPI_CHECK_MPI(MPI_Type_get_contents(type, n_ints, n_addrs, n_types, ints, addrs, &inner.type));
+  if (combiner == MPI_COMBINER_CONTIGUOUS) out.basic_per_element *= ints[0];
+  descend(inner.type, call, out, depth + 1);
+}
+
+}  // namespace
+
+ElementType analyse_datatype(MPI_Datatype type, const char* call) {
+  require(type != MPI_DATATYPE_NULL, std::string(call) + ": datatype is MPI_DATATYPE_NULL");
+  ElementType out;
+  int size = 0;
+  HYMPI_CHECK_MPI(MPI_Type_size(type, &size));
+  require(size > 0, std::string(call) + ": datatype has size 0");
+  out.size = static_cast<std::size_t>(size);
+  descend(type, call, out, 0);
+  MPI_Aint lb = 0, extent = 0;
+  HYMPI_CHECK_MPI(MPI_Type_get_extent(type, &lb, &extent));
+  // Padding in a predefined pair type (MPI_DOUBLE_INT): element i is not at i * size.
+  if (lb != 0 || extent != static_cast<MPI_Aint>(size))
+    unsupported(call, "size " + std::to_string(size) + " differs from extent " + std::to_string(extent) +
+                          " (lower bound " + std::to_string(lb) + ")");
+  return out;
+}
+
+}  // namespace hympi::c_api

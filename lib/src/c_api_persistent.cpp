@@ -1,0 +1,298 @@
+// The persistent C API (hympi.h, "Persistent collectives"): MPI-4 style inits
+// returning a request over the C++ collectives; start/test/wait forward to their
+// nonblocking virtuals, so overlap comes with whatever the core implements.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "c_api_datatype.hpp"
+#include "c_api_info.hpp"
+#include "c_api_support.hpp"
+#include "hympi.h"
+#include "hympi/collectives.hpp"
+#include "hympi/error.hpp"
+#include "hympi/reduce.hpp"
+#include "hympi/topology.hpp"
+
+namespace hympi::c_api {
+
+// One persistent operation: where this rank writes, where it reads, how it runs.
+class Operation {
+ public:
+  virtual ~Operation() = default;
+  virtual void* slot() = 0;
+  virtual const void* result() const = 0;
+  virtual void start() = 0;
+  virtual bool test() = 0;
+  virtual void wait() = 0;
+};
+
+namespace {
+
+// Allgatherv (and Allreduce, same shape): slot()/result() and start/test/wait as is.
+template <class Collective>
+class Exchange final : public Operation {
+ public:
+  explicit Exchange(std::unique_ptr<Collective> impl) : impl_(std::move(impl)) {}
+  void* slot() override { return impl_->slot(); }
+  const void* result() const override { return impl_->result(); }
+  void start() override { impl_->start(); }
+  bool test() override { return impl_->test(); }
+  void wait() override { impl_->wait(); }
+
+ private:
+  std::unique_ptr<Collective> impl_;
+};
+
+// Bcast with the root and count fixed at init, as MPI_Bcast_init.
+class FixedBcast final : public Operation {
+ public:
+  FixedBcast(std::unique_ptr<Bcast> impl, int root, std::int64_t count, bool is_root)
+      : impl_(std::move(impl)), root_(root), count_(count), is_root_(is_root) {}
+  void* slot() override { return is_root_ ? impl_->buffer() : nullptr; }
+  const void* result() const override { return impl_->result(); }
+  void start() override { impl_->start(root_, count_); }
+  bool test() override { return impl_->test(); }
+  void wait() override { impl_->wait(); }
+
+ private:
+  std::unique_ptr<Bcast> impl_;
+  int root_;
+  std::int64_t count_;
+  bool is_root_;
+};
+
+// What every rank must agree on, compared in one MPI_Allreduce (max of v and of -v).
+struct Agreed {
+  const char* what;
+  std::int64_t value;
+};
+
+void require_agreement(MPI_Comm comm, const char* call, const std::vector<Agreed>& items) {
+  std::vector<std::int64_t> mine, all(2 * items.size());
+  for (const auto& item : items) mine.push_back(item.value);
+  for (const auto& item : items) mine.push_back(-item.value);
+  HYMPI_CHECK_MPI(MPI_Allreduce(mine.data(), all.data(), static_cast<int>(all.size()), MPI_INT64_T, MPI_MAX, comm));
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::int64_t high = all[i], low = -all[items.size() + i];
+    require(high == low, std::string(call) + ": " + items[i].what + " differs between ranks (from " +
+                             std::to_string(low) + " to " + std::to_string(high) + ")");
+  }
+}
+
+// The checks every init shares: local ones agreed on every rank, then agreement of
+// the values that must match. Returns the options and element type.
+struct Checked {
+  const Topology* topo = nullptr;
+  CollectiveOptions options;
+  ElementType element;
+};
+
+template <class LocalChecks>
+Checked check_init(MPI_Comm comm, MPI_Datatype type, MPI_Info info, const char* call, LocalChecks&& local_checks,
+                   std::vector<Agreed> agreed) {
+  Checked c;
+  c.topo = &Topology::of(comm);
+  checked_together(comm, [&] {
+    c.element = analyse_datatype(type, call);
+    c.options = options_from_info(info, call);
+    local_checks(*c.topo);
+  });
+  agreed.push_back({"datatype size", static_cast<std::int64_t>(c.element.size)});
+  agreed.push_back({"info 'policy'", static_cast<std::int64_t>(c.options.policy)});
+  agreed.push_back({"info 'sync'", static_cast<std::int64_t>(c.options.sync)});
+  agreed.push_back({"info 'leaders'", c.options.leaders});
+  agreed.push_back({"info 'overlap'", c.options.overlap});
+  agreed.push_back({"info 'deterministic'", c.options.deterministic});
+  require_agreement(comm, call, agreed);
+  return c;
+}
+
+void require_count(std::int64_t count, const char* call) {
+  require(count >= 0, std::string(call) + ": count must be >= 0, got " + std::to_string(count));
+}
+
+}  // namespace
+}  // namespace hympi::c_api
+
+struct hympi_request_s {
+  std::unique_ptr<hympi::c_api::Operation> op;
+  std::size_t elem_size = 0;
+  std::int64_t slot_count = 0, result_count = 0;
+  bool active = false;
+};
+
+namespace {
+
+using hympi::c_api::guarded;
+using hympi::c_api::require_handle;
+
+void publish(hympi_request_t* out, std::unique_ptr<hympi::c_api::Operation> op, std::size_t elem_size,
+             std::int64_t slot_count, std::int64_t result_count) {
+  *out = new hympi_request_s{std::move(op), elem_size, slot_count, result_count, false};
+}
+
+// Every init: errors to codes, a NULL request pointer refused, *request NULL until success.
+template <class Body>
+int init(const char* call, hympi_request_t* request, Body&& body) {
+  return guarded([&] {
+    require_handle(request, (std::string(call) + ": request").c_str());
+    *request = nullptr;
+    body(call);
+  });
+}
+
+// ncounts: how many counts the caller holds (-1: one per rank, unchecked, as in C).
+int allgatherv_init(const int64_t* counts, std::int64_t ncounts, MPI_Datatype type, MPI_Comm comm, MPI_Info info,
+                    hympi_request_t* request) {
+  return init("hympi_allgatherv_init", request, [&](const char* call) {
+    auto c = hympi::c_api::check_init(comm, type, info, call,
+                                      [&](const hympi::Topology& topo) {
+                                        require_handle(counts, "hympi_allgatherv_init: counts");
+                                        hympi::require(ncounts < 0 || ncounts == topo.size(),
+                                                       std::string(call) + ": counts has " + std::to_string(ncounts) +
+                                                           " entries for a communicator of " +
+                                                           std::to_string(topo.size()) + " ranks");
+                                      },
+                                      {});
+    std::vector<std::int64_t> v(counts, counts + c.topo->size());
+    const std::int64_t mine = v[static_cast<std::size_t>(c.topo->rank())];
+    std::int64_t total = 0;
+    for (auto n : v) total += n;
+    auto impl = hympi::Allgatherv::create(*c.topo, std::move(v), c.element.size, c.options);  // checks the counts
+    publish(request, std::make_unique<hympi::c_api::Exchange<hympi::Allgatherv>>(std::move(impl)), c.element.size, mine,
+            total);
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+int hympi_allgather_init(int64_t count, MPI_Datatype type, MPI_Comm comm, MPI_Info info, hympi_request_t* request) {
+  return init("hympi_allgather_init", request, [&](const char* call) {
+    auto c = hympi::c_api::check_init(comm, type, info, call,
+                                      [&](const hympi::Topology&) { hympi::c_api::require_count(count, call); },
+                                      {{"count", count}});
+    auto impl = hympi::Allgatherv::create_allgather(*c.topo, count, c.element.size, c.options);
+    publish(request, std::make_unique<hympi::c_api::Exchange<hympi::Allgatherv>>(std::move(impl)), c.element.size,
+            count, count * c.topo->size());
+  });
+}
+
+int hympi_allgatherv_init(const int64_t* counts, MPI_Datatype type, MPI_Comm comm, MPI_Info info,
+                          hympi_request_t* request) {
+  return allgatherv_init(counts, -1, type, comm, info, request);
+}
+
+int hympi_bcast_init(int64_t count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Info info,
+                     hympi_request_t* request) {
+  return init("hympi_bcast_init", request, [&](const char* call) {
+    auto c = hympi::c_api::check_init(comm, type, info, call,
+                                      [&](const hympi::Topology& topo) {
+                                        hympi::c_api::require_count(count, call);
+                                        hympi::require(root >= 0 && root < topo.size(),
+                                                       std::string(call) + ": root " + std::to_string(root) +
+                                                           " is not a rank of the communicator (size " +
+                                                           std::to_string(topo.size()) + ")");
+                                      },
+                                      {{"count", count}, {"root", root}});
+    const bool is_root = c.topo->rank() == root;
+    auto impl = hympi::Bcast::create(*c.topo, count, c.element.size, c.options);
+    publish(request, std::make_unique<hympi::c_api::FixedBcast>(std::move(impl), root, count, is_root), c.element.size,
+            is_root ? count : 0, count);
+  });
+}
+
+int hympi_allreduce_init(int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                         hympi_request_t* request) {
+  return init("hympi_allreduce_init", request, [&](const char* call) {
+    auto c = hympi::c_api::check_init(comm, type, info, call,
+                                      [&](const hympi::Topology&) {
+                                        hympi::c_api::require_count(count, call);
+                                        hympi::require(op != MPI_OP_NULL, std::string(call) + ": op is MPI_OP_NULL");
+                                      },
+                                      {{"count", count}});
+    // A contiguous type reduces element by element: count * k of its basic type.
+    auto impl = hympi::Allreduce::create(*c.topo, count * c.element.basic_per_element, c.element.basic, op, c.options);
+    publish(request, std::make_unique<hympi::c_api::Exchange<hympi::Allreduce>>(std::move(impl)), c.element.size, count,
+            count);
+  });
+}
+
+int hympi_start(hympi_request_t request) {
+  return guarded([&] {
+    require_handle(request, "hympi_start: request");
+    hympi::require(!request->active,
+                   "hympi_start: the request is active (started, not completed): complete it "
+                   "with hympi_wait or hympi_test first");
+    request->op->start();
+    request->active = true;
+  });
+}
+
+int hympi_test(hympi_request_t request, int* flag) {
+  return guarded([&] {
+    require_handle(request, "hympi_test: request");
+    require_handle(flag, "hympi_test: flag");
+    *flag = 0;
+    if (request->active && !request->op->test()) return;
+    request->active = false;
+    *flag = 1;
+  });
+}
+
+int hympi_wait(hympi_request_t request) {
+  return guarded([&] {
+    require_handle(request, "hympi_wait: request");
+    if (!request->active) return;
+    request->op->wait();
+    request->active = false;
+  });
+}
+
+int hympi_request_free(hympi_request_t* request) {
+  return guarded([&] {
+    if (!request || !*request) return;
+    std::unique_ptr<hympi_request_s> owned(*request);
+    *request = nullptr;
+    if (owned->active) owned->op->wait();
+  });
+}
+
+void* hympi_request_slot(hympi_request_t request) {
+  return request ? request->op->slot() : nullptr;
+}
+const void* hympi_request_result(hympi_request_t request) {
+  return request ? request->op->result() : nullptr;
+}
+int64_t hympi_request_slot_count(hympi_request_t request) {
+  return request ? request->slot_count : 0;
+}
+int64_t hympi_request_result_count(hympi_request_t request) {
+  return request ? request->result_count : 0;
+}
+size_t hympi_request_elem_size(hympi_request_t request) {
+  return request ? request->elem_size : 0;
+}
+
+int hympi_allgather_init_f(int64_t count, MPI_Fint type, MPI_Fint comm, MPI_Fint info, hympi_request_t* request) {
+  return hympi_allgather_init(count, MPI_Type_f2c(type), MPI_Comm_f2c(comm), MPI_Info_f2c(info), request);
+}
+int hympi_allgatherv_init_f(const int64_t* counts, int64_t ncounts, MPI_Fint type, MPI_Fint comm, MPI_Fint info,
+                            hympi_request_t* request) {
+  return allgatherv_init(counts, ncounts, MPI_Type_f2c(type), MPI_Comm_f2c(comm), MPI_Info_f2c(info), request);
+}
+int hympi_bcast_init_f(int64_t count, MPI_Fint type, int root, MPI_Fint comm, MPI_Fint info, hympi_request_t* request) {
+  return hympi_bcast_init(count, MPI_Type_f2c(type), root, MPI_Comm_f2c(comm), MPI_Info_f2c(info), request);
+}
+
+int hympi_allreduce_init_f(int64_t count, MPI_Fint type, MPI_Fint op, MPI_Fint comm, MPI_Fint info,
+                           hympi_request_t* request) {
+  return hympi_allreduce_init(count, MPI_Type_f2c(type), MPI_Op_f2c(op), MPI_Comm_f2c(comm), MPI_Info_f2c(info),
+                              request);
+}
+
+}  // extern "C"
