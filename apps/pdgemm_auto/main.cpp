@@ -3,13 +3,15 @@
 //                      tuning file) exactly as the drop-in does, and print them;
 //   -n/-b/--grid ...   the optimal HSUMMA groups I x J for that problem, with the
 //                      machine given (--alpha/--beta/--gflops) or probed (--probe);
-//   --table            rows "P Q m n k b M alpha beta gflops bcast" on stdin, one
-//                      line "I J t_total" each (the model test compares it with
+//   --table FILE       rows "P Q m n k b M alpha beta gflops bcast" (FILE, or - for
+//                      stdin; launchers may not forward a large stdin), one line
+//                      "I J t_total" each (the model test compares it with
 //                      apps/model/hympi_model.py).
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -34,7 +36,8 @@ struct Options {
   long long m = 0, n = 4096, k = 0, b = 256, M = 0;
   std::string grid = "1x1", bcast = "vandegeijn";
   double alpha = 3e-6, beta = 1.0 / 1.7e9, gflops = 3.4;
-  bool probe = false, table = false;
+  std::string table;
+  bool probe = false;
 };
 
 void add_options(CLI::App& app, Options& o) {
@@ -49,7 +52,7 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--gflops", o.gflops, "DGEMM rate per process [Gflop/s]")->check(CLI::PositiveNumber);
   app.add_option("--bcast", o.bcast, "broadcast model")->check(CLI::IsMember({"binomial", "vandegeijn", "pipelined"}));
   app.add_flag("--probe", o.probe, "use the measured machine (tuning file or probe, as the drop-in; >= 2 ranks)");
-  app.add_flag("--table", o.table, "read rows 'P Q m n k b M alpha beta gflops bcast' from stdin");
+  app.add_option("--table", o.table, "read rows 'P Q m n k b M alpha beta gflops bcast' from this file (- = stdin)");
 }
 
 void print_choice(const model::Problem& pb, const model::Machine& mc, model::Bcast bc) {
@@ -59,9 +62,15 @@ void print_choice(const model::Problem& pb, const model::Machine& mc, model::Bca
               best.I * best.J, pb.P, pb.Q, model::bcast_name(bc), best.t_total, summa.t_total);
 }
 
-int run_table() {
+int run_table(const std::string& path) {
+  std::ifstream file;
+  if (path != "-") {
+    file.open(path);
+    if (!file) throw hympi::Error(hympi::ErrorCode::invalid_argument, "cannot read --table " + path);
+  }
+  std::istream& input = path == "-" ? std::cin : file;
   std::string line;
-  while (std::getline(std::cin, line)) {
+  while (std::getline(input, line)) {
     if (line.empty() || line[0] == '#') continue;
     std::istringstream in(line);
     model::Problem pb;
@@ -80,7 +89,11 @@ int run_table() {
 int run(Options& o) {
   int rank = 0;
   HYMPI_CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
-  if (o.table) return rank == 0 ? run_table() : hympi::apps::kSuccess;
+  int size = 1;
+  HYMPI_CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
+  if (!o.table.empty() && size > 1)  // every rank reaches this verdict
+    throw hympi::Error(hympi::ErrorCode::invalid_argument, "--table runs on one rank");
+  if (!o.table.empty()) return run_table(o.table);
   model::Problem pb;
   char tail = 0;
   if (std::sscanf(o.grid.c_str(), "%dx%d%c", &pb.P, &pb.Q, &tail) != 2 || pb.P < 1 || pb.Q < 1)
@@ -92,8 +105,6 @@ int run(Options& o) {
   model::Machine mc;
   mc.alpha = o.alpha, mc.beta = o.beta, mc.gamma = o.gflops * 1e9;
   if (o.probe) {
-    int size = 1;
-    HYMPI_CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
     if (size < 2) throw hympi::Error(hympi::ErrorCode::invalid_argument, "--probe needs >= 2 ranks");
     mc = hympi::hsumma::scalapack::agreed_machine(MPI_COMM_WORLD);
     if (rank == 0)

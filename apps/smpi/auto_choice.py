@@ -22,6 +22,7 @@ import glob
 import os
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.realpath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -50,7 +51,10 @@ def choose(tool, problems):
         return [(lambda b: (b.I, b.J))(hm.optimal(hm.sweep(pb, mc, bc))) for pb, mc, bc in problems]
     text = "".join(f"{pb.P} {pb.Q} {pb.m} {pb.n} {pb.k} {pb.b} {pb.M} {mc.alpha!r} {mc.beta!r} {mc.gamma / 1e9!r} {bc}\n"
                    for pb, mc, bc in problems)
-    out = subprocess.run([tool, "--table"], input=text, capture_output=True, text=True, timeout=60, check=True)
+    with tempfile.NamedTemporaryFile("w", suffix=".txt") as f:
+        f.write(text)
+        f.flush()
+        out = subprocess.run([tool, "--table", f.name], capture_output=True, text=True, timeout=60, check=True)
     return [tuple(int(x) for x in line.split()[:2]) for line in out.stdout.splitlines() if line.strip()]
 
 

@@ -7,6 +7,7 @@ import itertools
 import os
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "apps", "model"))
 import hympi_model as hm  # noqa: E402
@@ -28,7 +29,10 @@ def main(argv):
     cmd = argv[1:]
     rows = list(table())
     text = "".join(" ".join(repr(x) if isinstance(x, float) else str(x) for x in r) + "\n" for r in rows)
-    out = subprocess.run(cmd + ["--table"], input=text, capture_output=True, text=True, timeout=120)
+    with tempfile.NamedTemporaryFile("w", suffix=".txt") as f:
+        f.write(text)
+        f.flush()
+        out = subprocess.run(cmd + ["--table", f.name], capture_output=True, text=True, timeout=120)
     if out.returncode != 0:
         print(out.stdout, out.stderr)
         return 1
