@@ -1,7 +1,9 @@
 # Install rules, the exported CMake package and the pkg-config files, all in the
 # install component `hympi` (the library alone: cmake --install build --component hympi).
 # find_package(hympi [COMPONENTS C CXX Fortran]) gives hympi::hympi (C++ and C) and
-# hympi::hympi_fortran; pkg-config gives hympi and hympi_fortran.
+# hympi::hympi_fortran; pkg-config gives hympi and hympi_fortran. With the apps built
+# and ScaLAPACK found, also the drop-in pdgemm: hympi::hympi_scalapack and pkg-config
+# hympi_scalapack (its engine library hympi_hsumma is installed as its runtime).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 set(_hympi_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/hympi)
@@ -10,6 +12,14 @@ install(TARGETS hympi hympi_fortran EXPORT hympiTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT hympi
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT hympi
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT hympi)
+if(TARGET hympi_scalapack)
+  install(TARGETS hympi_hsumma hympi_scalapack EXPORT hympiTargets
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT hympi
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT hympi
+          RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT hympi)
+  install(FILES ${PROJECT_SOURCE_DIR}/hsumma/scalapack/include/hympi/pdgemm.h
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hympi COMPONENT hympi)
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/lib/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT hympi)
 install(DIRECTORY ${PROJECT_BINARY_DIR}/lib/fortran_modules/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hympi/fortran
         COMPONENT hympi)
@@ -25,7 +35,11 @@ install(FILES ${PROJECT_BINARY_DIR}/hympiConfig.cmake ${PROJECT_BINARY_DIR}/hymp
 
 # pkg-config: relocatable (prefix relative to the .pc file).
 file(RELATIVE_PATH HYMPI_PC_PREFIX_FROM_PCDIR /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
-foreach(pc hympi hympi_fortran)
+set(_hympi_pcs hympi hympi_fortran)
+if(TARGET hympi_scalapack)
+  list(APPEND _hympi_pcs hympi_scalapack)
+endif()
+foreach(pc IN LISTS _hympi_pcs)
   configure_file(${PROJECT_SOURCE_DIR}/cmake/${pc}.pc.in ${PROJECT_BINARY_DIR}/${pc}.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/${pc}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT hympi)
 endforeach()

@@ -1,10 +1,13 @@
 #include "grid_cache.hpp"
 
+#include <cstdio>
 #include <numeric>
+#include <utility>
 
 #include "hympi/error.hpp"
 #include "hympi/hsumma/scalapack.hpp"
 #include "hympi/layout.hpp"
+#include "machine_probe.hpp"
 
 namespace hympi::hsumma::scalapack {
 
@@ -16,6 +19,24 @@ MPI_Comm context_comm(int ctxt) {
   int handle = -1;
   Cblacs_get(ctxt, 10, &handle);  // 10: the system handle of the context's own communicator
   return Cblacs2sys_handle(handle);
+}
+
+// groups=auto: the model's fastest I x J for this shape on this machine.
+std::pair<int, int> auto_groups(const GridPos& pos, const EngineKey& key, const EngineOptions& o) {
+  if (pos.rows * pos.cols == 1) return {1, 1};
+  const model::Machine mc = agreed_machine(pos.comm);
+  model::Problem pb;
+  pb.m = static_cast<double>(key.m), pb.n = static_cast<double>(key.n), pb.k = static_cast<double>(key.k);
+  pb.b = static_cast<double>(o.b), pb.M = static_cast<double>(o.M), pb.P = pos.rows, pb.Q = pos.cols;
+  const model::Prediction best = model::optimal(pb, mc, key.settings.model);
+  if (key.settings.stats && pos.my_row == 0 && pos.my_col == 0)
+    std::printf(
+        "hympi pdgemm: groups=auto chose %dx%d on grid %dx%d for m=%lld n=%lld k=%lld b=%lld M=%lld "
+        "(model %s, alpha=%.3g s, beta=%.3g s/B, gamma=%.3g Gflop/s)\n",
+        best.I, best.J, pos.rows, pos.cols, static_cast<long long>(key.m), static_cast<long long>(key.n),
+        static_cast<long long>(key.k), static_cast<long long>(o.b), static_cast<long long>(o.M),
+        model::bcast_name(key.settings.model), mc.alpha, mc.beta, mc.gamma / 1e9);
+  return {best.I, best.J};
 }
 
 }  // namespace
@@ -54,9 +75,9 @@ Engine& GridEntry::engine(const EngineKey& key) {
   o.layout = layout_from_env();
   o.lookahead = s.lookahead;
   // Groups that do not divide the grid shrink to the largest that do.
-  const TwoLevelShape shape{
-      pos_.rows, pos_.cols, std::gcd(s.group_rows, pos_.rows), std::gcd(s.group_cols, pos_.cols), GridOrder::row_major,
-      false};
+  auto [I, J] = std::pair{std::gcd(s.group_rows, pos_.rows), std::gcd(s.group_cols, pos_.cols)};
+  if (s.auto_groups()) std::tie(I, J) = auto_groups(pos_, key, o);
+  const TwoLevelShape shape{pos_.rows, pos_.cols, I, J, GridOrder::row_major, false};
   engines_.emplace_front(key, std::make_unique<Engine>(pos_.comm, shape, o));
   return *engines_.front().second;
 }

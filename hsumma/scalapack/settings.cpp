@@ -7,7 +7,8 @@
 
 namespace hympi::hsumma::scalapack {
 
-const char* const setting_keys[8] = {"enabled", "policy", "sync", "groups", "block", "outer", "lookahead", "stats"};
+const char* const setting_keys[9] = {"enabled", "policy",    "sync",  "groups", "block",
+                                     "outer",   "lookahead", "stats", "model"};
 
 namespace {
 
@@ -45,10 +46,11 @@ std::string Settings::set(const std::string& key, const std::string& value) {
     }
   }
   if (key == "groups") {
+    if (value == "auto") return group_rows = group_cols = 0, "";
     int i = 0, j = 0;
     char tail = 0;
     if (std::sscanf(value.c_str(), "%dx%d%c", &i, &j, &tail) != 2 || i < 1 || j < 1)
-      return bad + " (expected IxJ, e.g. 2x2; 'auto' is not implemented yet)";
+      return bad + " (expected IxJ, e.g. 2x2, or auto)";
     group_rows = i, group_cols = j;
     return "";
   }
@@ -57,12 +59,21 @@ std::string Settings::set(const std::string& key, const std::string& value) {
     if (value == "0") return outer = 0, "";
     return parse_positive(value, outer) ? "" : bad + " (expected an integer >= 0)";
   }
-  return "unknown key '" + key + "' (known: enabled policy sync groups block outer lookahead stats)";
+  if (key == "model") {
+    try {
+      model = model::parse_bcast(value);
+      return "";
+    } catch (const std::exception& e) {
+      return bad + " (" + e.what() + ")";
+    }
+  }
+  return "unknown key '" + key + "' (known: enabled policy sync groups block outer lookahead stats model)";
 }
 
 bool Settings::operator==(const Settings& o) const {
   return enabled == o.enabled && policy == o.policy && sync == o.sync && group_rows == o.group_rows &&
-         group_cols == o.group_cols && block == o.block && outer == o.outer && lookahead == o.lookahead;
+         group_cols == o.group_cols && block == o.block && outer == o.outer && lookahead == o.lookahead &&
+         model == o.model;
 }
 
 Settings& settings() {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "hympi/collectives.hpp"
+#include "hympi/hsumma/cost_model.hpp"
 #include "hympi/node_sync.hpp"
 
 namespace hympi::hsumma::scalapack {
@@ -14,20 +15,22 @@ struct Settings {
   bool enabled = true;  // off: every call goes to ScaLAPACK's pdgemm
   Policy policy = Policy::hybrid;
   SyncKind sync = SyncKind::flags;
-  int group_rows = 1, group_cols = 1;  // HSUMMA groups I x J (1x1: SUMMA)
-  std::int64_t block = 256;            // inner panel width b
-  std::int64_t outer = 0;              // outer panel width M (0: b); rounded up to a multiple of b
+  int group_rows = 1, group_cols = 1;             // HSUMMA groups I x J (1x1: SUMMA; 0x0: auto)
+  model::Bcast model = model::Bcast::vandegeijn;  // broadcast cost model of groups=auto
+  std::int64_t block = 256;                       // inner panel width b
+  std::int64_t outer = 0;                         // outer panel width M (0: b); rounded up to a multiple of b
   bool lookahead = true;
   bool stats = false;  // print handled / passed-on counts at MPI_Finalize
 
   // Applies one key ("enabled", "policy", "sync", "groups", "block", "outer",
-  // "lookahead", "stats"); returns an error message naming the problem, or "".
+  // "lookahead", "stats", "model"); returns an error message naming the problem, or "".
   std::string set(const std::string& key, const std::string& value);
   bool operator==(const Settings& o) const;
+  bool auto_groups() const { return group_rows == 0; }
 };
 
 // The keys set() accepts, in the order documented.
-extern const char* const setting_keys[8];
+extern const char* const setting_keys[9];
 
 // The process's settings, read from the environment on first use (a bad value
 // is reported on stderr, naming the variable, and the default kept).

@@ -3,7 +3,7 @@
 # install.prefix test filled (or, for subproject, from the source tree), and runs
 # its programs on 2 ranks; the expected version is passed to each program.
 # Usage: run-consumer.sh <kind> <prefix> <scratch> <mpiexec> <family> <version> <source-dir>
-#   kind: install | cxx | c | fortran | all | make | subproject | too-new | other-family
+#   kind: install | cxx | c | fortran | all | make | scalapack | subproject | too-new | other-family
 set -euo pipefail
 kind=$1 prefix=$2 scratch=$3 mpiexec=$4 family=$5 version=$6 source=$7
 here=$(cd "$(dirname "$0")" && pwd)
@@ -45,6 +45,18 @@ case $kind in
     [[ $(pkg-config --modversion hympi) == "$version" ]] || { echo "pkg-config: wrong version"; exit 1; }
     make -f "$here/make/Makefile" OUT="$build"
     run consumer_c consumer_f ;;
+  scalapack)
+    # The drop-in pdgemm: by find_package (hympi::hympi_scalapack) and by pkg-config.
+    pc=$(find "$prefix" -name hympi_scalapack.pc | head -1)
+    [[ -n $pc ]] || { echo "install test scalapack: no hympi_scalapack.pc in $prefix"; exit 1; }
+    configure "$here/consumers/scalapack"
+    cmake --build "$build"
+    run consumer_scalapack
+    export PKG_CONFIG_PATH=$(dirname "$pc")
+    mkdir -p "$build/pc"
+    "$(pkg-config --variable=mpicc hympi_scalapack)" -O2 $(pkg-config --cflags hympi_scalapack) \
+      -o "$build/pc/consumer_scalapack" "$here/consumers/scalapack/main.c" $(pkg-config --libs hympi_scalapack) -lm
+    run pc/consumer_scalapack ;;
   subproject)
     configure "$here/subproject" -DHYMPI_SOURCE_DIR="$source" -DHYMPI_MPI="$family"
     cmake --build "$build" --target consumer_cxx

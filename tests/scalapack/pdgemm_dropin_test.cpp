@@ -9,6 +9,7 @@
 // rest of C, the padding, all of A and B) the original bits. beta = 0 puts NaN
 // in C. Every valid call must have run in hympi; with enabled=0 one call must
 // go to ScaLAPACK's pdgemm (found through RTLD_NEXT) and be right too.
+// Usage: pdgemm_dropin_test [cases] [groups of the grouped variants: 2x2 or auto].
 // Exit 1 on any failure.
 #include <mpi.h>
 
@@ -159,9 +160,12 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const int cases = argc > 1 ? std::atoi(argv[1]) : 12;
+  const char* grouped = argc > 2 ? argv[2] : "2x2";  // groups of variants 2 and 3 ("auto": the model's)
   // A bad setting is refused with a message naming it.
   if (hympi_pdgemm_set("groups", "2by2") == 0 || !std::strstr(hympi_pdgemm_last_error(), "groups"))
     std::fprintf(stderr, "FAIL: a bad groups value was accepted\n"), ++failures;
+  if (hympi_pdgemm_set("model", "fastest") == 0 || !std::strstr(hympi_pdgemm_last_error(), "broadcast model"))
+    std::fprintf(stderr, "FAIL: a bad model value was accepted\n"), ++failures;
   int grids = 0;
   for (int used : {size, size - 1}) {
     if (used < 1 || (used == size - 1 && size > 4)) continue;
@@ -181,7 +185,7 @@ int main(int argc, char** argv) {
       const char* policies[2] = {"pure", "hybrid"};
       for (int v = 0; v < 4; ++v) {
         set("policy", policies[v % 2]);
-        set("groups", v >= 2 ? "2x2" : "1x1");
+        set("groups", v >= 2 ? grouped : "1x1");
         set("lookahead", v == 1 || v == 2 ? "1" : "0");
         set("block", v >= 2 ? "2" : "3");
         set("outer", v >= 2 ? "4" : "0");

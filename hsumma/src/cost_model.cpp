@@ -1,0 +1,100 @@
+// Port of apps/model/hympi_model.py: keep the operation order identical, so that
+// both pick the same optimum even where the model is flat (binomial).
+#include "hympi/hsumma/cost_model.hpp"
+
+#include <cmath>
+#include <map>
+#include <stdexcept>
+
+namespace hympi::hsumma::model {
+
+Bcast parse_bcast(const std::string& name) {
+  if (name == "binomial") return Bcast::binomial;
+  if (name == "vandegeijn") return Bcast::vandegeijn;
+  if (name == "pipelined") return Bcast::pipelined;
+  throw std::invalid_argument("unknown broadcast model '" + name + "' (expected binomial, vandegeijn or pipelined)");
+}
+
+const char* bcast_name(Bcast b) {
+  return b == Bcast::binomial ? "binomial" : b == Bcast::vandegeijn ? "vandegeijn" : "pipelined";
+}
+
+std::pair<double, double> bcast_terms(Bcast algorithm, int p, int segments) {
+  if (p < 1) throw std::invalid_argument("broadcast among " + std::to_string(p) + " processes");
+  if (p == 1) return {0.0, 0.0};
+  switch (algorithm) {
+    case Bcast::binomial: {
+      const double lg = std::log2(p);
+      return {lg, lg};
+    }
+    case Bcast::vandegeijn:
+      return {std::log2(p) + p - 1, 2.0 * (p - 1) / p};
+    case Bcast::pipelined: {
+      if (segments < 1) throw std::invalid_argument("pipelined broadcast needs >= 1 segment");
+      const double steps = p + segments - 2;
+      return {steps, steps / segments};
+    }
+  }
+  throw std::invalid_argument("bad broadcast model");
+}
+
+namespace {
+
+double bcast_time(Bcast algorithm, double nbytes, int p, const Machine& mc, int segments) {
+  const auto [lat, bw] = bcast_terms(algorithm, p, segments);
+  return lat * mc.alpha + nbytes * bw * mc.beta;
+}
+
+}  // namespace
+
+Prediction predict(const Problem& pb, const Machine& mc, Bcast algorithm, int I, int J, int segments) {
+  if (I < 1 || J < 1 || pb.P % I || pb.Q % J)
+    throw std::invalid_argument("groups " + std::to_string(I) + "x" + std::to_string(J) + " do not divide the grid " +
+                                std::to_string(pb.P) + "x" + std::to_string(pb.Q));
+  const double e = mc.elem_bytes;
+  const double a_rows = pb.m / pb.P, b_cols = pb.n / pb.Q;
+  Prediction r;
+  r.I = I, r.J = J;
+  if (I * J > 1) {
+    const double outer_steps = pb.k / pb.M;
+    r.t_outer = outer_steps * (bcast_time(algorithm, a_rows * pb.M * e, J, mc, segments) +
+                               bcast_time(algorithm, pb.M * b_cols * e, I, mc, segments));
+  }
+  const double inner_steps = pb.k / pb.b;
+  r.t_inner = inner_steps * (bcast_time(algorithm, a_rows * pb.b * e, pb.Q / J, mc, segments) +
+                             bcast_time(algorithm, pb.b * b_cols * e, pb.P / I, mc, segments));
+  r.t_comp = 2.0 * pb.m * pb.n * pb.k / (pb.P * pb.Q * mc.gamma);
+  r.t_comm = r.t_outer + r.t_inner;
+  r.t_total = r.t_comm + r.t_comp;
+  return r;
+}
+
+std::vector<std::pair<int, int>> group_shapes(int P, int Q) {
+  std::map<int, std::pair<double, std::pair<int, int>>> best;  // G -> (score, (I, J))
+  for (int I = 1; I <= P; ++I) {
+    if (P % I) continue;
+    for (int J = 1; J <= Q; ++J) {
+      if (Q % J) continue;
+      const int G = I * J;
+      // Prefer groups shaped like the grid (I/J as close to P/Q as possible).
+      const double score = std::fabs(std::log((static_cast<double>(I) / J) / (static_cast<double>(P) / Q)));
+      const auto it = best.find(G);
+      if (it == best.end() || score < it->second.first) best[G] = {score, {I, J}};
+    }
+  }
+  std::vector<std::pair<int, int>> out;
+  for (const auto& [G, v] : best) out.push_back(v.second);
+  return out;
+}
+
+Prediction optimal(const Problem& pb, const Machine& mc, Bcast algorithm, int segments) {
+  Prediction best;
+  bool first = true;
+  for (const auto& [I, J] : group_shapes(pb.P, pb.Q)) {  // ascending G: a tie keeps the smaller
+    const Prediction p = predict(pb, mc, algorithm, I, J, segments);
+    if (first || p.t_total < best.t_total) best = p, first = false;
+  }
+  return best;
+}
+
+}  // namespace hympi::hsumma::model
