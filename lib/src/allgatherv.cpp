@@ -83,14 +83,18 @@ std::vector<int> int_counts(const std::vector<std::int64_t>& values, const char*
 // MPI's int counts: slice s of every node's data. Computed on every rank (all
 // know the map), so an out-of-range count fails everywhere. Block placement: each
 // node's slice is one contiguous piece -> in-place Allgatherv. Otherwise its
-// blocks become an indexed type per node -> Alltoallw. The arrays stay alive
-// while a nonblocking exchange uses them.
+// blocks become an indexed type per node -> Alltoallw, sending from MPI_BOTTOM
+// with absolute addresses (one type per half of the double buffer): a send buffer
+// equal to the receive buffer is taken for MPI_IN_PLACE by some nonblocking
+// implementations (Open MPI's libnbc). The arrays stay alive while a nonblocking
+// exchange uses them.
 struct SlicePlan {
   std::vector<int> node_counts, node_displs;       // block placement: one piece per node
   std::vector<std::vector<int>> lengths, offsets;  // otherwise: indexed blocks per node
   std::vector<detail::OwnedType> node_types;       // built on the slice's owners only
+  detail::OwnedType send_type[2];                  // this node's piece at its absolute address, per half
   std::vector<int> send_counts, recv_counts, zero;
-  std::vector<MPI_Datatype> send_types, recv_types;
+  std::vector<MPI_Datatype> send_types[2], recv_types;
 };
 
 SlicePlan plan_slice(const NodeRankMap& map, const std::vector<std::int64_t>& counts,
@@ -217,16 +221,16 @@ class HybridAllgatherv final : public Allgatherv {
       sync_->full();
     } else {
       sync_->arrive();
-      if (topo_.is_leader()) post_slice(half(phase_), 0, topo_.bridge_comm(), nullptr);
+      if (topo_.is_leader()) post_slice(phase_, 0, topo_.bridge_comm(), nullptr);
       sync_->release();
     }
     land();
   }
   void start() override {
     require_idle("start()");
-    std::byte* data = half(phase_);
+    const int which = phase_;
     exchange_->start(
-        [this, data](int s, MPI_Comm bridge, MPI_Request* request) { post_slice(data, s, bridge, request); });
+        [this, which](int s, MPI_Comm bridge, MPI_Request* request) { post_slice(which, s, bridge, request); });
     in_flight_ = true;
     test();  // posts at once when the node is already there
   }
@@ -254,14 +258,14 @@ class HybridAllgatherv final : public Allgatherv {
       for (int s = 0; s < bridges_.slices(); ++s)
         slices.push_back(plan_slice(topo_.map(), p.counts, p.displs, s, bridges_.slices()));
     });
-    if (!topo_.map().contiguous)
-      for (int s : bridges_.owned()) build_alltoallw(slices[s]);
     const bool grown = buffer_.reserve(2 * half_bytes);
     counts_ = std::move(plan.counts);
     displs_ = std::move(plan.displs);
     total_ = plan.total;
     half_bytes_ = half_bytes;
     slices_ = std::move(slices);
+    if (!topo_.map().contiguous)
+      for (int s : bridges_.owned()) build_alltoallw(slices_[s]);
     if (grown) first_touch();
   }
   std::size_t bytes_per_node() const override { return 2 * half_bytes_; }
@@ -288,27 +292,43 @@ class HybridAllgatherv final : public Allgatherv {
     sync_->full();
   }
 
-  // The Alltoallw arguments of one slice: every node's piece as an indexed type.
+  // The Alltoallw arguments of one slice: every node's piece as an indexed type,
+  // this node's also at its absolute addresses in either half.
   void build_alltoallw(SlicePlan& plan) const {
     const int nodes = topo_.num_nodes(), me = topo_.node_index();
+    auto commit = [](MPI_Datatype type) {
+      HYMPI_CHECK_MPI(MPI_Type_commit(&type));
+      return detail::OwnedType(type);
+    };
     for (int n = 0; n < nodes; ++n) {
       MPI_Datatype type;
       HYMPI_CHECK_MPI(MPI_Type_indexed(static_cast<int>(plan.lengths[n].size()), plan.lengths[n].data(),
                                        plan.offsets[n].data(), type_.get(), &type));
-      HYMPI_CHECK_MPI(MPI_Type_commit(&type));
-      plan.node_types.emplace_back(type);
+      plan.node_types.push_back(commit(type));
+    }
+    for (int which = 0; which < 2; ++which) {
+      MPI_Aint base = 0;
+      HYMPI_CHECK_MPI(MPI_Get_address(half(which), &base));
+      std::vector<MPI_Aint> addresses;
+      for (int offset : plan.offsets[me])
+        addresses.push_back(base + static_cast<MPI_Aint>(offset) * static_cast<MPI_Aint>(elem_size_));
+      MPI_Datatype type;
+      HYMPI_CHECK_MPI(MPI_Type_create_hindexed(static_cast<int>(addresses.size()), plan.lengths[me].data(),
+                                               addresses.data(), type_.get(), &type));
+      plan.send_type[which] = commit(type);
+      plan.send_types[which].assign(nodes, plan.send_type[which].get());
     }
     plan.zero.assign(nodes, 0);
     for (int n = 0; n < nodes; ++n) {
       plan.send_counts.push_back(n == me ? 0 : plan.node_counts[me]);
       plan.recv_counts.push_back(n == me ? 0 : plan.node_counts[n]);
-      plan.send_types.push_back(plan.node_types[me].get());
       plan.recv_types.push_back(plan.node_types[n].get());
     }
   }
 
-  // Slice s on its bridge: blocking without a request, nonblocking with one.
-  void post_slice(std::byte* data, int s, MPI_Comm bridge, MPI_Request* request) {
+  // Slice s of half `which` on its bridge: blocking without a request, nonblocking with one.
+  void post_slice(int which, int s, MPI_Comm bridge, MPI_Request* request) {
+    std::byte* data = half(which);
     SlicePlan& p = slices_[s];
     if (topo_.map().contiguous) {
       if (request)
@@ -320,10 +340,10 @@ class HybridAllgatherv final : public Allgatherv {
       return;
     }
     if (request)
-      HYMPI_CHECK_MPI(MPI_Ialltoallw(data, p.send_counts.data(), p.zero.data(), p.send_types.data(), data,
+      HYMPI_CHECK_MPI(MPI_Ialltoallw(MPI_BOTTOM, p.send_counts.data(), p.zero.data(), p.send_types[which].data(), data,
                                      p.recv_counts.data(), p.zero.data(), p.recv_types.data(), bridge, request));
     else
-      HYMPI_CHECK_MPI(MPI_Alltoallw(data, p.send_counts.data(), p.zero.data(), p.send_types.data(), data,
+      HYMPI_CHECK_MPI(MPI_Alltoallw(MPI_BOTTOM, p.send_counts.data(), p.zero.data(), p.send_types[which].data(), data,
                                     p.recv_counts.data(), p.zero.data(), p.recv_types.data(), bridge));
   }
 
