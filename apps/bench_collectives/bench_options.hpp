@@ -24,6 +24,7 @@ struct BenchOptions {
   std::vector<std::string> ops = {"allgather", "allgatherv", "bcast"};
   std::vector<std::string> variants = {"pure", "hybrid-barrier", "hybrid-flags", "node-barrier"};
   bool progress = true;
+  int leaders = 0;  // bridge ranks per node of the hybrid variants (0 = the library's automatic choice)
   apps::CommonOptions common;
 
   // Powers of two times min_size up to max_size, as OSU's size loop.

@@ -85,7 +85,10 @@ int run(Options& all) {
   check_bench_options(o, size);
   const LayoutSpec spec = o.common.layout.resolve(size);
   std::vector<Variant> variants;
-  for (const auto& name : o.variants) variants.push_back(parse_variant(name));
+  for (const auto& name : o.variants) {
+    variants.push_back(parse_variant(name));
+    variants.back().options.leaders = o.leaders;
+  }
 
   const Topology& topo = Topology::of(MPI_COMM_WORLD, spec);
   if (all.osu.enabled) return run_osu_mode(all.osu, o, topo);

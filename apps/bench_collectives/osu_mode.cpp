@@ -172,7 +172,8 @@ std::string check_osu_options(OsuOptions& osu, const BenchOptions& o, const CLI:
 }
 
 int run_osu_mode(const OsuOptions& osu, const BenchOptions& o, const Topology& topo) {
-  const Variant variant = parse_variant(osu.variant);
+  Variant variant = parse_variant(osu.variant);
+  variant.options.leaders = o.leaders;
   OsuCollective c = osu.op == "bcast" ? make_bcast(topo, variant.options, o.root, osu.max_bytes)
                                       : make_allgather(topo, variant.options);
   const bool root_prints = topo.rank() == 0;

@@ -95,7 +95,7 @@ void test_allgatherv(const hympi::Topology& topo, const std::vector<std::int64_t
                      const hympi::CollectiveOptions& opt, Drive how, const std::string& label) {
   const int rank = topo.rank();
   auto coll = hympi::Allgatherv::create(topo, counts, sizeof(double), opt);
-  const int iterations = 8;
+  const int iterations = 5;
   int bad = 0, p2p_bad = 0;
   for (int it = 0; it < iterations; ++it) {
     double* mine = coll->slot_as<double>();
@@ -119,22 +119,21 @@ void test_bcast(const hympi::Topology& topo, std::int64_t count, const hympi::Co
   auto coll = hympi::Bcast::create(topo, count, sizeof(double), opt);
   std::vector<double> expected(count);
   int bad = 0, runs = 0;
-  for (int root = 0; root < p; ++root)
-    for (int rep = 0; rep < 2; ++rep, ++runs) {
-      const std::int64_t n = rep ? count : count / 2 + 1;
-      if (rank == root)
-        for (std::int64_t i = 0; i < n; ++i) coll->buffer_as<double>()[i] = value(root, i, runs);
-      if (how == Drive::run)
-        coll->run(root, n);
-      else if (!drive(
-                   how, topo, runs, [&] { coll->start(root, n); }, [&] { return coll->test(); }, [&] { coll->wait(); }))
-        ++bad;
-      if (rank == root)
-        for (std::int64_t i = 0; i < n; ++i) expected[i] = value(root, i, runs);
-      MPI_Bcast(expected.data(), static_cast<int>(n), MPI_DOUBLE, root, topo.comm());
-      jitter(rank, runs);
-      if (std::memcmp(coll->result(), expected.data(), n * sizeof(double)) != 0) ++bad;
-    }
+  for (int root = 0; root < p; ++root, ++runs) {
+    const std::int64_t n = root % 2 ? count : count / 2 + 1;  // partial broadcasts too
+    if (rank == root)
+      for (std::int64_t i = 0; i < n; ++i) coll->buffer_as<double>()[i] = value(root, i, runs);
+    if (how == Drive::run)
+      coll->run(root, n);
+    else if (!drive(
+                 how, topo, runs, [&] { coll->start(root, n); }, [&] { return coll->test(); }, [&] { coll->wait(); }))
+      ++bad;
+    if (rank == root)
+      for (std::int64_t i = 0; i < n; ++i) expected[i] = value(root, i, runs);
+    MPI_Bcast(expected.data(), static_cast<int>(n), MPI_DOUBLE, root, topo.comm());
+    jitter(rank, runs);
+    if (std::memcmp(coll->result(), expected.data(), n * sizeof(double)) != 0) ++bad;
+  }
   check(bad == 0, "bcast count " + std::to_string(count) + " " + name(opt) + ": " + std::to_string(bad) + " of " +
                       std::to_string(runs) + " broadcasts wrong");
 }
@@ -198,23 +197,27 @@ int main(int argc, char** argv) {
     for (int r = 0; r < p; ++r) irregular[r] = (r * 37) % 5 == 1 ? 0 : 3 + 11 * r;
     const hympi::SyncKind syncs[] = {hympi::SyncKind::flags, hympi::SyncKind::barrier};
 
-    // Multi-leader, blocking: every k against MPI (bit-exact, so equal to k = 1).
+    // Multi-leader, blocking: every k against MPI (bit-exact, so equal to k = 1);
+    // the barrier sync once, with two leaders.
     for (int k = 1; k <= 4; ++k)
       for (auto sync : syncs) {
+        if (sync == hympi::SyncKind::barrier && k != 2) continue;
         hympi::CollectiveOptions opt{hympi::Policy::hybrid, sync};
         opt.leaders = k;
-        for (std::int64_t count : {0, 1, 7, 1000})
+        for (std::int64_t count : {0, 1, 1000})
           test_allgatherv(topo, std::vector<std::int64_t>(p, count), opt, Drive::run,
                           "allgather count " + std::to_string(count));
         test_allgatherv(topo, irregular, opt, Drive::run, "allgatherv irregular");
-        for (std::int64_t count : {1, 13, 4096}) test_bcast(topo, count, opt, Drive::run);
+        for (std::int64_t count : {13, 4096}) test_bcast(topo, count, opt, Drive::run);
       }
 
-    // Nonblocking: both policies, one and two leaders, polled and with application traffic.
+    // Nonblocking: pure, hybrid with one leader, hybrid with two (both syncs);
+    // polled while computing, and with the application's traffic in flight.
     for (auto policy : {hympi::Policy::pure, hympi::Policy::hybrid})
       for (int k : {1, 2})
         for (auto sync : syncs) {
           if (policy == hympi::Policy::pure && (k > 1 || sync == hympi::SyncKind::barrier)) continue;
+          if (k == 1 && sync == hympi::SyncKind::barrier) continue;
           hympi::CollectiveOptions opt{policy, sync};
           opt.leaders = k;
           for (Drive how : {Drive::test_loop, Drive::p2p}) {
