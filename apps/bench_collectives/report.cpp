@@ -32,7 +32,6 @@ apps::Record record(const Result& r) {
       .add("variant", r.variant.name)
       .add("policy", r.variant.policy_name())
       .add("sync", r.variant.sync_name())
-      .add("leaders", r.variant.options.leaders)
       .add("root", r.root >= 0 ? std::to_string(r.root) : std::string())
       .add("size_doubles", r.size)
       .add("size_bytes", r.size * 8)
