@@ -232,7 +232,7 @@ class HybridAllgatherv final : public Allgatherv {
     exchange_->start(
         [this, which](int s, MPI_Comm bridge, MPI_Request* request) { post_slice(which, s, bridge, request); });
     in_flight_ = true;
-    test();  // posts at once when the node is already there
+    exchange_->test();  // posts at once when the node is already there; lands in test()/wait()
   }
   bool test() override {
     if (!in_flight_) return true;

@@ -43,7 +43,9 @@ class SlotRing {
   void require_idle(const char* call) const {
     if (in_flight_) require(false, std::string("bcast ") + call + " while a broadcast is in flight: call wait() first");
   }
-  void require_in_flight() const { require(in_flight_, "bcast wait() or test() without a start()"); }
+  void require_in_flight(const char* call = "wait()") const {
+    if (!in_flight_) require(false, std::string("bcast ") + call + " without a start()");
+  }
   void begin() {
     require_idle("start()");
     in_flight_ = true;
@@ -119,7 +121,7 @@ class PureBcast final : public Bcast {
   bool test() override {
     topo_.require_comm_alive("bcast test()");
     if (ring_.landed_by_test()) return true;
-    ring_.require_in_flight();
+    ring_.require_in_flight("test()");
     if (!request_.test()) return false;
     ring_.end_by_test();
     return true;
@@ -209,7 +211,7 @@ class HybridBcast final : public Bcast {
       HYMPI_CHECK_MPI(MPI_Ibcast(data + range.first * elem_size_, static_cast<int>(range.last - range.first),
                                  type_.get(), root_node, bridge, request));
     });
-    test();
+    exchange_->test();  // posts at once when the node is already there; lands in test()/wait()
   }
   void wait() override {
     topo_.require_comm_alive("bcast wait()");
@@ -221,7 +223,7 @@ class HybridBcast final : public Bcast {
   bool test() override {
     topo_.require_comm_alive("bcast test()");
     if (ring_.landed_by_test()) return true;
-    ring_.require_in_flight();
+    ring_.require_in_flight("test()");
     if (!exchange_->test()) return false;
     ring_.end_by_test();
     return true;
