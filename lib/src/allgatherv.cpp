@@ -213,8 +213,8 @@ class HybridAllgatherv final : public Allgatherv {
   void run() override {
     require_idle("run()");
     if (bridges_.slices() > 1) {
-      start();
-      wait();
+      exchange_->run([this](int s, MPI_Comm bridge, MPI_Request* request) { post_slice(phase_, s, bridge, request); });
+      land();
       return;
     }
     if (topo_.num_nodes() == 1) {

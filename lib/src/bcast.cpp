@@ -179,14 +179,14 @@ class HybridBcast final : public Bcast {
   void* buffer() override { return slot(ring_.phase()); }
   const void* result() const override { return slot(ring_.front()); }
   void run(int root, std::int64_t count, const void* root_data) override {
-    if (bridges_.slices() > 1) {
-      start(root, count, root_data);
-      wait();
-      return;
-    }
     check_call(topo_, root, count, capacity_);
     ring_.require_idle("run()");
     copy_in(root, count, root_data);
+    if (bridges_.slices() > 1) {
+      exchange_->run(slice_broadcast(root, count));
+      ring_.land();
+      return;
+    }
     if (topo_.num_nodes() == 1) {
       timed_sync(&NodeSync::full);
     } else {
@@ -204,13 +204,7 @@ class HybridBcast final : public Bcast {
     check_call(topo_, root, count, capacity_);
     ring_.begin();
     copy_in(root, count, root_data);
-    std::byte* data = slot(ring_.phase());
-    const int root_node = topo_.node_of(root), slices = bridges_.slices();
-    exchange_->start([=](int s, MPI_Comm bridge, MPI_Request* request) {
-      const detail::SliceRange range = detail::slice_range(count, s, slices);
-      HYMPI_CHECK_MPI(MPI_Ibcast(data + range.first * elem_size_, static_cast<int>(range.last - range.first),
-                                 type_.get(), root_node, bridge, request));
-    });
+    exchange_->start(slice_broadcast(root, count));
     exchange_->test();  // posts at once when the node is already there; lands in test()/wait()
   }
   void wait() override {
@@ -232,6 +226,16 @@ class HybridBcast final : public Bcast {
 
  private:
   std::byte* slot(int which) const { return buffer_.data() + which * slot_bytes_; }
+  // Slice s of the message in the written slot, broadcast on its bridge.
+  detail::NodeExchange::Post slice_broadcast(int root, std::int64_t count) {
+    std::byte* data = slot(ring_.phase());
+    const int root_node = topo_.node_of(root), slices = bridges_.slices();
+    return [=](int s, MPI_Comm bridge, MPI_Request* request) {
+      const detail::SliceRange range = detail::slice_range(count, s, slices);
+      HYMPI_CHECK_MPI(MPI_Ibcast(data + range.first * elem_size_, static_cast<int>(range.last - range.first),
+                                 type_.get(), root_node, bridge, request));
+    };
+  }
   void copy_in(int root, std::int64_t count, const void* root_data) {
     if (root_data && topo_.rank() == root && count > 0) std::memcpy(buffer(), root_data, count * elem_size_);
   }

@@ -22,6 +22,15 @@ void NodeExchange::start(Post post) {
   phase_ = Phase::arriving;
 }
 
+void NodeExchange::run(const Post& post) {
+  require(!in_flight(), "a hybrid collective was run while another one is in flight: complete it first");
+  sync_.full();
+  if (topo_.num_nodes() == 1) return;
+  for (int s : bridges_.owned()) post(s, bridges_.comm(s), requests_.add());
+  requests_.wait();
+  sync_.full();
+}
+
 bool NodeExchange::test() {
   switch (phase_) {
     case Phase::idle:

@@ -42,6 +42,10 @@ class NodeExchange {
   NodeExchange& operator=(const NodeExchange&) = delete;
 
   void start(Post post);
+  // The same exchange, blocking (run() with several leaders): a node barrier, the
+  // owners' slices posted and completed in one MPI_Waitall (which lets the MPI, or
+  // a simulator, block instead of being polled), a node barrier.
+  void run(const Post& post);
   // True once the node copy is complete (then idle again).
   bool test();
   void wait();
