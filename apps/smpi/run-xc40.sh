@@ -87,7 +87,8 @@ case "$part" in
     run "$bin/hympi-bench-collectives" --ops "$ops" --variants "$variants" --leaders "$leaders" \
       --min-size "$min_size" --max-size "$max_size" -i 3 -x 1 --no-progress --csv "$work/run.csv" > "$work/log" 2>&1 \
       || failed fig8
-    python3 "$here/label_csv.py" "$work/run.csv" "$out" "${label[@]}"
+    extra=(); [ "$leaders" = 0 ] || extra=(leaders="$leaders")
+    python3 "$here/label_csv.py" "$work/run.csv" "$out" "${label[@]}" "${extra[@]}"
     echo "[host $(( $(date +%s) - t0 )) s]" ;;
   *) echo "run-xc40.sh: unknown part '$part'" >&2; exit 2 ;;
 esac
