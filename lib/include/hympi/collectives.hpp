@@ -148,9 +148,9 @@ class Bcast {
   // what the root wrote, wait() completes it; one broadcast in flight at a time.
   // With options().overlap a result stays readable until this rank's second
   // start() after it: through the next broadcast's flight and landing. Without
-  // overlap, start() ends the previous result's validity. Hybrid start() on
-  // several nodes waits until the node's ranks reached their start() (the leader
-  // forwards their data): unlike MPI_Ibcast it is not purely local. Destroying the
+  // overlap, start() ends the previous result's validity. Hybrid start() only
+  // announces this rank's arrival; the node's slice owners forward the data once
+  // the whole node has arrived, inside test()/wait() (see Allgatherv::test()). Destroying the
   // object with a broadcast in flight completes it first (every rank must destroy it).
   virtual void start(int root, std::int64_t count, const void* root_data = nullptr) = 0;
   virtual void wait() = 0;
