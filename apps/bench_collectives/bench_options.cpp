@@ -66,6 +66,9 @@ void add_bench_options(CLI::App& app, BenchOptions& o) {
       ->delimiter(',')
       ->check(CLI::IsMember({"pure", "hybrid-barrier", "hybrid-flags", "node-barrier"}))
       ->capture_default_str();
+  app.add_option("--leaders", o.leaders,
+                 "Bridge ranks per node of the hybrid variants (multi-leader; 0 = automatic, 1 = one leader)")
+      ->capture_default_str();
   app.add_flag("!--no-progress", o.progress, "No progress line on stderr");
   apps::add_common_options(app, o.common,
                            "Append one row per operation x variant x size to this CSV file ('-' = stdout)");
@@ -87,6 +90,7 @@ std::string problem_of(const BenchOptions& o, int comm_size) {
   if (o.root < 0 || o.root >= comm_size)
     return "--root " + std::to_string(o.root) + " is not a rank of the " + std::to_string(comm_size) +
            "-rank communicator (0.." + std::to_string(comm_size - 1) + ")";
+  if (o.leaders < 0) return "--leaders must be >= 0 (got " + std::to_string(o.leaders) + ")";
   if (o.ops.empty()) return "--ops is empty";
   if (o.variants.empty()) return "--variants is empty";
   return "";

@@ -27,6 +27,7 @@ struct BenchOptions {
   bool progress = true;
   Reduction reduction;               // --type, --op of allreduce/reduce
   std::string baseline = "default";  // the MPI's algorithms under pure (baseline.hpp)
+  int leaders = 0;  // bridge ranks per node of the hybrid variants (0 = the library's automatic choice)
   apps::CommonOptions common;
 
   // Powers of two times min_size up to max_size, as OSU's size loop.

@@ -94,7 +94,10 @@ int run(Options& all) {
   check_bench_options(o, size);
   const LayoutSpec spec = o.common.layout.resolve(size);
   std::vector<Variant> variants;
-  for (const auto& name : o.variants) variants.push_back(parse_variant(name));
+  for (const auto& name : o.variants) {
+    variants.push_back(parse_variant(name));
+    variants.back().options.leaders = o.leaders;
+  }
 
   const std::string setting = check_baseline(o.baseline);
   const Topology& topo = Topology::of(MPI_COMM_WORLD, spec);

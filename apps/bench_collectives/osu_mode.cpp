@@ -239,7 +239,8 @@ const char* osu_title(const std::string& op) {
 }  // namespace
 
 int run_osu_mode(const OsuOptions& osu, const BenchOptions& o, const Topology& topo) {
-  const Variant variant = parse_variant(osu.variant);
+  Variant variant = parse_variant(osu.variant);
+  variant.options.leaders = o.leaders;
   OsuCollective c = make_collective(osu, o, topo, variant.options);
   const bool reduces = osu.op == "allreduce" || osu.op == "reduce";
   const std::int64_t element = reduces ? static_cast<std::int64_t>(bytes_of(o.reduction.type)) : 1;

@@ -33,6 +33,7 @@ apps::Record record(const Result& r) {
       .add("variant", r.variant.name)
       .add("policy", r.variant.policy_name())
       .add("sync", r.variant.sync_name())
+      .add("leaders", r.variant.options.leaders)
       .add("root", r.root >= 0 ? std::to_string(r.root) : std::string())
       .add("type", r.type)
       .add("reduce_op", r.reduce_op)

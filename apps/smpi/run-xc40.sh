@@ -4,15 +4,17 @@
 #   fig8   the collective benchmark (allgather, bcast; pure vs hybrid) across nodes vs message size
 # Rows are labelled kind=simulated with the platform file (copied to <out dir>/platforms).
 # usage: run-xc40.sh fig11|fig8 [--nodes N] [--grid PxQ] [--blocks 8,64,128,256] [--steps S]
-#                    [--sync barrier|flags] [--min-size D] [--max-size D] [--ops LIST] [--variants LIST] [--bin DIR] [--out FILE]
+#                    [--sync barrier|flags] [--min-size D] [--max-size D] [--ops LIST] [--variants LIST]
+#                    [--leaders K] [--bin DIR] [--out FILE]
+# --leaders K: fig8's hybrid variants with K bridge ranks per node (multi-leader; default: the library's choice).
 # Host time at 64 nodes (1536 ranks) on 2 busy cores: fig11 25-40 s per block size; fig8 bcast
 # 1..2048 doubles 2 min; allgather holds P x size per rank (pure): above 256 doubles > 6 GB.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-case "${1:-}" in -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case "${1:-}" in -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 part="${1:?usage: run-xc40.sh fig11|fig8 [options] (--help)}"; shift
-nodes=64; grid=""; blocks=8,64,128,256; steps=4; sync=barrier; min_size=1; max_size=2048; variants=pure,hybrid-barrier; ops=allgather,bcast; bin="${HYMPI_SMPI_BIN:-}"; out=""
+nodes=64; grid=""; blocks=8,64,128,256; steps=4; sync=barrier; min_size=1; max_size=2048; variants=pure,hybrid-barrier; ops=allgather,bcast; leaders=0; bin="${HYMPI_SMPI_BIN:-}"; out=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --nodes) nodes="$2"; shift 2 ;;
@@ -24,9 +26,10 @@ while [ $# -gt 0 ]; do
     --max-size) max_size="$2"; shift 2 ;;
     --variants) variants="$2"; shift 2 ;;
     --ops) ops="$2"; shift 2 ;;
+    --leaders) leaders="$2"; shift 2 ;;
     --bin) bin="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run-xc40.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -34,7 +37,7 @@ command -v smpirun >/dev/null || { echo "run-xc40.sh: smpirun not found (apt ins
 if [ -z "$bin" ]; then
   for d in "$root/build-smpi/bin" "$root/build/smpi/bin"; do [ -x "$d/hympi-summa" ] && bin="$d" && break; done
 fi
-[ -n "$bin" ] && [ -x "$bin/hympi-summa" ] || { echo "run-xc40.sh: no SMPI build (pass --bin)" >&2; exit 77; }
+[ -n "$bin" ] && { [ -x "$bin/hympi-summa" ] || [ -x "$bin/hympi-bench-collectives" ]; } || { echo "run-xc40.sh: no SMPI build (pass --bin)" >&2; exit 77; }
 ranks=$((nodes * 24))
 # Default grid: 2 nodes per grid row (P x Q = nodes/2 x 48), so a row broadcast spans 2 nodes.
 [ -n "$grid" ] || grid="$((nodes / 2))x48"
@@ -81,10 +84,11 @@ case "$part" in
     done ;;
   fig8)
     t0=$(date +%s)
-    run "$bin/hympi-bench-collectives" --ops "$ops" --variants "$variants" \
+    run "$bin/hympi-bench-collectives" --ops "$ops" --variants "$variants" --leaders "$leaders" \
       --min-size "$min_size" --max-size "$max_size" -i 3 -x 1 --no-progress --csv "$work/run.csv" > "$work/log" 2>&1 \
       || failed fig8
-    python3 "$here/label_csv.py" "$work/run.csv" "$out" "${label[@]}"
+    extra=(); [ "$leaders" = 0 ] || extra=(leaders="$leaders")
+    python3 "$here/label_csv.py" "$work/run.csv" "$out" "${label[@]}" "${extra[@]}"
     echo "[host $(( $(date +%s) - t0 )) s]" ;;
   *) echo "run-xc40.sh: unknown part '$part'" >&2; exit 2 ;;
 esac

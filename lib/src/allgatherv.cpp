@@ -1,11 +1,14 @@
 #include <cstring>
 #include <limits>
 
+#include "bridges.hpp"
 #include "hympi/collectives.hpp"
 #include "hympi/error.hpp"
 #include "hympi/node_buffer.hpp"
 #include "hympi/topology.hpp"
 #include "mpi_type.hpp"
+#include "node_exchange.hpp"
+#include "requests.hpp"
 
 namespace hympi {
 
@@ -76,37 +79,47 @@ std::vector<int> int_counts(const std::vector<std::int64_t>& values, const char*
   return out;
 }
 
-// How leaders exchange node pieces on the bridge, in MPI's int counts. Computed
-// on every rank (all know the map), so an out-of-range count fails everywhere.
-struct BridgePlan {
+// How the owners of one slice (bridges.hpp) exchange it on their bridge, in
+// MPI's int counts: slice s of every node's data. Computed on every rank (all
+// know the map), so an out-of-range count fails everywhere. Block placement: each
+// node's slice is one contiguous piece -> in-place Allgatherv. Otherwise its
+// blocks become an indexed type per node -> Alltoallw, sending from MPI_BOTTOM
+// with absolute addresses (one type per half of the double buffer): a send buffer
+// equal to the receive buffer is taken for MPI_IN_PLACE by some nonblocking
+// implementations (Open MPI's libnbc). The arrays stay alive while a nonblocking
+// exchange uses them.
+struct SlicePlan {
   std::vector<int> node_counts, node_displs;       // block placement: one piece per node
   std::vector<std::vector<int>> lengths, offsets;  // otherwise: indexed blocks per node
+  std::vector<detail::OwnedType> node_types;       // built on the slice's owners only
+  detail::OwnedType send_type[2];                  // this node's piece at its absolute address, per half
+  std::vector<int> send_counts, recv_counts, zero;
+  std::vector<MPI_Datatype> send_types[2], recv_types;
 };
 
-BridgePlan plan_bridge(const NodeRankMap& map, const std::vector<std::int64_t>& counts,
-                       const std::vector<std::int64_t>& displs) {
-  BridgePlan plan;
+SlicePlan plan_slice(const NodeRankMap& map, const std::vector<std::int64_t>& counts,
+                     const std::vector<std::int64_t>& displs, int slice, int slices) {
+  SlicePlan plan;
   const int nodes = map.num_nodes;
   plan.node_counts.assign(nodes, 0);
   plan.node_displs.assign(nodes, 0);
-  if (map.contiguous) {
-    for (int n = 0; n < nodes; ++n) {
-      const auto& ranks = map.ranks_of_node[n];
-      std::int64_t count = 0;
-      for (int r : ranks) count += counts[r];
-      plan.node_counts[n] = detail::to_int_count(count, "node count");
-      plan.node_displs[n] = detail::to_int_count(displs[ranks.front()], "node displacement");
-    }
-    return plan;
-  }
   plan.lengths.resize(nodes);
   plan.offsets.resize(nodes);
   for (int n = 0; n < nodes; ++n) {
-    for (const Block& b : node_blocks(map, n, counts, displs)) {
+    const std::vector<Block> whole = node_blocks(map, n, counts, displs);
+    std::int64_t total = 0;
+    for (const Block& b : whole) total += b.count;
+    const detail::SliceRange range = detail::slice_range(total, slice, slices);
+    for (const Block& b : sub_blocks(whole, range.first, range.last)) {
       plan.lengths[n].push_back(detail::to_int_count(b.count, "block length"));
       plan.offsets[n].push_back(detail::to_int_count(b.displacement, "block displacement"));
     }
-    plan.node_counts[n] = plan.lengths[n].empty() ? 0 : 1;
+    if (map.contiguous) {
+      plan.node_counts[n] = plan.lengths[n].empty() ? 0 : plan.lengths[n].front();
+      plan.node_displs[n] = plan.offsets[n].empty() ? 0 : plan.offsets[n].front();
+    } else {
+      plan.node_counts[n] = plan.lengths[n].empty() ? 0 : 1;
+    }
   }
   return plan;
 }
@@ -124,11 +137,19 @@ class PureAllgatherv final : public Allgatherv {
   void* slot() override { return data_.data() + displs_[topo_.rank()] * elem_size_; }
   const void* result() const override { return data_.data(); }
   void run() override {
-    topo_.require_comm_alive("allgatherv run()");
+    require_idle("run()");
     HYMPI_CHECK_MPI(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data_.data(), icounts_.data(), idispls_.data(),
                                    type_.get(), topo_.comm()));
   }
+  void start() override {
+    require_idle("start()");
+    HYMPI_CHECK_MPI(MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data_.data(), icounts_.data(), idispls_.data(),
+                                    type_.get(), topo_.comm(), request_.add()));
+  }
+  bool test() override { return request_.test(); }
+  void wait() override { request_.wait(); }
   void set_counts(std::vector<std::int64_t> counts) override {
+    require_idle("set_counts()");
     std::vector<int> icounts, idispls;
     std::vector<std::byte> data;
     CountPlan plan = plan_counts(topo_, std::move(counts), elem_size_, [&](const CountPlan& p) {
@@ -146,61 +167,105 @@ class PureAllgatherv final : public Allgatherv {
   std::size_t bytes_per_node() const override { return total_ * elem_size_ * topo_.node_size(); }
 
  private:
+  void require_idle(const char* call) const {
+    topo_.require_comm_alive("allgatherv");
+    if (!request_.empty())
+      require(false, std::string("allgatherv ") + call + " while an exchange is in flight: call wait() first");
+  }
+
   const Topology& topo_;
   detail::OwnedType type_;
   std::vector<std::byte> data_;
   std::vector<int> icounts_, idispls_;
   std::int64_t total_ = 0;
+  detail::Requests request_;  // last: completes before the buffers go
 };
 
+// A saturating sum of the counts before they are checked: only a size hint.
+std::uint64_t bytes_hint(const std::vector<std::int64_t>& counts, std::size_t elem_size) {
+  std::uint64_t total = 0;
+  for (std::int64_t c : counts) total += c > 0 ? static_cast<std::uint64_t>(c) : 0;
+  return total > std::numeric_limits<std::uint64_t>::max() / elem_size ? std::numeric_limits<std::uint64_t>::max()
+                                                                       : total * elem_size;
+}
+
 // One copy per node, double-buffered: call k uses half k % 2, so writing the next
-// contribution never touches the result a neighbour may still be reading.
+// contribution never touches the result a neighbour may still be reading. With one
+// leader, run() is arrive -> leader exchanges -> release; with several, and for
+// start/test/wait, the node exchange (node_exchange.hpp) moves the slices.
 class HybridAllgatherv final : public Allgatherv {
  public:
   HybridAllgatherv(const Topology& topo, std::vector<std::int64_t> counts, std::size_t elem_size,
                    CollectiveOptions options)
-      : topo_(topo), type_(detail::element_type(elem_size)), buffer_(topo) {
+      : topo_(topo),
+        type_(detail::element_type(elem_size)),
+        buffer_(topo),
+        bridges_(topo, detail::effective_leaders(topo, options.leaders, bytes_hint(counts, elem_size))) {
     elem_size_ = elem_size;
     options_ = options;
     topology_owner_ = topo.keep_alive();
     sync_ = NodeSync::create(options.sync, topo, &buffer_);
+    exchange_ = std::make_unique<detail::NodeExchange>(topo, *sync_, bridges_);
     set_counts(std::move(counts));
   }
   void* slot() override { return half(phase_) + displs_[topo_.rank()] * elem_size_; }
   const void* result() const override { return half(front_); }
   void run() override {
-    topo_.require_comm_alive("allgatherv run()");
+    require_idle("run()");
+    if (bridges_.slices() > 1) {
+      exchange_->run([this](int s, MPI_Comm bridge, MPI_Request* request) { post_slice(phase_, s, bridge, request); });
+      land();
+      return;
+    }
     if (topo_.num_nodes() == 1) {
       sync_->full();
     } else {
       sync_->arrive();
-      if (topo_.is_leader()) exchange_on_bridge(half(phase_));
+      if (topo_.is_leader()) post_slice(phase_, 0, topo_.bridge_comm(), nullptr);
       sync_->release();
     }
-    front_ = phase_;
-    phase_ ^= 1;
+    land();
+  }
+  void start() override {
+    require_idle("start()");
+    const int which = phase_;
+    exchange_->start(
+        [this, which](int s, MPI_Comm bridge, MPI_Request* request) { post_slice(which, s, bridge, request); });
+    in_flight_ = true;
+    exchange_->test();  // posts at once when the node is already there; lands in test()/wait()
+  }
+  bool test() override {
+    if (!in_flight_) return true;
+    if (!exchange_->test()) return false;
+    land();
+    return true;
+  }
+  void wait() override {
+    if (!in_flight_) return;
+    exchange_->wait();
+    land();
   }
   // Strong guarantee: everything is checked and built aside (agreed on every
   // rank), the window grown without releasing the old one; only then committed.
   void set_counts(std::vector<std::int64_t> counts) override {
-    BridgePlan bridge;
+    require_idle("set_counts()");
+    std::vector<SlicePlan> slices;
     std::size_t half_bytes = 0;
     CountPlan plan = plan_counts(topo_, std::move(counts), elem_size_, [&](const CountPlan& p) {
       half_bytes = align(p.bytes);
       require(half_bytes >= p.bytes && half_bytes <= std::numeric_limits<std::size_t>::max() / 2,
               "allgatherv result of " + std::to_string(p.bytes) + " bytes overflows size_t", ErrorCode::out_of_memory);
-      bridge = plan_bridge(topo_.map(), p.counts, p.displs);
+      for (int s = 0; s < bridges_.slices(); ++s)
+        slices.push_back(plan_slice(topo_.map(), p.counts, p.displs, s, bridges_.slices()));
     });
-    std::vector<detail::OwnedType> node_types =
-        topo_.is_leader() ? indexed_types(bridge) : std::vector<detail::OwnedType>{};
     const bool grown = buffer_.reserve(2 * half_bytes);
     counts_ = std::move(plan.counts);
     displs_ = std::move(plan.displs);
     total_ = plan.total;
     half_bytes_ = half_bytes;
-    node_counts_ = std::move(bridge.node_counts);
-    node_displs_ = std::move(bridge.node_displs);
-    node_types_ = std::move(node_types);
+    slices_ = std::move(slices);
+    if (!topo_.map().contiguous)
+      for (int s : bridges_.owned()) build_alltoallw(slices_[s]);
     if (grown) first_touch();
   }
   std::size_t bytes_per_node() const override { return 2 * half_bytes_; }
@@ -209,6 +274,17 @@ class HybridAllgatherv final : public Allgatherv {
   static std::size_t align(std::size_t bytes) { return (bytes + 63) / 64 * 64; }
   std::byte* half(int which) const { return buffer_.data() + which * half_bytes_; }
 
+  void require_idle(const char* call) const {
+    topo_.require_comm_alive("allgatherv");
+    if (in_flight_)
+      require(false, std::string("allgatherv ") + call + " while an exchange is in flight: call wait() first");
+  }
+  void land() {
+    in_flight_ = false;
+    front_ = phase_;
+    phase_ ^= 1;
+  }
+
   // Each owner touches its own slots first (NUMA placement), then all wait.
   void first_touch() {
     for (int which = 0; which < 2; ++which)
@@ -216,49 +292,72 @@ class HybridAllgatherv final : public Allgatherv {
     sync_->full();
   }
 
-  // Block placement: each node's data is one contiguous piece -> in-place Allgatherv.
-  // Otherwise each node's pieces are described by an indexed type -> Alltoallw.
-  std::vector<detail::OwnedType> indexed_types(const BridgePlan& bridge) const {
-    std::vector<detail::OwnedType> types;
-    for (std::size_t n = 0; n < bridge.lengths.size(); ++n) {
-      MPI_Datatype type;
-      HYMPI_CHECK_MPI(MPI_Type_indexed(static_cast<int>(bridge.lengths[n].size()), bridge.lengths[n].data(),
-                                       bridge.offsets[n].data(), type_.get(), &type));
+  // The Alltoallw arguments of one slice: every node's piece as an indexed type,
+  // this node's also at its absolute addresses in either half.
+  void build_alltoallw(SlicePlan& plan) const {
+    const int nodes = topo_.num_nodes(), me = topo_.node_index();
+    auto commit = [](MPI_Datatype type) {
       HYMPI_CHECK_MPI(MPI_Type_commit(&type));
-      types.emplace_back(type);
+      return detail::OwnedType(type);
+    };
+    for (int n = 0; n < nodes; ++n) {
+      MPI_Datatype type;
+      HYMPI_CHECK_MPI(MPI_Type_indexed(static_cast<int>(plan.lengths[n].size()), plan.lengths[n].data(),
+                                       plan.offsets[n].data(), type_.get(), &type));
+      plan.node_types.push_back(commit(type));
     }
-    return types;
+    for (int which = 0; which < 2; ++which) {
+      MPI_Aint base = 0;
+      HYMPI_CHECK_MPI(MPI_Get_address(half(which), &base));
+      std::vector<MPI_Aint> addresses;
+      for (int offset : plan.offsets[me])
+        addresses.push_back(base + static_cast<MPI_Aint>(offset) * static_cast<MPI_Aint>(elem_size_));
+      MPI_Datatype type;
+      HYMPI_CHECK_MPI(MPI_Type_create_hindexed(static_cast<int>(addresses.size()), plan.lengths[me].data(),
+                                               addresses.data(), type_.get(), &type));
+      plan.send_type[which] = commit(type);
+      plan.send_types[which].assign(nodes, plan.send_type[which].get());
+    }
+    plan.zero.assign(nodes, 0);
+    for (int n = 0; n < nodes; ++n) {
+      plan.send_counts.push_back(n == me ? 0 : plan.node_counts[me]);
+      plan.recv_counts.push_back(n == me ? 0 : plan.node_counts[n]);
+      plan.recv_types.push_back(plan.node_types[n].get());
+    }
   }
 
-  void exchange_on_bridge(std::byte* data) {
-    const int nodes = topo_.num_nodes();
-    const int me = topo_.node_index();
+  // Slice s of half `which` on its bridge: blocking without a request, nonblocking with one.
+  void post_slice(int which, int s, MPI_Comm bridge, MPI_Request* request) {
+    std::byte* data = half(which);
+    SlicePlan& p = slices_[s];
     if (topo_.map().contiguous) {
-      HYMPI_CHECK_MPI(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data, node_counts_.data(), node_displs_.data(),
-                                     type_.get(), topo_.bridge_comm()));
+      if (request)
+        HYMPI_CHECK_MPI(MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data, p.node_counts.data(),
+                                        p.node_displs.data(), type_.get(), bridge, request));
+      else
+        HYMPI_CHECK_MPI(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data, p.node_counts.data(),
+                                       p.node_displs.data(), type_.get(), bridge));
       return;
     }
-    std::vector<int> send_counts(nodes), recv_counts(nodes), zero(nodes, 0);
-    std::vector<MPI_Datatype> send_types(nodes), recv_types(nodes);
-    for (int n = 0; n < nodes; ++n) {
-      send_counts[n] = n == me ? 0 : node_counts_[me];
-      recv_counts[n] = n == me ? 0 : node_counts_[n];
-      send_types[n] = node_types_[me].get();
-      recv_types[n] = node_types_[n].get();
-    }
-    HYMPI_CHECK_MPI(MPI_Alltoallw(data, send_counts.data(), zero.data(), send_types.data(), data, recv_counts.data(),
-                                  zero.data(), recv_types.data(), topo_.bridge_comm()));
+    if (request)
+      HYMPI_CHECK_MPI(MPI_Ialltoallw(MPI_BOTTOM, p.send_counts.data(), p.zero.data(), p.send_types[which].data(), data,
+                                     p.recv_counts.data(), p.zero.data(), p.recv_types.data(), bridge, request));
+    else
+      HYMPI_CHECK_MPI(MPI_Alltoallw(MPI_BOTTOM, p.send_counts.data(), p.zero.data(), p.send_types[which].data(), data,
+                                    p.recv_counts.data(), p.zero.data(), p.recv_types.data(), bridge));
   }
 
   const Topology& topo_;
   detail::OwnedType type_;
   NodeBuffer buffer_;
   std::unique_ptr<NodeSync> sync_;
+  detail::Bridges bridges_;
   std::int64_t total_ = 0;
   std::size_t half_bytes_ = 0;
   int phase_ = 0, front_ = 1;
-  std::vector<detail::OwnedType> node_types_;
-  std::vector<int> node_counts_, node_displs_;
+  bool in_flight_ = false;
+  std::vector<SlicePlan> slices_;
+  std::unique_ptr<detail::NodeExchange> exchange_;  // last: an exchange in flight completes first
 };
 
 }  // namespace
@@ -266,6 +365,7 @@ class HybridAllgatherv final : public Allgatherv {
 std::unique_ptr<Allgatherv> Allgatherv::create(const Topology& topo, std::vector<std::int64_t> counts,
                                                std::size_t elem_size, CollectiveOptions options) {
   require(elem_size > 0, "allgatherv element size must be > 0");
+  detail::check_leaders(topo, options);
   if (options.policy == Policy::pure)
     return std::make_unique<PureAllgatherv>(topo, std::move(counts), elem_size, options);
   return std::make_unique<HybridAllgatherv>(topo, std::move(counts), elem_size, options);

@@ -4,12 +4,14 @@
 #include <string>
 #include <vector>
 
+#include "bridges.hpp"
 #include "hympi/collectives.hpp"
 #include "hympi/error.hpp"
 #include "hympi/node_buffer.hpp"
 #include "hympi/topology.hpp"
 #include "mpi_type.hpp"
-#include "progress.hpp"
+#include "node_exchange.hpp"
+#include "requests.hpp"
 
 namespace hympi {
 
@@ -41,54 +43,40 @@ class SlotRing {
   void require_idle(const char* call) const {
     if (in_flight_) require(false, std::string("bcast ") + call + " while a broadcast is in flight: call wait() first");
   }
-  void require_in_flight() const { require(in_flight_, "bcast wait() without a start()"); }
+  void require_in_flight(const char* call = "wait()") const {
+    if (!in_flight_) require(false, std::string("bcast ") + call + " without a start()");
+  }
   void begin() {
     require_idle("start()");
     in_flight_ = true;
+    landed_by_test_ = false;
   }
   void end() {
     require_in_flight();
     in_flight_ = false;
     land();
   }
+  // test() saw the broadcast complete: it lands now, and the wait() after it is free.
+  void end_by_test() {
+    end();
+    landed_by_test_ = true;
+  }
+  // True (once) when test() already landed the broadcast wait() is asked for.
+  bool take_landed_by_test() {
+    const bool landed = landed_by_test_ && !in_flight_;
+    landed_by_test_ = false;
+    return landed;
+  }
+  bool landed_by_test() const { return landed_by_test_; }
   void land() {
+    landed_by_test_ = false;
     front_ = phase_;
     phase_ = (phase_ + 1) % slots_;
   }
 
  private:
   int slots_, phase_ = 0, front_;
-  bool in_flight_ = false;
-};
-
-// An MPI request counted as in flight for the progress poke (progress.hpp).
-// Destroying it completes the operation: an object destroyed with a broadcast in
-// flight (an exception unwinding a lookahead loop) must not free the memory MPI
-// still writes into. The destructor is the first member to go, before the buffers.
-class TrackedRequest {
- public:
-  TrackedRequest() = default;
-  TrackedRequest(const TrackedRequest&) = delete;
-  TrackedRequest& operator=(const TrackedRequest&) = delete;
-  ~TrackedRequest() {
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (request_ == MPI_REQUEST_NULL || finalized) return;
-    MPI_Wait(&request_, MPI_STATUS_IGNORE);  // errors cannot be thrown from here; the memory is safe either way
-    --detail::requests_in_flight();
-  }
-  MPI_Request* begin() {
-    ++detail::requests_in_flight();
-    return &request_;
-  }
-  void wait() {
-    if (request_ == MPI_REQUEST_NULL) return;
-    HYMPI_CHECK_MPI(MPI_Wait(&request_, MPI_STATUS_IGNORE));
-    --detail::requests_in_flight();
-  }
-
- private:
-  MPI_Request request_ = MPI_REQUEST_NULL;
+  bool in_flight_ = false, landed_by_test_ = false;
 };
 
 class PureBcast final : public Bcast {
@@ -121,12 +109,22 @@ class PureBcast final : public Bcast {
     check_call(topo_, root, count, capacity_);
     ring_.begin();
     HYMPI_CHECK_MPI(MPI_Ibcast(source(root, root_data), detail::to_int_count(count, "bcast count"), type_.get(), root,
-                               topo_.comm(), request_.begin()));
+                               topo_.comm(), request_.add()));
   }
   void wait() override {
     topo_.require_comm_alive("bcast wait()");
+    if (ring_.take_landed_by_test()) return;
+    ring_.require_in_flight();
     request_.wait();
     ring_.end();
+  }
+  bool test() override {
+    topo_.require_comm_alive("bcast test()");
+    if (ring_.landed_by_test()) return true;
+    ring_.require_in_flight("test()");
+    if (!request_.test()) return false;
+    ring_.end_by_test();
+    return true;
   }
   std::size_t bytes_per_node() const override { return data_.size() * topo_.node_size(); }
 
@@ -145,18 +143,21 @@ class PureBcast final : public Bcast {
   std::size_t slot_bytes_;
   std::vector<std::byte> data_;
   std::vector<const void*> sent_from_;  // per slot: the root's own data, or null
-  TrackedRequest request_;
+  detail::Requests request_;            // last: a broadcast in flight completes before the buffers go
 };
 
 // One copy per node in a ring of node copies: 2 (each result stays valid until
 // this rank's next broadcast) or 3 with overlap (one more in flight). The root
-// (leader or not) writes into the node copy; its leader forwards it on the bridge.
+// (leader or not) writes into the node copy; the node's slice owners (one leader
+// by default, bridges.hpp) forward it on their bridges. run() with one leader is
+// arrive -> leader broadcasts -> release; start/test/wait and several leaders go
+// through the node exchange (node_exchange.hpp).
 //
 // Why 3 with overlap: result k must stay readable until this rank's start(k+2).
-// The root writes k+3 into slot k only after its wait(k+2), and the leader
-// released k+2 only after every node rank arrived at start(k+2); a leader
-// receives k+3 only after every node rank arrived at start(k+3). With 2 slots the
-// root would write k+2 over k while a neighbour may still read it.
+// The root writes k+3 into slot k only after its wait(k+2), which completes only
+// after every node rank arrived at start(k+2); a slice owner receives k+3 only
+// after every node rank arrived at start(k+3). With 2 slots the root would write
+// k+2 over k while a neighbour may still read it.
 class HybridBcast final : public Bcast {
  public:
   HybridBcast(const Topology& topo, std::int64_t capacity, std::size_t elem_size, CollectiveOptions options)
@@ -164,12 +165,14 @@ class HybridBcast final : public Bcast {
         type_(detail::element_type(elem_size)),
         ring_(options.overlap ? 3 : 2),
         slot_bytes_((capacity * elem_size + 63) / 64 * 64),
-        buffer_(topo, ring_.slots() * slot_bytes_) {
+        buffer_(topo, ring_.slots() * slot_bytes_),
+        bridges_(topo, detail::effective_leaders(topo, options.leaders, capacity * elem_size)) {
     capacity_ = capacity;
     elem_size_ = elem_size;
     options_ = options;
     topology_owner_ = topo.keep_alive();
     sync_ = NodeSync::create(options.sync, topo, &buffer_);
+    exchange_ = std::make_unique<detail::NodeExchange>(topo, *sync_, bridges_);
     if (topo.is_leader()) std::memset(buffer_.data(), 0, buffer_.capacity());
     sync_->full();
   }
@@ -179,6 +182,11 @@ class HybridBcast final : public Bcast {
     check_call(topo_, root, count, capacity_);
     ring_.require_idle("run()");
     copy_in(root, count, root_data);
+    if (bridges_.slices() > 1) {
+      exchange_->run(slice_broadcast(root, count));
+      ring_.land();
+      return;
+    }
     if (topo_.num_nodes() == 1) {
       timed_sync(&NodeSync::full);
     } else {
@@ -190,33 +198,44 @@ class HybridBcast final : public Bcast {
     }
     ring_.land();
   }
-  // One node: nothing moves, the root's stores only need the node barrier in
-  // wait(). Several: the leader waits for its node, then starts the bridge broadcast.
+  // Announces this rank's arrival; the slice owners post their bridge broadcasts
+  // as soon as the node is there (at once if it already is).
   void start(int root, std::int64_t count, const void* root_data) override {
     check_call(topo_, root, count, capacity_);
     ring_.begin();
     copy_in(root, count, root_data);
-    if (topo_.num_nodes() == 1) return;
-    timed_sync(&NodeSync::arrive);
-    if (topo_.is_leader())
-      HYMPI_CHECK_MPI(MPI_Ibcast(buffer(), detail::to_int_count(count, "bcast count"), type_.get(), topo_.node_of(root),
-                                 topo_.bridge_comm(), request_.begin()));
+    exchange_->start(slice_broadcast(root, count));
+    exchange_->test();  // posts at once when the node is already there; lands in test()/wait()
   }
   void wait() override {
     topo_.require_comm_alive("bcast wait()");
+    if (ring_.take_landed_by_test()) return;
     ring_.require_in_flight();  // before any node sync: fail alone, not in a barrier
-    if (topo_.num_nodes() == 1) {
-      timed_sync(&NodeSync::full);
-    } else {
-      request_.wait();
-      timed_sync(&NodeSync::release);
-    }
+    exchange_->wait();
     ring_.end();
+  }
+  bool test() override {
+    topo_.require_comm_alive("bcast test()");
+    if (ring_.landed_by_test()) return true;
+    ring_.require_in_flight("test()");
+    if (!exchange_->test()) return false;
+    ring_.end_by_test();
+    return true;
   }
   std::size_t bytes_per_node() const override { return buffer_.capacity(); }
 
  private:
   std::byte* slot(int which) const { return buffer_.data() + which * slot_bytes_; }
+  // Slice s of the message in the written slot, broadcast on its bridge.
+  detail::NodeExchange::Post slice_broadcast(int root, std::int64_t count) {
+    std::byte* data = slot(ring_.phase());
+    const int root_node = topo_.node_of(root), slices = bridges_.slices();
+    return [=](int s, MPI_Comm bridge, MPI_Request* request) {
+      const detail::SliceRange range = detail::slice_range(count, s, slices);
+      HYMPI_CHECK_MPI(MPI_Ibcast(data + range.first * elem_size_, static_cast<int>(range.last - range.first),
+                                 type_.get(), root_node, bridge, request));
+    };
+  }
   void copy_in(int root, std::int64_t count, const void* root_data) {
     if (root_data && topo_.rank() == root && count > 0) std::memcpy(buffer(), root_data, count * elem_size_);
   }
@@ -232,7 +251,8 @@ class HybridBcast final : public Bcast {
   std::size_t slot_bytes_;
   NodeBuffer buffer_;
   std::unique_ptr<NodeSync> sync_;
-  TrackedRequest request_;
+  detail::Bridges bridges_;
+  std::unique_ptr<detail::NodeExchange> exchange_;  // last: a broadcast in flight completes first
 };
 
 }  // namespace
@@ -248,6 +268,7 @@ std::unique_ptr<Bcast> Bcast::create(const Topology& topo, std::int64_t capacity
               "bcast capacity " + std::to_string(capacity) + " x element size " + std::to_string(elem_size) +
                   " bytes overflows size_t",
               ErrorCode::out_of_memory);
+  detail::check_leaders(topo, options);
   if (options.policy == Policy::pure) return std::make_unique<PureBcast>(topo, capacity, elem_size, options);
   return std::make_unique<HybridBcast>(topo, capacity, elem_size, options);
 }

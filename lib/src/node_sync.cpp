@@ -8,6 +8,7 @@
 #include "hympi/node_buffer.hpp"
 #include "hympi/topology.hpp"
 #include "progress.hpp"
+#include "requests.hpp"
 
 namespace hympi {
 
@@ -35,11 +36,21 @@ class BarrierSync final : public NodeSync {
     HYMPI_CHECK_MPI(MPI_Barrier(node_));
     if (data_) data_->sync_memory();
   }
+  void start_full() override {
+    if (data_) data_->sync_memory();
+    HYMPI_CHECK_MPI(MPI_Ibarrier(node_, barrier_.add()));
+  }
+  bool test_full() override {
+    if (!barrier_.test()) return false;
+    if (data_) data_->sync_memory();
+    return true;
+  }
   SyncKind kind() const override { return SyncKind::barrier; }
 
  private:
   MPI_Comm node_;
   const NodeBuffer* data_;
+  detail::Requests barrier_;
 };
 
 // Epoch counters in shared memory, one cache line each: line 0 is the leader's
@@ -53,7 +64,7 @@ class FlagSync final : public NodeSync {
       : topo_(topo),
         flags_(topo, kLine * (1 + static_cast<std::size_t>(topo.node_size()))),
         data_(data),
-        spins_before_yield_(spins_before_yield(topo)) {
+        spins_before_yield_(count_spins_before_yield(topo)) {
     if (topo.is_leader()) std::memset(flags_.data(), 0, flags_.capacity());
     flags_.sync_memory();
     HYMPI_CHECK_MPI(MPI_Barrier(topo.node_comm()));
@@ -78,6 +89,15 @@ class FlagSync final : public NodeSync {
     wait_all();
     acquire();
   }
+  void start_full() override { publish(); }
+  bool test_full() override {
+    flags_.sync_memory();
+    for (int i = 0; i < topo_.node_size(); ++i)
+      if (__atomic_load_n(counter(1 + i), __ATOMIC_ACQUIRE) < epoch_) return false;
+    acquire();
+    return true;
+  }
+  int spins_before_yield() const override { return spins_before_yield_; }
   SyncKind kind() const override { return SyncKind::flags; }
 
  private:
@@ -112,7 +132,7 @@ class FlagSync final : public NodeSync {
   }
   // Collective over the node. Cores = the union of the node ranks' affinity masks:
   // a rank bound to one core still has its neighbours on other cores.
-  static int spins_before_yield(const Topology& topo) {
+  static int count_spins_before_yield(const Topology& topo) {
     cpu_set_t cpus;
     CPU_ZERO(&cpus);
     if (sched_getaffinity(0, sizeof cpus, &cpus) != 0) CPU_SET(0, &cpus);

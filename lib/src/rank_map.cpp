@@ -1,5 +1,6 @@
 #include "hympi/rank_map.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <map>
 
@@ -47,6 +48,17 @@ std::vector<Block> node_blocks(const NodeRankMap& map, int node, const std::vect
       blocks.push_back({displs[r], counts[r]});
   }
   return blocks;
+}
+
+std::vector<Block> sub_blocks(const std::vector<Block>& blocks, std::int64_t first, std::int64_t last) {
+  std::vector<Block> out;
+  std::int64_t start = 0;  // position of the current block in the concatenation
+  for (const Block& b : blocks) {
+    const std::int64_t lo = std::max(first, start), hi = std::min(last, start + b.count);
+    if (lo < hi) out.push_back({b.displacement + (lo - start), hi - lo});
+    start += b.count;
+  }
+  return out;
 }
 
 }  // namespace hympi

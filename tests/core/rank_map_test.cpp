@@ -1,8 +1,9 @@
+#include "hympi/rank_map.hpp"
+
 #include <gtest/gtest.h>
 
 #include "hympi/error.hpp"
 #include "hympi/grid.hpp"
-#include "hympi/rank_map.hpp"
 
 TEST(RankMap, Displacements) {
   EXPECT_EQ(hympi::displacements({3, 0, 2, 5}), (std::vector<std::int64_t>{0, 3, 3, 5}));
@@ -46,6 +47,24 @@ TEST(RankMap, NodeBlocksMergeNeighbours) {
   EXPECT_EQ(blocks[0].count, 4);
   EXPECT_EQ(blocks[1].displacement, 10);
   EXPECT_EQ(blocks[1].count, 1);
+}
+
+// Multi-leader slices: cutting a node's blocks anywhere keeps every element once, in order.
+TEST(NodeRankMap, SubBlocksCutAcrossBlocks) {
+  const std::vector<hympi::Block> blocks{{5, 4}, {10, 1}, {20, 3}};  // 8 elements
+  auto part = hympi::sub_blocks(blocks, 2, 6);                       // elements 2..5
+  ASSERT_EQ(part.size(), 3u);
+  EXPECT_EQ(part[0].displacement, 7);
+  EXPECT_EQ(part[0].count, 2);
+  EXPECT_EQ(part[1].displacement, 10);
+  EXPECT_EQ(part[1].count, 1);
+  EXPECT_EQ(part[2].displacement, 20);
+  EXPECT_EQ(part[2].count, 1);
+  EXPECT_TRUE(hympi::sub_blocks(blocks, 3, 3).empty());
+  std::int64_t covered = 0;
+  for (int s = 0; s < 3; ++s)
+    for (const auto& b : hympi::sub_blocks(blocks, 8 * s / 3, 8 * (s + 1) / 3)) covered += b.count;
+  EXPECT_EQ(covered, 8);
 }
 
 TEST(TwoLevelShape, GroupMajorMakesGroupsContiguous) {

@@ -46,8 +46,11 @@ struct CollectiveOptions {
   bool overlap = false;
   // Bridge ranks per node (multi-leader): the node's cross-node traffic is split
   // into k slices, each exchanged by a different node rank over its own bridge
-  // communicator; a node with fewer than k ranks uses all it has. 0 = automatic
-  // (the measured default, see README), 1 = the single-leader scheme.
+  // communicator; a node with fewer than k ranks uses all it has (slice s is node
+  // rank s % node size's). 0 = automatic (the measured default, see README), 1 =
+  // the single-leader scheme. Must be >= 0 and equal on every rank (checked: an
+  // error on every rank). k is fixed when the object is created (capped at the
+  // largest node); results are bit-identical for every k.
   int leaders = 0;
   // Reductions only: the same bits for any placement, node layout and policy
   // (contributions combined in communicator-rank order). Costs more traffic.
@@ -83,11 +86,19 @@ class Allgatherv {
   virtual std::size_t bytes_per_node() const = 0;
 
   // Nonblocking: start() begins the exchange of what this rank wrote in slot();
-  // test() advances it (any node rank's test/wait drives the node's part) and
-  // returns true once result() is complete; wait() completes it. One exchange in
-  // flight at a time; slot() must not be written and result() not read while it
-  // flies. Collective like run(). The default completes the whole exchange in
-  // start(); implementations that overlap override all three.
+  // test() advances it and returns true once result() is complete; wait()
+  // completes it (free after test() said true). One exchange in flight at a time;
+  // slot() must not be written and result() not read while it flies (the previous
+  // result is not kept: read it before start()). Collective like run(); start()
+  // never waits for other ranks. Pure: MPI_Iallgatherv. Hybrid: start() publishes
+  // this rank's part and announces its arrival; whichever node rank then enters
+  // test()/wait() and sees the whole node arrived posts its own slices of the
+  // bridge exchange (leaders = k: the slice owners; MPI_Iallgatherv/Ialltoallw on
+  // the slice's bridge), polls them, and announces when they are done; the result
+  // is complete once every node rank has. An MPI request can only be completed by
+  // the process that posted it, so a busy owner delays its own slice only: with
+  // leaders = node size every rank carries a share and no single rank holds the
+  // node. Every wait drives MPI progress (the application's messages move).
   virtual void start() { run(); }
   virtual bool test() { return true; }
   virtual void wait() {}
@@ -137,14 +148,16 @@ class Bcast {
   // what the root wrote, wait() completes it; one broadcast in flight at a time.
   // With options().overlap a result stays readable until this rank's second
   // start() after it: through the next broadcast's flight and landing. Without
-  // overlap, start() ends the previous result's validity. Hybrid start() on
-  // several nodes waits until the node's ranks reached their start() (the leader
-  // forwards their data): unlike MPI_Ibcast it is not purely local. Destroying the
+  // overlap, start() ends the previous result's validity. Hybrid start() only
+  // announces this rank's arrival; the node's slice owners forward the data once
+  // the whole node has arrived, inside test()/wait() (see Allgatherv::test()). Destroying the
   // object with a broadcast in flight completes it first (every rank must destroy it).
   virtual void start(int root, std::int64_t count, const void* root_data = nullptr) = 0;
   virtual void wait() = 0;
   // Advances the broadcast in flight; true once it is complete (then wait() is free).
-  // The default completes it.
+  // Same progress rules as Allgatherv::test(): any node rank's test() moves the
+  // node on, each slice owner posts and polls its own bridge broadcast. The
+  // default (base class) completes it.
   virtual bool test() {
     wait();
     return true;

@@ -42,6 +42,15 @@ class NodeSync {
   virtual void release() = 0;
   // arrive + release in one step when there is no bridge work: a full node barrier.
   virtual void full() = 0;
+  // full() split in two for nonblocking collectives: start_full() announces this
+  // rank's arrival (its stores are published) without waiting; test_full() is true
+  // once every node rank has started the same full(), and then orders memory like
+  // full(). Call test_full() until it is true before the next synchronization.
+  virtual void start_full() = 0;
+  virtual bool test_full() = 0;
+  // How often a waiter polls before it yields the core (more when the node has a
+  // core per rank, fewer when it is oversubscribed).
+  virtual int spins_before_yield() const { return 64; }
   virtual SyncKind kind() const = 0;
 
   // `data` is the window whose memory is ordered; may be null (pure barrier).

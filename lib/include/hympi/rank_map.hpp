@@ -33,4 +33,8 @@ struct Block {
 std::vector<Block> node_blocks(const NodeRankMap& map, int node, const std::vector<std::int64_t>& counts,
                                const std::vector<std::int64_t>& displs);
 
+// The part of `blocks` holding elements [first, last) of their concatenation
+// (a multi-leader slice of one node's data), as blocks again.
+std::vector<Block> sub_blocks(const std::vector<Block>& blocks, std::int64_t first, std::int64_t last);
+
 }  // namespace hympi

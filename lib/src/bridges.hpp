@@ -1,0 +1,60 @@
+// Private helper of the core: the multi-leader bridge. A node's cross-node
+// traffic is cut into k slices; slice s of node n is exchanged by node rank
+// s % size(n) over bridge communicator s, whose members are those owners in node
+// order (bridge rank = node index). Slice 0 is the topology's own bridge of node
+// leaders, so k = 1 is exactly the single-leader scheme. A node with fewer ranks
+// than k gives a rank several slices.
+#pragma once
+#include <mpi.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "hympi/collectives.hpp"
+
+namespace hympi {
+
+class Topology;
+
+namespace detail {
+
+// Collective over topo.comm(): options.leaders must be >= 0 and equal on every
+// rank; otherwise every rank throws the same hympi::Error naming the problem.
+void check_leaders(const Topology& topo, const CollectiveOptions& options);
+
+// The slice count used for `requested` leaders (0 = automatic, from the bytes one
+// exchange moves per node and the node count; README "Multi-leader"). Never more
+// than the largest node's rank count, 1 on one node. The same on every rank.
+int effective_leaders(const Topology& topo, int requested, std::uint64_t bytes_per_node);
+
+// Elements [first, last) of slice s when n elements are cut into k slices.
+struct SliceRange {
+  std::int64_t first, last;
+};
+inline SliceRange slice_range(std::int64_t n, int s, int k) {
+  return {n * s / k, n * (s + 1) / k};
+}
+
+class Bridges {
+ public:
+  // Collective over topo.comm() (only the members of each new bridge take part).
+  Bridges(const Topology& topo, int slices);
+  ~Bridges();
+  Bridges(const Bridges&) = delete;
+  Bridges& operator=(const Bridges&) = delete;
+
+  int slices() const { return slices_; }
+  // Slices this rank exchanges, ascending, with their communicators.
+  const std::vector<int>& owned() const { return owned_; }
+  MPI_Comm comm(int slice) const { return comms_[slice]; }
+  bool owns_any() const { return !owned_.empty(); }
+
+ private:
+  int slices_;
+  std::vector<int> owned_;
+  std::vector<MPI_Comm> comms_;  // per slice; MPI_COMM_NULL where this rank is no member
+  std::vector<bool> created_;    // freed by us (slice 0 belongs to the topology)
+};
+
+}  // namespace detail
+}  // namespace hympi
