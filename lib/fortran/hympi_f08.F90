@@ -34,7 +34,8 @@ module hympi_f08
     integer(c_int64_t) :: rows = 0  ! leading dimension of a rank-2 result by default
   end type
 
-  public :: hympi_allgather_init, hympi_allgatherv_init, hympi_bcast_init, hympi_allreduce_init
+  public :: hympi_allgather_init, hympi_allgatherv_init, hympi_bcast_init, hympi_allreduce_init, &
+            hympi_reduce_init
   public :: hympi_start, hympi_test, hympi_wait, hympi_request_free, hympi_slot, hympi_result
 
   interface hympi_allgather_init
@@ -48,6 +49,9 @@ module hympi_f08
   end interface
   interface hympi_allreduce_init
     module procedure allreduce_init_f08, allreduce_init_int
+  end interface
+  interface hympi_reduce_init
+    module procedure reduce_init_f08, reduce_init_int
   end interface
   interface hympi_slot
     module procedure slot_real64_1, slot_real64_2, slot_real32_1, slot_real32_2, slot_int32_1, slot_int32_2, &
@@ -84,6 +88,13 @@ module hympi_f08
       import :: c_int, c_int64_t, c_ptr
       integer(c_int64_t), value :: count
       integer(c_int), value :: type, op, comm, info
+      type(c_ptr), intent(out) :: request
+    end function
+    integer(c_int) function c_reduce_init(count, type, op, root, comm, info, request) &
+        bind(C, name="hympi_reduce_init_f")
+      import :: c_int, c_int64_t, c_ptr
+      integer(c_int64_t), value :: count
+      integer(c_int), value :: type, op, root, comm, info
       type(c_ptr), intent(out) :: request
     end function
     integer(c_int) function c_start(request) bind(C, name="hympi_start")
@@ -225,6 +236,26 @@ contains
     type(hympi_request), intent(out) :: request
     integer, optional, intent(out) :: ierror
     call allreduce_init_int(count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request, ierror)
+  end subroutine
+
+  subroutine reduce_init_int(count, datatype, op, root, comm, info, request, ierror)
+    integer, intent(in) :: count, datatype, op, root, comm, info
+    type(hympi_request), intent(out) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: rc
+    rc = c_reduce_init(int(count, c_int64_t), datatype, op, root, comm, info, request%handle)
+    call finish(rc, ierror)
+  end subroutine
+
+  subroutine reduce_init_f08(count, datatype, op, root, comm, info, request, ierror)
+    integer, intent(in) :: count, root
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(hympi_request), intent(out) :: request
+    integer, optional, intent(out) :: ierror
+    call reduce_init_int(count, datatype%MPI_VAL, op%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request, ierror)
   end subroutine
 
   ! ---- completion ----

@@ -117,6 +117,11 @@ int hympi_bcast_init(int64_t count, MPI_Datatype type, int root, MPI_Comm comm, 
  * MPI_Op_create'd); a contiguous type of a basic type reduces element by element. */
 int hympi_allreduce_init(int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Info info,
                          hympi_request_t* request);
+/* The same reduction to `root` (fixed at init, as MPI_Reduce_init): every rank
+ * writes its slot, only the root's result is non-NULL (result count 0 elsewhere).
+ * hympi_start completes it (the core's Reduce is blocking). */
+int hympi_reduce_init(int64_t count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
+                      hympi_request_t* request);
 
 /* Begins one exchange of what this rank wrote in the slot. Fails on an active
  * request (started, not yet completed). */
@@ -149,6 +154,8 @@ int hympi_bcast_init_f(int64_t count, MPI_Fint type, int root, MPI_Fint comm, MP
                        hympi_request_t* request);
 int hympi_allreduce_init_f(int64_t count, MPI_Fint type, MPI_Fint op, MPI_Fint comm, MPI_Fint info,
                            hympi_request_t* request);
+int hympi_reduce_init_f(int64_t count, MPI_Fint type, MPI_Fint op, int root, MPI_Fint comm, MPI_Fint info,
+                        hympi_request_t* request);
 
 /* Fortran bridges: communicator as MPI_Fint (mpi_f08 handle %MPI_VAL). */
 int hympi_allgather_create_f(MPI_Fint comm, int64_t count_per_rank, size_t elem_size, int policy, int sync,

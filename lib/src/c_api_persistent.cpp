@@ -64,6 +64,22 @@ class FixedBcast final : public Operation {
   bool is_root_;
 };
 
+// Reduce with the root fixed at init, as MPI_Reduce_init. The core's Reduce is
+// blocking, so start() completes it (test and wait then find it done); the slot
+// is every rank's, the result only the root's.
+class FixedReduce final : public Operation {
+ public:
+  explicit FixedReduce(std::unique_ptr<Reduce> impl) : impl_(std::move(impl)) {}
+  void* slot() override { return impl_->slot(); }
+  const void* result() const override { return impl_->result(); }
+  void start() override { impl_->run(); }
+  bool test() override { return true; }
+  void wait() override {}
+
+ private:
+  std::unique_ptr<Reduce> impl_;
+};
+
 // What every rank must agree on, compared in one MPI_Allreduce (max of v and of -v).
 struct Agreed {
   const char* what;
@@ -222,6 +238,27 @@ int hympi_allreduce_init(int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm c
   });
 }
 
+int hympi_reduce_init(int64_t count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
+                      hympi_request_t* request) {
+  return init("hympi_reduce_init", request, [&](const char* call) {
+    auto c = hympi::c_api::check_init(comm, type, info, call,
+                                      [&](const hympi::Topology& topo) {
+                                        hympi::c_api::require_count(count, call);
+                                        hympi::require(op != MPI_OP_NULL, std::string(call) + ": op is MPI_OP_NULL");
+                                        hympi::require(root >= 0 && root < topo.size(),
+                                                       std::string(call) + ": root " + std::to_string(root) +
+                                                           " is not a rank of the communicator (size " +
+                                                           std::to_string(topo.size()) + ")");
+                                      },
+                                      {{"count", count}, {"root", root}});
+    auto impl =
+        hympi::Reduce::create(*c.topo, count * c.element.basic_per_element, c.element.basic, op, root, c.options);
+    const bool is_root = c.topo->rank() == root;
+    publish(request, std::make_unique<hympi::c_api::FixedReduce>(std::move(impl)), c.element.size, count,
+            is_root ? count : 0);
+  });
+}
+
 int hympi_start(hympi_request_t request) {
   return guarded([&] {
     require_handle(request, "hympi_start: request");
@@ -293,6 +330,12 @@ int hympi_allreduce_init_f(int64_t count, MPI_Fint type, MPI_Fint op, MPI_Fint c
                            hympi_request_t* request) {
   return hympi_allreduce_init(count, MPI_Type_f2c(type), MPI_Op_f2c(op), MPI_Comm_f2c(comm), MPI_Info_f2c(info),
                               request);
+}
+
+int hympi_reduce_init_f(int64_t count, MPI_Fint type, MPI_Fint op, int root, MPI_Fint comm, MPI_Fint info,
+                        hympi_request_t* request) {
+  return hympi_reduce_init(count, MPI_Type_f2c(type), MPI_Op_f2c(op), root, MPI_Comm_f2c(comm), MPI_Info_f2c(info),
+                           request);
 }
 
 }  // extern "C"

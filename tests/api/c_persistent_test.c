@@ -171,6 +171,29 @@ static void allreduce_rounds(MPI_Info info) {
   MPI_Type_free(&pair);
 }
 
+/* Sum of int64 to the last rank over rounds: only the root reads a result. */
+static void reduce_rounds(MPI_Info info) {
+  const int count = 5, root = size - 1;
+  hympi_request_t req = HYMPI_REQUEST_NULL;
+  check(hympi_reduce_init(count, MPI_INT64_T, MPI_SUM, root, MPI_COMM_WORLD, info, &req) == HYMPI_SUCCESS,
+        "reduce_init");
+  check(hympi_request_slot_count(req) == count, "reduce slot count");
+  check(hympi_request_result_count(req) == (rank == root ? count : 0), "reduce result count only on the root");
+  for (int round = 0; round < ROUNDS; ++round) {
+    int64_t own[5], expected[5];
+    int64_t* slot = hympi_request_slot(req);
+    for (int i = 0; i < count; ++i) own[i] = slot[i] = (int64_t)(rank + 1) * (i + 1) - round * ((int64_t)1 << 34);
+    check(hympi_start(req) == HYMPI_SUCCESS, "reduce start");
+    MPI_Reduce(own, expected, count, MPI_INT64_T, MPI_SUM, root, MPI_COMM_WORLD);
+    complete(req, round);
+    if (rank == root)
+      check(memcmp(hympi_request_result(req), expected, sizeof expected) == 0, "reduce sum on the root");
+    else
+      check(hympi_request_result(req) == NULL, "reduce result NULL off the root");
+  }
+  check(hympi_request_free(&req) == HYMPI_SUCCESS, "reduce free");
+}
+
 static void start_twice_fails(void) {
   hympi_request_t req = HYMPI_REQUEST_NULL;
   check(hympi_allgather_init(1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &req) == HYMPI_SUCCESS, "init");
@@ -218,7 +241,11 @@ static void bad_arguments(void) {
   if (size > 1) {
     rc = hympi_allreduce_init(rank == 0 ? 5 : 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
     expect_error(rc, HYMPI_ERR_ARG, "count differs", req, "allreduce count mismatch");
+    rc = hympi_reduce_init(4, MPI_INT, MPI_SUM, rank == 0 ? 1 : 0, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    expect_error(rc, HYMPI_ERR_ARG, "root differs", req, "reduce root mismatch");
   }
+  rc = hympi_reduce_init(4, MPI_INT, MPI_SUM, size, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+  expect_error(rc, HYMPI_ERR_ARG, "root", req, "reduce root == size");
   MPI_Type_free(&vector);
   MPI_Type_free(&resized);
   /* Root out of range, on every rank or only on one. */
@@ -266,6 +293,7 @@ int main(int argc, char** argv) {
     allgatherv_rounds(info);
     bcast_rounds(info);
     allreduce_rounds(info);
+    reduce_rounds(info);
     if (v == 1) {
       MPI_Info_set(info, "overlap", "true");
       bcast_rounds(info);

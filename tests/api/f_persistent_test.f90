@@ -245,6 +245,35 @@ contains
     call hympi_result(request, r4min)
     call check(all(r4min == r4ref), 'real32 allreduce min')
     call hympi_request_free(request)
+    call reduce_to_last()
+  end subroutine
+
+  ! Reduce (int64 sum) to the last rank, two rounds: only the root has a result
+  ! (elsewhere the pointer is disassociated, as a bcast slot off the root).
+  subroutine reduce_to_last()
+    type(hympi_request) :: request
+    integer(int64), pointer :: i8(:), i8sum(:)
+    integer(int64) :: own(3), i8ref(3)
+    integer :: round, root
+    root = nranks - 1
+    call hympi_reduce_init(3, MPI_INTEGER8, MPI_SUM, root, MPI_COMM_WORLD, MPI_INFO_NULL, request)
+    do round = 1, 2
+      call hympi_slot(request, i8)
+      own = [int(rank + round, int64), -int(rank, int64) * 2_int64**33, int(round, int64)]
+      i8 = own
+      i8ref = 0
+      call MPI_Reduce(own, i8ref, 3, MPI_INTEGER8, MPI_SUM, root, MPI_COMM_WORLD)
+      call hympi_start(request)
+      call hympi_wait(request)
+      call hympi_result(request, i8sum)
+      if (rank == root) then
+        call check(size(i8sum) == 3, 'reduce result length is the count on the root')
+        if (size(i8sum) == 3) call check(all(i8sum == i8ref), 'int64 reduce sum on the root')
+      else
+        call check(.not. associated(i8sum), 'reduce result not associated off the root')
+      end if
+    end do
+    call hympi_request_free(request)
   end subroutine
 
   subroutine bad_arguments()
