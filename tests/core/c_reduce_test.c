@@ -35,11 +35,18 @@ int main(int argc, char** argv) {
         const int root = (size - 1 + o) % size;
         hympi_allreduce_t ar = NULL;
         hympi_reduce_t rd = NULL;
-        if (hympi_allreduce_create_ex(MPI_COMM_WORLD, COUNT, MPI_INT64_T, ops[o], policy, HYMPI_SYNC_FLAGS, 2, det,
-                                      &ar))
-          bad += fail(rank, "allreduce_create_ex");
-        if (hympi_reduce_create(MPI_COMM_WORLD, COUNT, MPI_INT64_T, ops[o], root, policy, HYMPI_SYNC_BARRIER, &rd))
-          bad += fail(rank, "reduce_create");
+        /* The plain creates (automatic leaders, not deterministic) and the _ex ones with 2 leaders. */
+        const int plain = !det && o == 0;
+        const int ar_rc =
+            plain ? hympi_allreduce_create(MPI_COMM_WORLD, COUNT, MPI_INT64_T, ops[o], policy, HYMPI_SYNC_FLAGS, &ar)
+                  : hympi_allreduce_create_ex(MPI_COMM_WORLD, COUNT, MPI_INT64_T, ops[o], policy, HYMPI_SYNC_FLAGS, 2,
+                                              det, &ar);
+        if (ar_rc) bad += fail(rank, "allreduce_create");
+        const int rd_rc = det ? hympi_reduce_create_ex(MPI_COMM_WORLD, COUNT, MPI_INT64_T, ops[o], root, policy,
+                                                       HYMPI_SYNC_BARRIER, 2, det, &rd)
+                              : hympi_reduce_create(MPI_COMM_WORLD, COUNT, MPI_INT64_T, ops[o], root, policy,
+                                                    HYMPI_SYNC_BARRIER, &rd);
+        if (rd_rc) bad += fail(rank, "reduce_create");
         for (int it = 0; it < 3; ++it) {
           int64_t own[COUNT], expected[COUNT];
           int64_t* a = hympi_allreduce_slot(ar);
@@ -80,6 +87,13 @@ int main(int argc, char** argv) {
                                      HYMPI_POLICY_HYBRID, HYMPI_SYNC_FLAGS, &rd);
   if (rc != HYMPI_ERR_ARG || rd != NULL || !strstr(hympi_last_error(), "root"))
     bad += fail(rank, "a bad root on one rank must fail on every rank");
+  /* The message outlives later calls only as a copy, truncated to the buffer. */
+  char full[512], shortened[8];
+  hympi_last_error_copy(full, (int)sizeof full);
+  hympi_last_error_copy(shortened, (int)sizeof shortened);
+  if (strcmp(full, hympi_last_error()) != 0 || strlen(shortened) != sizeof shortened - 1 ||
+      strncmp(full, shortened, sizeof shortened - 1) != 0)
+    bad += fail(rank, "last_error_copy must copy the message, truncated and NUL-terminated");
 
   MPI_Op_free(&user);
   int total = 0;
