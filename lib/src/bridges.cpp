@@ -18,23 +18,21 @@ void check_leaders(const Topology& topo, const CollectiveOptions& options) {
                                  std::to_string(highest) + "); every rank must pass the same value");
 }
 
-namespace {
-
-// The automatic choice (measured, README "Multi-leader"): more leaders pay only
-// where message rate limits, i.e. small slices on many nodes.
-int automatic_leaders(std::uint64_t bytes_per_node, int nodes) {
-  (void)bytes_per_node;
-  (void)nodes;
-  return 1;
+int automatic_leaders(std::uint64_t bytes, int largest_node) {
+  const std::uint64_t wanted = std::max<std::uint64_t>(1, bytes / kBytesPerLeader);
+  return static_cast<int>(std::min<std::uint64_t>(wanted, static_cast<std::uint64_t>(std::max(1, largest_node))));
 }
 
-}  // namespace
-
-int effective_leaders(const Topology& topo, int requested, std::uint64_t bytes_per_node) {
+int effective_leaders(const Topology& topo, int requested, std::uint64_t bytes) {
   if (topo.num_nodes() <= 1) return 1;
   std::size_t largest = 1;
   for (const auto& ranks : topo.map().ranks_of_node) largest = std::max(largest, ranks.size());
-  const int wanted = requested > 0 ? requested : automatic_leaders(bytes_per_node, topo.num_nodes());
+  if (requested == 0) {
+    // Agreed before the bridges exist: a count that differs on some rank is only
+    // reported later, and differing k would leave the bridge creation hanging.
+    HYMPI_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &bytes, 1, MPI_UINT64_T, MPI_MAX, topo.comm()));
+  }
+  const int wanted = requested > 0 ? requested : automatic_leaders(bytes, static_cast<int>(largest));
   return static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(wanted), largest));
 }
 

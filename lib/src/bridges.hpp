@@ -22,10 +22,19 @@ namespace detail {
 // rank; otherwise every rank throws the same hympi::Error naming the problem.
 void check_leaders(const Topology& topo, const CollectiveOptions& options);
 
-// The slice count used for `requested` leaders (0 = automatic, from the bytes one
-// exchange moves per node and the node count; README "Multi-leader"). Never more
-// than the largest node's rank count, 1 on one node. The same on every rank.
-int effective_leaders(const Topology& topo, int requested, std::uint64_t bytes_per_node);
+// The automatic leader count (options.leaders = 0) for an exchange that moves
+// `bytes` over the bridges per call (allgather(v): the whole result; bcast: the
+// message; allreduce/reduce: the vector): one leader per kBytesPerLeader, at
+// least 1, at most largest_node. Measured (README "Multi-leader"): on 2 x 2
+// emulated nodes 2 leaders paid from 512 KiB in all three collectives and lost
+// (bcast, allgather) or tied (allreduce) below 256 KiB.
+inline constexpr std::uint64_t kBytesPerLeader = std::uint64_t{256} << 10;
+int automatic_leaders(std::uint64_t bytes, int largest_node);
+
+// The slice count used for `requested` leaders (0 = automatic_leaders(bytes)).
+// Never more than the largest node's rank count, 1 on one node. Collective over
+// topo.comm() (bytes are agreed, the largest value wins): the same on every rank.
+int effective_leaders(const Topology& topo, int requested, std::uint64_t bytes);
 
 // Elements [first, last) of slice s when n elements are cut into k slices.
 struct SliceRange {

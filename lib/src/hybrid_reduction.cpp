@@ -12,6 +12,7 @@
 #include <limits>
 #include <vector>
 
+#include "bridges.hpp"
 #include "comm_from_ranks.hpp"
 #include "hympi/error.hpp"
 #include "hympi/node_buffer.hpp"
@@ -20,13 +21,6 @@
 #include "reduction_engine.hpp"
 
 namespace hympi::detail {
-
-int automatic_leaders(std::size_t bytes, int max_node_size) {
-  // Measured (README): on emulated nodes of one 2-core host several leaders never
-  // beat one up to 2 MiB; beyond the measured range the node's ranks share the bridge.
-  constexpr std::size_t kMultiLeaderBytes = std::size_t{4} << 20;
-  return bytes >= kMultiLeaderBytes ? max_node_size : 1;
-}
 
 namespace {
 

@@ -38,8 +38,4 @@ std::unique_ptr<ReductionEngine> make_hybrid_reduction(const Topology& topo, con
 std::unique_ptr<ReductionEngine> make_ordered_reduction(const Topology& topo, const ReductionArgs& args,
                                                         const CollectiveOptions& options);
 
-// Bridge ranks per node that options.leaders = 0 picks for a vector of `bytes`
-// (the measured threshold, see README).
-int automatic_leaders(std::size_t bytes, int max_node_size);
-
 }  // namespace hympi::detail
