@@ -150,8 +150,7 @@ int hympi_allgather_init_f(int64_t count, MPI_Fint type, MPI_Fint comm, MPI_Fint
 /* ncounts: entries in counts (checked against the communicator's size). */
 int hympi_allgatherv_init_f(const int64_t* counts, int64_t ncounts, MPI_Fint type, MPI_Fint comm, MPI_Fint info,
                             hympi_request_t* request);
-int hympi_bcast_init_f(int64_t count, MPI_Fint type, int root, MPI_Fint comm, MPI_Fint info,
-                       hympi_request_t* request);
+int hympi_bcast_init_f(int64_t count, MPI_Fint type, int root, MPI_Fint comm, MPI_Fint info, hympi_request_t* request);
 int hympi_allreduce_init_f(int64_t count, MPI_Fint type, MPI_Fint op, MPI_Fint comm, MPI_Fint info,
                            hympi_request_t* request);
 int hympi_reduce_init_f(int64_t count, MPI_Fint type, MPI_Fint op, int root, MPI_Fint comm, MPI_Fint info,
@@ -194,7 +193,7 @@ int hympi_reduce_create(MPI_Comm comm, int64_t count, MPI_Datatype type, MPI_Op 
 int hympi_reduce_create_ex(MPI_Comm comm, int64_t count, MPI_Datatype type, MPI_Op op, int root, int policy, int sync,
                            int leaders, int deterministic, hympi_reduce_t* out);
 void* hympi_reduce_slot(hympi_reduce_t h);
-int hympi_reduce_run(hympi_reduce_t h); /* collective */
+int hympi_reduce_run(hympi_reduce_t h);            /* collective */
 const void* hympi_reduce_result(hympi_reduce_t h); /* NULL except on root */
 size_t hympi_reduce_bytes_per_node(hympi_reduce_t h);
 int hympi_reduce_free(hympi_reduce_t* h); /* collective */
