@@ -289,9 +289,10 @@ class SubmitTest(Case):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         jobs = [line for line in proc.stdout.splitlines() if " sbatch " in line]
         exp_dir = os.path.join(ROOT, "results", "experiments", "cluster")
-        self.assertEqual(jobs, [f"HYMPI_EXPERIMENTS={exp_dir}/zhou-fig{n}.toml sbatch -p big --nodes={nodes} "
-                                f"--job-name=hympi-zhou-fig{n} {self.jobscript}"
-                                for n, nodes in ((7, 1), (8, 64), (9, 8), (10, 4))])
+        self.assertEqual(jobs, [f"HYMPI_EXPERIMENTS={exp_dir}/{name}.toml sbatch -p big --nodes={nodes} "
+                                f"--job-name=hympi-{name} {self.jobscript}"
+                                for name, nodes in (("zhou-fig7", 1), ("zhou-fig8", 64), ("zhou-fig9", 8),
+                                                    ("zhou-fig10", 4), ("allreduce", 16))])
         self.assertIn("per job: --nodes=64", proc.stdout)
 
     def test_refuses_before_sbatch_without_a_toml_reader(self):
