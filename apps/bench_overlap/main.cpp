@@ -1,12 +1,14 @@
-// hympi-bench-overlap: how much computation a nonblocking allgather hides, measured
-// the way OSU's osu_iallgather does. Per size and variant:
+// hympi-bench-overlap: how much computation a nonblocking allgather or allreduce
+// hides, measured the way OSU's osu_iallgather / osu_iallreduce do. Per
+// operation, size and variant:
 //   t_comm    = start + wait with nothing between (the collective's own time)
 //   t_total   = start + compute for t_comm + wait
 //   overlap % = max(0, 100 - 100 * (t_total - t_compute) / t_comm)
 // (100 % = the whole collective hidden behind the computation). Variants: MPI's own
-// MPI_Iallgather on private buffers ("mpi") and hympi's Allgatherv start/test/wait
-// under the pure and hybrid policies; --polls N calls test() N times during the
-// computation (OSU's -t), which lets the hybrid node exchange move on.
+// MPI_Iallgather / MPI_Iallreduce (sum) on private buffers ("mpi") and hympi's
+// Allgatherv / Allreduce start/test/wait under the pure and hybrid policies;
+// --polls N calls test() N times during the computation (OSU's -t), which lets
+// the hybrid node exchange move on.
 #include <mpi.h>
 
 #include <algorithm>
@@ -19,6 +21,7 @@
 #include "common_options.hpp"
 #include "hympi/collectives.hpp"
 #include "hympi/error.hpp"
+#include "hympi/reduce.hpp"
 #include "hympi/topology.hpp"
 #include "record.hpp"
 #include "run_info.hpp"
@@ -29,11 +32,13 @@ namespace {
 
 constexpr apps::AppInfo kApp{
     "hympi-bench-overlap",
-    "Overlap of a nonblocking allgather with computation, OSU osu_iallgather style: the share of the "
-    "collective's time hidden behind computation of the same length. MPI_Iallgather against hympi's "
-    "Allgatherv start/test/wait (pure and hybrid, any number of leaders). Prints a table; --csv appends rows."};
+    "Overlap of a nonblocking allgather or allreduce with computation, OSU osu_iallgather/osu_iallreduce "
+    "style: the share of the collective's time hidden behind computation of the same length. "
+    "MPI_Iallgather/MPI_Iallreduce against hympi's Allgatherv/Allreduce start/test/wait (pure and hybrid, any "
+    "number of leaders). Prints a table; --csv appends rows."};
 
 struct Options {
+  std::vector<std::string> ops = {"allgather"};
   std::vector<std::int64_t> sizes = {1, 64, 1024, 16384};  // doubles per rank
   std::vector<std::string> variants = {"mpi", "pure", "hybrid"};
   std::vector<int> polls = {0, 8};
@@ -44,8 +49,15 @@ struct Options {
 };
 
 void add_options(CLI::App& app, Options& o) {
-  app.add_option("--sizes", o.sizes, "Doubles per rank, comma separated")->delimiter(',')->capture_default_str();
-  app.add_option("--variants", o.variants, "mpi (MPI_Iallgather), pure, hybrid (hympi start/test/wait)")
+  app.add_option("--ops", o.ops, "allgather (doubles per rank), allreduce (sum of doubles), comma separated")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"allgather", "allreduce"}))
+      ->capture_default_str();
+  app.add_option("--sizes", o.sizes, "Doubles per rank (allgather) or vector length (allreduce), comma separated")
+      ->delimiter(',')
+      ->capture_default_str();
+  app.add_option("--variants", o.variants,
+                 "mpi (MPI_Iallgather / MPI_Iallreduce), pure, hybrid (hympi start/test/wait)")
       ->delimiter(',')
       ->check(CLI::IsMember({"mpi", "pure", "hybrid"}))
       ->capture_default_str();
@@ -68,11 +80,12 @@ std::string problem_of(const Options& o) {
   if (o.leaders < 0) return "--leaders must be >= 0 (got " + std::to_string(o.leaders) + ")";
   if (o.iterations < 1) return "--iterations must be >= 1 (got " + std::to_string(o.iterations) + ")";
   if (o.warmup < 0) return "--warmup must be >= 0 (got " + std::to_string(o.warmup) + ")";
-  if (o.sizes.empty() || o.variants.empty() || o.polls.empty()) return "--sizes, --variants and --polls need a value";
+  if (o.ops.empty() || o.sizes.empty() || o.variants.empty() || o.polls.empty())
+    return "--ops, --sizes, --variants and --polls need a value";
   return "";
 }
 
-// One nonblocking allgather of `size` doubles per rank, started and completed.
+// One nonblocking collective of `size` doubles, started and completed.
 struct Exchange {
   virtual ~Exchange() = default;
   virtual void start() = 0;
@@ -81,10 +94,17 @@ struct Exchange {
 };
 
 struct MpiExchange final : Exchange {
-  MpiExchange(MPI_Comm comm, std::int64_t size, int ranks)
-      : comm_(comm), count_(static_cast<int>(size)), mine_(size, 1.0), all_(size * ranks) {}
+  MpiExchange(MPI_Comm comm, bool reduce, std::int64_t size, int ranks)
+      : comm_(comm),
+        reduce_(reduce),
+        count_(static_cast<int>(size)),
+        mine_(size, 1.0),
+        all_(reduce ? size : size * ranks) {}
   void start() override {
-    HYMPI_CHECK_MPI(MPI_Iallgather(mine_.data(), count_, MPI_DOUBLE, all_.data(), count_, MPI_DOUBLE, comm_, &req_));
+    if (reduce_)
+      HYMPI_CHECK_MPI(MPI_Iallreduce(mine_.data(), all_.data(), count_, MPI_DOUBLE, MPI_SUM, comm_, &req_));
+    else
+      HYMPI_CHECK_MPI(MPI_Iallgather(mine_.data(), count_, MPI_DOUBLE, all_.data(), count_, MPI_DOUBLE, comm_, &req_));
   }
   bool test() override {
     int done = 0;
@@ -93,23 +113,35 @@ struct MpiExchange final : Exchange {
   }
   void wait() override { HYMPI_CHECK_MPI(MPI_Wait(&req_, MPI_STATUS_IGNORE)); }
   MPI_Comm comm_;
+  bool reduce_;
   int count_;
   std::vector<double> mine_, all_;
   MPI_Request req_ = MPI_REQUEST_NULL;
 };
 
+// hympi's Allgatherv or Allreduce: the same slot / start / test / wait shape.
+template <class Collective>
 struct HympiExchange final : Exchange {
-  HympiExchange(const Topology& topo, std::int64_t size, CollectiveOptions options)
-      : ag_(Allgatherv::create_allgather(topo, size, sizeof(double), options)), size_(size) {}
+  HympiExchange(std::unique_ptr<Collective> c, std::int64_t size) : c_(std::move(c)), size_(size) {}
   void start() override {
-    std::fill(ag_->slot_as<double>(), ag_->slot_as<double>() + size_, 1.0);
-    ag_->start();
+    std::fill(c_->template slot_as<double>(), c_->template slot_as<double>() + size_, 1.0);
+    c_->start();
   }
-  bool test() override { return ag_->test(); }
-  void wait() override { ag_->wait(); }
-  std::unique_ptr<Allgatherv> ag_;
+  bool test() override { return c_->test(); }
+  void wait() override { c_->wait(); }
+  std::unique_ptr<Collective> c_;
   std::int64_t size_;
 };
+
+std::unique_ptr<Exchange> make_exchange(const Topology& topo, const std::string& op, const std::string& variant,
+                                        std::int64_t n, int leaders) {
+  const bool reduce = op == "allreduce";
+  if (variant == "mpi") return std::make_unique<MpiExchange>(topo.comm(), reduce, n, topo.size());
+  const CollectiveOptions options{variant == "pure" ? Policy::pure : Policy::hybrid, SyncKind::flags, false, leaders};
+  if (reduce)
+    return std::make_unique<HympiExchange<Allreduce>>(Allreduce::create(topo, n, MPI_DOUBLE, MPI_SUM, options), n);
+  return std::make_unique<HympiExchange<Allgatherv>>(Allgatherv::create_allgather(topo, n, sizeof(double), options), n);
+}
 
 // Busy computation for `seconds`, calling test() `polls` times at even intervals.
 void compute(double seconds, int polls, Exchange& x) {
@@ -146,10 +178,10 @@ int run(Options& o) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const Topology& topo = Topology::of(MPI_COMM_WORLD, o.common.layout.resolve(size));
   const apps::RunInfo info = apps::gather_run_info(topo);
-  auto row = [&](const std::string& variant, int polls, std::int64_t n, double comm_s, double compute_s, double total_s,
-                 double overlap) {
+  auto row = [&](const std::string& op, const std::string& variant, int polls, std::int64_t n, double comm_s,
+                 double compute_s, double total_s, double overlap) {
     return apps::Record()
-        .add("operation", "iallgather")
+        .add("operation", "i" + op)
         .add("variant", variant)
         .add("leaders", variant == "hybrid" ? o.leaders : 0)
         .add("polls", polls)
@@ -161,32 +193,27 @@ int run(Options& o) {
         .add("total_us", total_s * 1e6)
         .add("overlap_pct", overlap, 4);
   };
-  auto csv = apps::RecordCsv::open(topo.comm(), o.common.csv, row("", 0, 0, 0, 0, 0, 0), &info);
+  auto csv = apps::RecordCsv::open(topo.comm(), o.common.csv, row("", "", 0, 0, 0, 0, 0, 0), &info);
   if (topo.rank() == 0) {
-    std::printf("# hympi overlap of a nonblocking allgather (OSU osu_iallgather method)\n");
+    std::printf("# hympi overlap of nonblocking collectives (OSU osu_iallgather / osu_iallreduce method)\n");
     std::printf("# Ranks: %d, nodes: %d, layout: %s\n", info.ranks, info.nodes, info.layout.c_str());
-    std::printf("%-8s %-7s %5s %12s %12s %12s %10s\n", "variant", "polls", "bytes", "comm(us)", "compute(us)",
-                "total(us)", "overlap%");
+    std::printf("%-10s %-8s %-7s %9s %12s %12s %12s %10s\n", "operation", "variant", "polls", "bytes", "comm(us)",
+                "compute(us)", "total(us)", "overlap%");
   }
-  for (auto n : o.sizes)
-    for (const auto& variant : o.variants) {
-      std::unique_ptr<Exchange> x;
-      if (variant == "mpi")
-        x = std::make_unique<MpiExchange>(topo.comm(), n, size);
-      else
-        x = std::make_unique<HympiExchange>(
-            topo, n,
-            CollectiveOptions{variant == "pure" ? Policy::pure : Policy::hybrid, SyncKind::flags, false, o.leaders});
-      const double comm_s = timed(*x, topo.comm(), o.iterations, o.warmup, 0, 0);
-      for (int polls : o.polls) {
-        const double total_s = timed(*x, topo.comm(), o.iterations, o.warmup, comm_s, polls);
-        const double overlap = std::max(0.0, 100.0 - 100.0 * (total_s - comm_s) / comm_s);
-        csv.write(row(variant, polls, n, comm_s, comm_s, total_s, overlap));
-        if (topo.rank() == 0)
-          std::printf("%-8s %-7d %5lld %12.2f %12.2f %12.2f %10.1f\n", variant.c_str(), polls,
-                      static_cast<long long>(n * 8), comm_s * 1e6, comm_s * 1e6, total_s * 1e6, overlap);
+  for (const auto& op : o.ops)
+    for (auto n : o.sizes)
+      for (const auto& variant : o.variants) {
+        std::unique_ptr<Exchange> x = make_exchange(topo, op, variant, n, o.leaders);
+        const double comm_s = timed(*x, topo.comm(), o.iterations, o.warmup, 0, 0);
+        for (int polls : o.polls) {
+          const double total_s = timed(*x, topo.comm(), o.iterations, o.warmup, comm_s, polls);
+          const double overlap = std::max(0.0, 100.0 - 100.0 * (total_s - comm_s) / comm_s);
+          csv.write(row(op, variant, polls, n, comm_s, comm_s, total_s, overlap));
+          if (topo.rank() == 0)
+            std::printf("%-10s %-8s %-7d %9lld %12.2f %12.2f %12.2f %10.1f\n", ("i" + op).c_str(), variant.c_str(),
+                        polls, static_cast<long long>(n * 8), comm_s * 1e6, comm_s * 1e6, total_s * 1e6, overlap);
+        }
       }
-    }
   return apps::kSuccess;
 }
 

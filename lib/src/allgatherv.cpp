@@ -213,7 +213,9 @@ class HybridAllgatherv final : public Allgatherv {
   void run() override {
     require_idle("run()");
     if (bridges_.slices() > 1) {
-      exchange_->run([this](int s, MPI_Comm bridge, MPI_Request* request) { post_slice(phase_, s, bridge, request); });
+      exchange_->run([this](int s, MPI_Comm bridge, detail::Requests& requests) {
+        post_slice(phase_, s, bridge, requests.add());
+      });
       land();
       return;
     }
@@ -229,8 +231,9 @@ class HybridAllgatherv final : public Allgatherv {
   void start() override {
     require_idle("start()");
     const int which = phase_;
-    exchange_->start(
-        [this, which](int s, MPI_Comm bridge, MPI_Request* request) { post_slice(which, s, bridge, request); });
+    exchange_->start([this, which](int s, MPI_Comm bridge, detail::Requests& requests) {
+      post_slice(which, s, bridge, requests.add());
+    });
     in_flight_ = true;
     exchange_->test();  // posts at once when the node is already there; lands in test()/wait()
   }

@@ -182,7 +182,7 @@ class HybridBcast final : public Bcast {
     check_call(topo_, root, count, capacity_);
     ring_.require_idle("run()");
     copy_in(root, count, root_data);
-    if (bridges_.slices() > 1) {
+    if (slices_for(count) > 1) {
       exchange_->run(slice_broadcast(root, count));
       ring_.land();
       return;
@@ -226,14 +226,24 @@ class HybridBcast final : public Bcast {
 
  private:
   std::byte* slot(int which) const { return buffer_.data() + which * slot_bytes_; }
-  // Slice s of the message in the written slot, broadcast on its bridge.
+  // The bridges are built for the capacity. With automatic leaders a call uses
+  // only as many as its own message earns (detail::automatic_leaders): a small
+  // message through a large object keeps the single-leader path and its cheaper
+  // node synchronization. The count is the same on every rank, so is the choice.
+  int slices_for(std::int64_t count) const {
+    if (options_.leaders > 0) return bridges_.slices();
+    return detail::automatic_leaders(static_cast<std::uint64_t>(count) * elem_size_, bridges_.slices());
+  }
+  // Slice s of the message in the written slot, broadcast on its bridge (owners
+  // of slices beyond this call's count post nothing).
   detail::NodeExchange::Post slice_broadcast(int root, std::int64_t count) {
     std::byte* data = slot(ring_.phase());
-    const int root_node = topo_.node_of(root), slices = bridges_.slices();
-    return [=](int s, MPI_Comm bridge, MPI_Request* request) {
+    const int root_node = topo_.node_of(root), slices = slices_for(count);
+    return [=](int s, MPI_Comm bridge, detail::Requests& requests) {
+      if (s >= slices) return;
       const detail::SliceRange range = detail::slice_range(count, s, slices);
       HYMPI_CHECK_MPI(MPI_Ibcast(data + range.first * elem_size_, static_cast<int>(range.last - range.first),
-                                 type_.get(), root_node, bridge, request));
+                                 type_.get(), root_node, bridge, requests.add()));
     };
   }
   void copy_in(int root, std::int64_t count, const void* root_data) {

@@ -6,33 +6,32 @@
 // own bridge communicator; (4) node sync: the result is visible. Run k uses half
 // k % 2: a rank entering run k+1 cannot overwrite what a neighbour still reads
 // from run k, and nobody writes half k % 2 again before every node rank entered
-// run k+1 (the sync of step 1).
+// run k+1 (the sync of step 1). start/test/wait (allreduce) take the same steps
+// through the node exchange (node_exchange.hpp): the syncs become announcements,
+// the combining runs in whichever test()/wait() sees the node arrived, and the
+// owners' bridge allreduces are MPI_Iallreduce requests.
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "bridges.hpp"
-#include "comm_from_ranks.hpp"
 #include "hympi/error.hpp"
 #include "hympi/node_buffer.hpp"
 #include "hympi/node_sync.hpp"
 #include "hympi/topology.hpp"
+#include "node_exchange.hpp"
 #include "reduction_engine.hpp"
 
 namespace hympi::detail {
 
 namespace {
 
-// A range of the result that this rank allreduces across nodes, and over which
-// communicator (rank = node index).
+// Elements [lo, hi) of the result: the piece one bridge slice allreduces across nodes.
 struct BridgePiece {
   std::int64_t lo, hi;
-  MPI_Comm comm;
-  bool owned;  // created here (multi-leader) rather than the topology's bridge
 };
-
-constexpr int kBridgeTagBase = 0x4852;  // distinct from the topology's and grids' tags
 
 class HybridReduction final : public ReductionEngine {
  public:
@@ -49,14 +48,9 @@ class HybridReduction final : public ReductionEngine {
     half_bytes_ = slot_bytes_ * slots;
     buffer_.reserve(2 * half_bytes_);
     plan_bridges(options.leaders);
+    exchange_ = std::make_unique<NodeExchange>(topo, *sync_, *bridges_);
     for (int which = 0; which < 2; ++which) std::memset(slot_of(which, topo.node_rank()), 0, args.bytes);
     sync_->full();
-  }
-  ~HybridReduction() override {
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    for (BridgePiece& piece : pieces_)
-      if (piece.owned && !finalized) MPI_Comm_free(&piece.comm);
   }
 
   void* slot() override { return slot_of(phase_, topo_.node_rank()); }
@@ -65,6 +59,7 @@ class HybridReduction final : public ReductionEngine {
 
   void run() override {
     topo_.require_comm_alive(args_.root < 0 ? "allreduce run()" : "reduce run()");
+    require(!in_flight_, "allreduce run() while a start() is in flight: call wait() first");
     sync_->full();
     reduce_node_slice();
     if (topo_.num_nodes() == 1) {
@@ -78,11 +73,51 @@ class HybridReduction final : public ReductionEngine {
       reduce_across_nodes();
       sync_->full();
     }
-    front_ = phase_;
-    phase_ ^= 1;
+    land();
+  }
+
+  void start() override {
+    if (args_.root >= 0) return run();  // Reduce has no nonblocking face
+    topo_.require_comm_alive("allreduce start()");
+    require(!in_flight_, "allreduce start() while the previous start() is in flight: call wait() first");
+    const int which = phase_;
+    exchange_->start(
+        [this, which](int j, MPI_Comm bridge, Requests& requests) { post_piece(which, j, bridge, requests); },
+        [this] { reduce_node_slice(); });
+    in_flight_ = true;
+    exchange_->test();  // combines and posts at once when the node is already there
+  }
+  bool test() override {
+    if (!in_flight_) return true;
+    if (!exchange_->test()) return false;
+    land();
+    return true;
+  }
+  void wait() override {
+    if (!in_flight_) return;
+    exchange_->wait();
+    land();
   }
 
  private:
+  void land() {
+    in_flight_ = false;
+    front_ = phase_;
+    phase_ ^= 1;
+  }
+  BridgePiece piece(int j) const {
+    return {part_begin(args_.count, leaders_, j), part_begin(args_.count, leaders_, j + 1)};
+  }
+
+  // Piece j of half `which`, allreduced in place on its bridge as nonblocking requests.
+  void post_piece(int which, int j, MPI_Comm bridge, Requests& requests) {
+    const BridgePiece p = piece(j);
+    for_each_int_chunk(p.hi - p.lo, [&](std::int64_t offset, int n) {
+      std::byte* data = result_of(which) + static_cast<std::size_t>(p.lo + offset) * args_.extent;
+      HYMPI_CHECK_MPI(MPI_Iallreduce(MPI_IN_PLACE, data, n, args_.type, args_.op, bridge, requests.add()));
+    });
+  }
+
   std::byte* slot_of(int which, int node_rank) const {
     return buffer_.data() + which * half_bytes_ + static_cast<std::size_t>(node_rank) * slot_bytes_;
   }
@@ -101,52 +136,40 @@ class HybridReduction final : public ReductionEngine {
 
   void reduce_across_nodes() {
     const int root_node = args_.root < 0 ? -1 : topo_.node_of(args_.root);
-    for (const BridgePiece& piece : pieces_)
-      for_each_int_chunk(piece.hi - piece.lo, [&](std::int64_t offset, int n) {
-        std::byte* data = result_of(phase_) + static_cast<std::size_t>(piece.lo + offset) * args_.extent;
+    for (int j : bridges_->owned()) {
+      const BridgePiece p = piece(j);
+      const MPI_Comm comm = bridges_->comm(j);
+      for_each_int_chunk(p.hi - p.lo, [&](std::int64_t offset, int n) {
+        std::byte* data = result_of(phase_) + static_cast<std::size_t>(p.lo + offset) * args_.extent;
         if (root_node < 0)
-          HYMPI_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, data, n, args_.type, args_.op, piece.comm));
+          HYMPI_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, data, n, args_.type, args_.op, comm));
         else if (topo_.node_index() == root_node) {
           // Not MPI_IN_PLACE: MPICH 4.0's node-aware reduce crashed with it at the root.
           std::memcpy(scratch_.data(), data, static_cast<std::size_t>(n) * args_.extent);
-          HYMPI_CHECK_MPI(MPI_Reduce(scratch_.data(), data, n, args_.type, args_.op, root_node, piece.comm));
+          HYMPI_CHECK_MPI(MPI_Reduce(scratch_.data(), data, n, args_.type, args_.op, root_node, comm));
         } else {  // MPICH 4.0 also writes through a non-root's recvbuf: give it room
-          HYMPI_CHECK_MPI(MPI_Reduce(data, scratch_.data(), n, args_.type, args_.op, root_node, piece.comm));
+          HYMPI_CHECK_MPI(MPI_Reduce(data, scratch_.data(), n, args_.type, args_.op, root_node, comm));
         }
       });
+    }
   }
 
-  // k pieces of the vector; piece j is exchanged by node rank j % (node size) of
-  // every node, over a communicator of those ranks in node order. A rank owning
-  // several pieces handles them in increasing j, like everyone: no cycle.
+  // k pieces of the vector (never more than elements); piece j is exchanged by
+  // the owner of bridge slice j. The pieces are cut by part_begin, not
+  // slice_range: another cut would change which elements meet in one
+  // MPI_Allreduce call, and with it floating-point bits.
   void plan_bridges(int requested) {
-    const NodeRankMap& map = topo_.map();
-    int max_node = 1;
-    for (const auto& ranks : map.ranks_of_node) max_node = std::max(max_node, static_cast<int>(ranks.size()));
-    int k = requested > 0 ? requested : automatic_leaders(args_.bytes, max_node);
-    k = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>({k, max_node, args_.count})));
-    leaders_ = k;
-    if (topo_.num_nodes() == 1) return;
-    if (k == 1) {
-      if (topo_.is_leader()) pieces_.push_back({0, args_.count, topo_.bridge_comm(), false});
-      size_scratch();
-      return;
-    }
-    for (int j = 0; j < k; ++j) {
-      std::vector<int> members;
-      for (const auto& ranks : map.ranks_of_node) members.push_back(ranks[j % ranks.size()]);
-      if (std::find(members.begin(), members.end(), topo_.rank()) == members.end()) continue;
-      pieces_.push_back({part_begin(args_.count, k, j), part_begin(args_.count, k, j + 1),
-                         comm_from_ranks(topo_.comm(), members, kBridgeTagBase + j), true});
-    }
-    size_scratch();
+    leaders_ = static_cast<int>(std::max<std::int64_t>(
+        1, std::min<std::int64_t>(effective_leaders(topo_, requested, args_.bytes), args_.count)));
+    bridges_ = std::make_unique<Bridges>(topo_, leaders_);
+    if (topo_.num_nodes() > 1) size_scratch();
   }
 
   // A reduce's bridge members need a separate buffer for MPI_Reduce: one chunk of their largest piece.
   void size_scratch() {
     if (args_.root < 0) return;
     std::int64_t most = 0;
-    for (const BridgePiece& piece : pieces_) most = std::max(most, piece.hi - piece.lo);
+    for (int j : bridges_->owned()) most = std::max(most, piece(j).hi - piece(j).lo);
     scratch_.resize(static_cast<std::size_t>(std::min(most, kChunk)) * args_.extent);
   }
 
@@ -156,9 +179,11 @@ class HybridReduction final : public ReductionEngine {
   std::unique_ptr<NodeSync> sync_;
   std::size_t slot_bytes_ = 0, half_bytes_ = 0;
   int leaders_ = 1;
-  std::vector<BridgePiece> pieces_;
+  std::unique_ptr<Bridges> bridges_;
   std::vector<std::byte> scratch_;
   int phase_ = 0, front_ = 1;
+  bool in_flight_ = false;
+  std::unique_ptr<NodeExchange> exchange_;  // last: destroyed in flight, it completes first
 };
 
 }  // namespace

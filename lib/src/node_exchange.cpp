@@ -15,46 +15,64 @@ NodeExchange::~NodeExchange() {
   }
 }
 
-void NodeExchange::start(Post post) {
+void NodeExchange::start(Post post, Combine combine) {
   require(!in_flight(), "a hybrid collective was started while the previous one is in flight: complete it first");
   post_ = std::move(post);
+  combine_ = std::move(combine);
   sync_.start_full();
   phase_ = Phase::arriving;
 }
 
-void NodeExchange::run(const Post& post) {
+void NodeExchange::run(const Post& post, const Combine& combine) {
   require(!in_flight(), "a hybrid collective was run while another one is in flight: complete it first");
   sync_.full();
+  if (combine) {
+    combine();
+    sync_.full();
+  }
   if (topo_.num_nodes() == 1) return;
-  for (int s : bridges_.owned()) post(s, bridges_.comm(s), requests_.add());
+  for (int s : bridges_.owned()) post(s, bridges_.comm(s), requests_);
   requests_.wait();
   sync_.full();
 }
 
+void NodeExchange::post_owned() {
+  for (int s : bridges_.owned()) post_(s, bridges_.comm(s), requests_);
+}
+
 bool NodeExchange::test() {
-  switch (phase_) {
-    case Phase::idle:
-      return true;
-    case Phase::arriving:
-      if (!sync_.test_full()) return false;
-      if (topo_.num_nodes() == 1) {  // nothing crosses nodes: the arrival barrier is the whole step
+  const bool one_node = topo_.num_nodes() == 1;
+  for (;;) switch (phase_) {
+      case Phase::idle:
+        return true;
+      case Phase::arriving:
+        if (!sync_.test_full()) return false;
+        if (combine_) {  // the combined shares must be visible before anyone sends them
+          combine_();
+          sync_.start_full();
+          phase_ = one_node ? Phase::releasing : Phase::combining;
+        } else if (one_node) {  // nothing crosses nodes: the arrival barrier is the whole step
+          phase_ = Phase::idle;
+        } else {
+          post_owned();
+          phase_ = Phase::bridging;
+        }
+        break;
+      case Phase::combining:
+        if (!sync_.test_full()) return false;
+        post_owned();
+        phase_ = Phase::bridging;
+        break;
+      case Phase::bridging:
+        if (!requests_.test()) return false;
+        sync_.start_full();
+        phase_ = Phase::releasing;
+        break;
+      case Phase::releasing:
+        if (!sync_.test_full()) return false;
         phase_ = Phase::idle;
         return true;
-      }
-      for (int s : bridges_.owned()) post_(s, bridges_.comm(s), requests_.add());
-      phase_ = Phase::bridging;
-      [[fallthrough]];
-    case Phase::bridging:
-      if (!requests_.test()) return false;
-      sync_.start_full();
-      phase_ = Phase::releasing;
-      [[fallthrough]];
-    case Phase::releasing:
-      if (!sync_.test_full()) return false;
-      phase_ = Phase::idle;
-      return true;
-  }
-  return true;
+    }
 }
 
 void NodeExchange::wait() {

@@ -4,6 +4,8 @@
 //   start():  this rank's stores are published, its arrival announced (no wait)
 //   arrived:  once the whole node has arrived, each slice owner (bridges.hpp)
 //             posts its slice's bridge exchange as nonblocking requests
+//             (a reduction first combines its share of the node's slots and
+//             announces that, and the owners post once every share is combined)
 //   released: a rank whose own requests completed announces it; once every node
 //             rank has, the node copy is complete and readable by everyone.
 //
@@ -31,8 +33,10 @@ namespace detail {
 
 class NodeExchange {
  public:
-  // Starts the nonblocking bridge exchange of one slice into `request`.
-  using Post = std::function<void(int slice, MPI_Comm bridge, MPI_Request* request)>;
+  // Starts the nonblocking bridge exchange of one slice as requests.add() requests.
+  using Post = std::function<void(int slice, MPI_Comm bridge, Requests& requests)>;
+  // This rank's node-local work once the whole node arrived (a reduction's share).
+  using Combine = std::function<void()>;
 
   NodeExchange(const Topology& topo, NodeSync& sync, const Bridges& bridges)
       : topo_(topo), sync_(sync), bridges_(bridges) {}
@@ -41,23 +45,25 @@ class NodeExchange {
   NodeExchange(const NodeExchange&) = delete;
   NodeExchange& operator=(const NodeExchange&) = delete;
 
-  void start(Post post);
+  void start(Post post, Combine combine = {});
   // The same exchange, blocking (run() with several leaders): a node barrier, the
   // owners' slices posted and completed in one MPI_Waitall (which lets the MPI, or
   // a simulator, block instead of being polled), a node barrier.
-  void run(const Post& post);
+  void run(const Post& post, const Combine& combine = {});
   // True once the node copy is complete (then idle again).
   bool test();
   void wait();
   bool in_flight() const { return phase_ != Phase::idle; }
 
  private:
-  enum class Phase { idle, arriving, bridging, releasing };
+  enum class Phase { idle, arriving, combining, bridging, releasing };
+  void post_owned();
 
   const Topology& topo_;
   NodeSync& sync_;
   const Bridges& bridges_;
   Post post_;
+  Combine combine_;
   Phase phase_ = Phase::idle;
   Requests requests_;
 };

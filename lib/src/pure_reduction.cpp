@@ -1,10 +1,12 @@
 // Policy pure: MPI_Allreduce / MPI_Reduce between private send and result buffers
 // (apart, so writing the next contribution never touches the result being read).
+#include <string>
 #include <vector>
 
 #include "hympi/error.hpp"
 #include "hympi/topology.hpp"
 #include "reduction_engine.hpp"
+#include "requests.hpp"
 
 namespace hympi::detail {
 
@@ -19,6 +21,7 @@ class PureReduction final : public ReductionEngine {
   std::size_t bytes_per_node() const override { return 2 * args_.bytes * static_cast<std::size_t>(topo_.node_size()); }
   void run() override {
     topo_.require_comm_alive(args_.root < 0 ? "allreduce run()" : "reduce run()");
+    require_idle("run()");
     for_each_int_chunk(args_.count, [&](std::int64_t offset, int n) {
       const std::size_t at = static_cast<std::size_t>(offset) * args_.extent;
       if (args_.root < 0)
@@ -28,11 +31,38 @@ class PureReduction final : public ReductionEngine {
             MPI_Reduce(send_.data() + at, result_.data() + at, n, args_.type, args_.op, args_.root, topo_.comm()));
     });
   }
+  // MPI_Iallreduce per int-sized chunk (only Allreduce has a nonblocking face).
+  void start() override {
+    if (args_.root >= 0) return run();
+    topo_.require_comm_alive("allreduce start()");
+    require_idle("start()");
+    in_flight_ = true;
+    for_each_int_chunk(args_.count, [&](std::int64_t offset, int n) {
+      const std::size_t at = static_cast<std::size_t>(offset) * args_.extent;
+      HYMPI_CHECK_MPI(MPI_Iallreduce(send_.data() + at, result_.data() + at, n, args_.type, args_.op, topo_.comm(),
+                                     requests_.add()));
+    });
+  }
+  bool test() override {
+    if (!requests_.test()) return false;
+    in_flight_ = false;
+    return true;
+  }
+  void wait() override {
+    requests_.wait();
+    in_flight_ = false;
+  }
 
  private:
+  void require_idle(const char* call) const {
+    require(!in_flight_, std::string("allreduce ") + call + " while a start() is in flight: call wait() first");
+  }
+
   const Topology& topo_;
   ReductionArgs args_;
   std::vector<std::byte> send_, result_;
+  bool in_flight_ = false;
+  Requests requests_;  // last: destroyed in flight, it completes before the buffers go
 };
 
 }  // namespace

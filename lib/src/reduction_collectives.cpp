@@ -31,6 +31,9 @@ class EngineAllreduce final : public EngineFace<Allreduce> {
  public:
   using EngineFace::EngineFace;
   const void* result() const override { return engine_->result(); }
+  void start() override { engine_->start(); }
+  bool test() override { return engine_->test(); }
+  void wait() override { engine_->wait(); }
 };
 
 // Only the root's result() is non-null (its node holds the result).

@@ -1,7 +1,8 @@
 // Multi-leader bridges and nonblocking collectives, checked bit-exactly against
 // plain MPI (and so against leaders = 1) with data that changes every iteration
 // and jittered readers:
-//  * allgather(v) and bcast with leaders = 1..4 over both node syncs;
+//  * allgather(v) and bcast with leaders = 1..4 over both node syncs, and a bcast
+//    with automatic leaders whose calls use one or two of its bridges;
 //  * Allgatherv start/test/wait (both policies) and Bcast start/test/wait,
 //    overlapped with compute and with the application's own point-to-point
 //    traffic posted between start and wait;
@@ -210,6 +211,15 @@ int main(int argc, char** argv) {
         test_allgatherv(topo, irregular, opt, Drive::run, "allgatherv irregular");
         for (std::int64_t count : {13, 4096}) test_bcast(topo, count, opt, Drive::run);
       }
+
+    // Automatic leaders: a bcast object built for 512 KiB gets two bridges on
+    // multi-rank nodes; its half-size calls (256 KiB + 8 B) earn one leader and
+    // take the single-leader path, its full-size calls both slices.
+    for (Drive how : {Drive::run, Drive::test_loop}) {
+      hympi::CollectiveOptions opt{hympi::Policy::hybrid, hympi::SyncKind::flags};
+      opt.leaders = 0;
+      test_bcast(topo, 65536, opt, how);
+    }
 
     // Nonblocking: pure, hybrid with one leader, hybrid with two (both syncs);
     // polled while computing, and with the application's traffic in flight.

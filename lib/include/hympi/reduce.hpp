@@ -45,7 +45,11 @@ class Allreduce {
   // Bytes of slot and result memory this rank's node holds.
   virtual std::size_t bytes_per_node() const = 0;
 
-  // Nonblocking, same rules as Allgatherv::start/test/wait.
+  // Nonblocking, same rules as Allgatherv::start/test/wait (one reduction in
+  // flight; slot() not written and result() not read until test() said true or
+  // wait() returned). Pure: MPI_Iallreduce. Hybrid: the node's ranks combine
+  // their shares in whichever test()/wait() finds the node arrived, then the
+  // slice owners' MPI_Iallreduce on their bridges. Deterministic: blocking.
   virtual void start() { run(); }
   virtual bool test() { return true; }
   virtual void wait() {}
