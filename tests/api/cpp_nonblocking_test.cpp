@@ -7,8 +7,8 @@
 
 #include <chrono>
 #include <cstdint>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "hympi/collectives.hpp"
