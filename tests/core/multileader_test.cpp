@@ -10,6 +10,7 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -115,8 +116,11 @@ void test_allgatherv(const hympi::Topology& topo, const std::vector<std::int64_t
                                       std::to_string(p2p_bad) + " application messages wrong");
 }
 
-void test_bcast(const hympi::Topology& topo, std::int64_t count, const hympi::CollectiveOptions& opt, Drive how) {
-  const int rank = topo.rank(), p = topo.size();
+// Roots 0 .. roots-1 in turn (every rank by default); odd roots send count
+// elements, even ones count / 2 + 1.
+void test_bcast(const hympi::Topology& topo, std::int64_t count, const hympi::CollectiveOptions& opt, Drive how,
+                int roots = 0) {
+  const int rank = topo.rank(), p = roots > 0 ? std::min(roots, topo.size()) : topo.size();
   auto coll = hympi::Bcast::create(topo, count, sizeof(double), opt);
   std::vector<double> expected(count);
   int bad = 0, runs = 0;
@@ -218,7 +222,7 @@ int main(int argc, char** argv) {
     for (Drive how : {Drive::run, Drive::test_loop}) {
       hympi::CollectiveOptions opt{hympi::Policy::hybrid, hympi::SyncKind::flags};
       opt.leaders = 0;
-      test_bcast(topo, 65536, opt, how);
+      test_bcast(topo, 65536, opt, how, 2);
     }
 
     // Nonblocking: pure, hybrid with one leader, hybrid with two (both syncs);
