@@ -35,7 +35,8 @@ constexpr apps::AppInfo kApp{
     "Overlap of a nonblocking allgather or allreduce with computation, OSU osu_iallgather/osu_iallreduce "
     "style: the share of the collective's time hidden behind computation of the same length. "
     "MPI_Iallgather/MPI_Iallreduce against hympi's Allgatherv/Allreduce start/test/wait (pure and hybrid, any "
-    "number of leaders). Prints a table; --csv appends rows."};
+    "number of leaders, optionally a progress thread). Prints a table; --csv appends rows.",
+    "--progress-thread"};
 
 struct Options {
   std::vector<std::string> ops = {"allgather"};
@@ -43,6 +44,7 @@ struct Options {
   std::vector<std::string> variants = {"mpi", "pure", "hybrid"};
   std::vector<int> polls = {0, 8};
   int leaders = 1;
+  bool progress_thread = false;
   int iterations = 200;
   int warmup = 20;
   apps::CommonOptions common;
@@ -66,6 +68,9 @@ void add_options(CLI::App& app, Options& o) {
       ->capture_default_str();
   app.add_option("--leaders", o.leaders, "Bridge ranks per node of the hybrid variant (0 = automatic)")
       ->capture_default_str();
+  app.add_flag("--progress-thread", o.progress_thread,
+               "The hybrid variant completes in a progress thread (CollectiveOptions::progress_thread; MPI is then "
+               "initialised with MPI_THREAD_MULTIPLE)");
   app.add_option("-i,--iterations", o.iterations, "Timed iterations per point")->capture_default_str();
   app.add_option("-x,--warmup", o.warmup, "Untimed warm-up iterations per point")->capture_default_str();
   apps::add_common_options(app, o.common, "Append one row per size x variant x polls to this CSV file ('-' = stdout)");
@@ -134,10 +139,11 @@ struct HympiExchange final : Exchange {
 };
 
 std::unique_ptr<Exchange> make_exchange(const Topology& topo, const std::string& op, const std::string& variant,
-                                        std::int64_t n, int leaders) {
+                                        std::int64_t n, int leaders, bool progress_thread) {
   const bool reduce = op == "allreduce";
   if (variant == "mpi") return std::make_unique<MpiExchange>(topo.comm(), reduce, n, topo.size());
-  const CollectiveOptions options{variant == "pure" ? Policy::pure : Policy::hybrid, SyncKind::flags, false, leaders};
+  CollectiveOptions options{variant == "pure" ? Policy::pure : Policy::hybrid, SyncKind::flags, false, leaders};
+  options.progress_thread = progress_thread && variant == "hybrid";
   if (reduce)
     return std::make_unique<HympiExchange<Allreduce>>(Allreduce::create(topo, n, MPI_DOUBLE, MPI_SUM, options), n);
   return std::make_unique<HympiExchange<Allgatherv>>(Allgatherv::create_allgather(topo, n, sizeof(double), options), n);
@@ -184,6 +190,7 @@ int run(Options& o) {
         .add("operation", "i" + op)
         .add("variant", variant)
         .add("leaders", variant == "hybrid" ? o.leaders : 0)
+        .add("progress_thread", variant == "hybrid" && o.progress_thread ? 1 : 0)
         .add("polls", polls)
         .add("size_doubles", n)
         .add("size_bytes", n * 8)
@@ -196,14 +203,15 @@ int run(Options& o) {
   auto csv = apps::RecordCsv::open(topo.comm(), o.common.csv, row("", "", 0, 0, 0, 0, 0, 0), &info);
   if (topo.rank() == 0) {
     std::printf("# hympi overlap of nonblocking collectives (OSU osu_iallgather / osu_iallreduce method)\n");
-    std::printf("# Ranks: %d, nodes: %d, layout: %s\n", info.ranks, info.nodes, info.layout.c_str());
+    std::printf("# Ranks: %d, nodes: %d, layout: %s%s\n", info.ranks, info.nodes, info.layout.c_str(),
+                o.progress_thread ? ", hybrid with a progress thread" : "");
     std::printf("%-10s %-8s %-7s %9s %12s %12s %12s %10s\n", "operation", "variant", "polls", "bytes", "comm(us)",
                 "compute(us)", "total(us)", "overlap%");
   }
   for (const auto& op : o.ops)
     for (auto n : o.sizes)
       for (const auto& variant : o.variants) {
-        std::unique_ptr<Exchange> x = make_exchange(topo, op, variant, n, o.leaders);
+        std::unique_ptr<Exchange> x = make_exchange(topo, op, variant, n, o.leaders, o.progress_thread);
         const double comm_s = timed(*x, topo.comm(), o.iterations, o.warmup, 0, 0);
         for (int polls : o.polls) {
           const double total_s = timed(*x, topo.comm(), o.iterations, o.warmup, comm_s, polls);

@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <cstdio>
+#include <cstring>
 #include <exception>
 
 #include "hympi/error.hpp"
@@ -23,6 +24,18 @@ int world_rank() {
   std::abort();  // MPI_Abort does not return; this tells the compiler so
 }
 }  // namespace
+
+void init_mpi(int& argc, char**& argv, const AppInfo& app) {
+  bool multiple = false;
+  for (int i = 1; app.multiple_flag && i < argc; ++i)
+    multiple = multiple || std::strcmp(argv[i], app.multiple_flag) == 0;
+  if (!multiple) {
+    MPI_Init(&argc, &argv);
+    return;
+  }
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);  // hympi refuses the option if not granted
+}
 
 int parse_command_line(CLI::App& cli, int argc, char** argv) {
   try {

@@ -36,7 +36,14 @@ enum ExitCode : int { kSuccess = 0, kCheckFailed = 1, kBadInput = 2, kRunFailed 
 struct AppInfo {
   const char* name;         // "hympi-summa": prefix of every error line
   const char* description;  // first paragraph of --help
+  // An option that needs MPI_THREAD_MULTIPLE ("--progress-thread"): MPI is
+  // initialised with MPI_Init_thread only when the command line has it, so the
+  // other runs keep the MPI's cheaper single-threaded paths.
+  const char* multiple_flag = nullptr;
 };
+
+// MPI_Init, or MPI_Init_thread(MPI_THREAD_MULTIPLE) when argv has app.multiple_flag.
+void init_mpi(int& argc, char**& argv, const AppInfo& app);
 
 // Runs `body` and turns its exceptions into the exit codes above. `body` returns
 // kSuccess or kCheckFailed. Collective over MPI_COMM_WORLD (MPI is initialised).
@@ -47,7 +54,7 @@ int parse_command_line(CLI::App& cli, int argc, char** argv);
 
 template <class Options>
 int run_app(int argc, char** argv, const AppInfo& app, void (*add_options)(CLI::App&, Options&), int (*run)(Options&)) {
-  MPI_Init(&argc, &argv);
+  init_mpi(argc, argv, app);
   int rc = 0;
   {
     CLI::App cli{app.description, app.name};

@@ -99,6 +99,9 @@ void hympi_set_idle_function(void (*idle)(void));
  *                  readable through the next broadcast's flight); others ignore it
  *   deterministic  "false" (default) | "true": allreduce only, same bits for any
  *                  layout; others ignore it
+ *   progress_thread "false" (default) | "true": hybrid start/test/wait complete
+ *                  in a thread of each process, so a rank busy computing holds
+ *                  nobody back; needs MPI_THREAD_MULTIPLE (else HYMPI_ERR_ARG)
  * counts, datatype size, root and info values must agree on every rank; every
  * error is raised on every rank of comm, and a failed init leaves *request NULL. */
 typedef struct hympi_request_s* hympi_request_t;

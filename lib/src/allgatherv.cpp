@@ -205,7 +205,7 @@ class HybridAllgatherv final : public Allgatherv {
     options_ = options;
     topology_owner_ = topo.keep_alive();
     sync_ = NodeSync::create(options.sync, topo, &buffer_);
-    exchange_ = std::make_unique<detail::NodeExchange>(topo, *sync_, bridges_);
+    exchange_ = std::make_unique<detail::NodeExchange>(topo, *sync_, bridges_, options.progress_thread);
     set_counts(std::move(counts));
   }
   void* slot() override { return half(phase_) + displs_[topo_.rank()] * elem_size_; }
@@ -369,6 +369,7 @@ std::unique_ptr<Allgatherv> Allgatherv::create(const Topology& topo, std::vector
                                                std::size_t elem_size, CollectiveOptions options) {
   require(elem_size > 0, "allgatherv element size must be > 0");
   detail::check_leaders(topo, options);
+  detail::check_progress_thread(topo, options);
   if (options.policy == Policy::pure)
     return std::make_unique<PureAllgatherv>(topo, std::move(counts), elem_size, options);
   return std::make_unique<HybridAllgatherv>(topo, std::move(counts), elem_size, options);

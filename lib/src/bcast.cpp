@@ -172,7 +172,7 @@ class HybridBcast final : public Bcast {
     options_ = options;
     topology_owner_ = topo.keep_alive();
     sync_ = NodeSync::create(options.sync, topo, &buffer_);
-    exchange_ = std::make_unique<detail::NodeExchange>(topo, *sync_, bridges_);
+    exchange_ = std::make_unique<detail::NodeExchange>(topo, *sync_, bridges_, options.progress_thread);
     if (topo.is_leader()) std::memset(buffer_.data(), 0, buffer_.capacity());
     sync_->full();
   }
@@ -279,6 +279,7 @@ std::unique_ptr<Bcast> Bcast::create(const Topology& topo, std::int64_t capacity
                   " bytes overflows size_t",
               ErrorCode::out_of_memory);
   detail::check_leaders(topo, options);
+  detail::check_progress_thread(topo, options);
   if (options.policy == Policy::pure) return std::make_unique<PureBcast>(topo, capacity, elem_size, options);
   return std::make_unique<HybridBcast>(topo, capacity, elem_size, options);
 }

@@ -69,6 +69,7 @@ CollectiveOptions options_from_info(MPI_Info info, const char* call) {
   if (lookup(info, "leaders", value)) options.leaders = parse_leaders(call, value);
   if (lookup(info, "overlap", value)) options.overlap = parse_bool(call, "overlap", value);
   if (lookup(info, "deterministic", value)) options.deterministic = parse_bool(call, "deterministic", value);
+  if (lookup(info, "progress_thread", value)) options.progress_thread = parse_bool(call, "progress_thread", value);
   return options;
 }
 

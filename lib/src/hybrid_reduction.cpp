@@ -48,7 +48,7 @@ class HybridReduction final : public ReductionEngine {
     half_bytes_ = slot_bytes_ * slots;
     buffer_.reserve(2 * half_bytes_);
     plan_bridges(options.leaders);
-    exchange_ = std::make_unique<NodeExchange>(topo, *sync_, *bridges_);
+    exchange_ = std::make_unique<NodeExchange>(topo, *sync_, *bridges_, options.progress_thread);
     for (int which = 0; which < 2; ++which) std::memset(slot_of(which, topo.node_rank()), 0, args.bytes);
     sync_->full();
   }

@@ -1,11 +1,25 @@
 #include "node_exchange.hpp"
 
+#include <utility>
+
 #include "hympi/topology.hpp"
 #include "progress.hpp"
 
 namespace hympi::detail {
 
+void check_progress_thread(const Topology& topo, const CollectiveOptions& options) {
+  int provided = MPI_THREAD_SINGLE;
+  HYMPI_CHECK_MPI(MPI_Query_thread(&provided));
+  const bool ok = !options.progress_thread || provided == MPI_THREAD_MULTIPLE;
+  require_all(topo.comm(), ok,
+              "progress_thread needs MPI_THREAD_MULTIPLE on every rank (initialize MPI with MPI_Init_thread)");
+}
+
 NodeExchange::~NodeExchange() {
+  if (worker_.joinable()) {
+    worker_.join();
+    if (worker_error_) return;  // nobody left to tell; requests_ still completes its requests
+  }
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (finalized || !in_flight()) return;
@@ -21,6 +35,28 @@ void NodeExchange::start(Post post, Combine combine) {
   combine_ = std::move(combine);
   sync_.start_full();
   phase_ = Phase::arriving;
+  if (!background_) return;
+  worker_done_.store(false, std::memory_order_relaxed);
+  worker_error_ = nullptr;
+  worker_ = std::thread([this] {
+    try {
+      finish();
+    } catch (...) {
+      worker_error_ = std::current_exception();
+    }
+    worker_done_.store(true, std::memory_order_release);
+  });
+}
+
+// The worker's outcome, once it has finished: its error is the caller's.
+bool NodeExchange::join_worker() {
+  if (!worker_done_.load(std::memory_order_acquire)) return false;
+  worker_.join();
+  if (worker_error_) {
+    phase_ = Phase::idle;
+    std::rethrow_exception(std::exchange(worker_error_, nullptr));
+  }
+  return true;
 }
 
 void NodeExchange::run(const Post& post, const Combine& combine) {
@@ -41,6 +77,20 @@ void NodeExchange::post_owned() {
 }
 
 bool NodeExchange::test() {
+  if (worker_.joinable()) return join_worker();
+  return step();
+}
+
+void NodeExchange::wait() {
+  if (!worker_.joinable()) return finish();
+  for (int spins = 0; !join_worker();)
+    if (spins < sync_.spins_before_yield())
+      ++spins;
+    else
+      std::this_thread::yield();  // the worker drives MPI; this thread only waits for it
+}
+
+bool NodeExchange::step() {
   const bool one_node = topo_.num_nodes() == 1;
   for (;;) switch (phase_) {
       case Phase::idle:
@@ -75,8 +125,8 @@ bool NodeExchange::test() {
     }
 }
 
-void NodeExchange::wait() {
-  for (int spins = 0; !test();)
+void NodeExchange::finish() {
+  for (int spins = 0; !step();)
     if (spins < sync_.spins_before_yield())
       ++spins;
     else

@@ -16,12 +16,24 @@
 // An MPI request can only be completed by the process that posted it, so the
 // node's bridge work is spread over k owners (leaders = k); a busy owner delays
 // its slice only, and with k = node size every rank carries a share.
+//
+// With a progress thread (CollectiveOptions::progress_thread, MPI_THREAD_MULTIPLE)
+// start() hands the whole sequence to a thread of this process, which takes
+// every step as soon as it is ready and drives MPI meanwhile: a rank busy
+// computing, owner or not, no longer holds its node or the other nodes back.
+// test() then only looks whether the thread has finished; the caller's thread
+// must not touch the exchange (it does not: the collectives refuse run() and
+// slot writes are forbidden while one is in flight).
 #pragma once
 #include <mpi.h>
 
+#include <atomic>
+#include <exception>
 #include <functional>
+#include <thread>
 
 #include "bridges.hpp"
+#include "hympi/collectives.hpp"
 #include "hympi/node_sync.hpp"
 #include "requests.hpp"
 
@@ -31,6 +43,10 @@ class Topology;
 
 namespace detail {
 
+// Collective over topo.comm(): with options.progress_thread every rank needs
+// MPI_THREAD_MULTIPLE, otherwise every rank throws the same hympi::Error.
+void check_progress_thread(const Topology& topo, const CollectiveOptions& options);
+
 class NodeExchange {
  public:
   // Starts the nonblocking bridge exchange of one slice as requests.add() requests.
@@ -38,8 +54,9 @@ class NodeExchange {
   // This rank's node-local work once the whole node arrived (a reduction's share).
   using Combine = std::function<void()>;
 
-  NodeExchange(const Topology& topo, NodeSync& sync, const Bridges& bridges)
-      : topo_(topo), sync_(sync), bridges_(bridges) {}
+  // background: start() completes the exchange in a progress thread.
+  NodeExchange(const Topology& topo, NodeSync& sync, const Bridges& bridges, bool background = false)
+      : topo_(topo), sync_(sync), bridges_(bridges), background_(background) {}
   // Destroyed in flight (every rank destroys it): the exchange completes first.
   ~NodeExchange();
   NodeExchange(const NodeExchange&) = delete;
@@ -53,11 +70,14 @@ class NodeExchange {
   // True once the node copy is complete (then idle again).
   bool test();
   void wait();
-  bool in_flight() const { return phase_ != Phase::idle; }
+  bool in_flight() const { return worker_.joinable() || phase_ != Phase::idle; }
 
  private:
   enum class Phase { idle, arriving, combining, bridging, releasing };
   void post_owned();
+  bool step();    // takes every step that is ready; true once complete
+  void finish();  // step() until complete, driving MPI progress in between
+  bool join_worker();
 
   const Topology& topo_;
   NodeSync& sync_;
@@ -66,6 +86,10 @@ class NodeExchange {
   Combine combine_;
   Phase phase_ = Phase::idle;
   Requests requests_;
+  const bool background_;
+  std::thread worker_;
+  std::atomic<bool> worker_done_{false};
+  std::exception_ptr worker_error_;
 };
 
 }  // namespace detail

@@ -16,8 +16,8 @@ void set_idle_function(IdleFunction function) {
 
 namespace detail {
 
-int& requests_in_flight() {
-  static int count = 0;  // MPI_THREAD_FUNNELED at most: one thread drives hympi
+std::atomic<int>& requests_in_flight() {
+  static std::atomic<int> count{0};  // progress threads (node_exchange.hpp) post requests too
   return count;
 }
 

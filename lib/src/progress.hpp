@@ -6,12 +6,14 @@
 #pragma once
 #include <mpi.h>
 
+#include <atomic>
+
 #include "hympi/node_sync.hpp"  // IdleFunction
 
 namespace hympi::detail {
 
 // Requests this process started and has not completed yet.
-int& requests_in_flight();
+std::atomic<int>& requests_in_flight();
 
 // One cheap MPI call that drives progress on every channel (MPI_Iprobe).
 void drive_progress(MPI_Comm comm);

@@ -258,8 +258,8 @@ static void bad_arguments(void) {
   rc = hympi_allgather_init(-1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
   expect_error(rc, HYMPI_ERR_ARG, "count must be >= 0", req, "negative count");
   /* Known keys with bad values, on the last rank only. */
-  const char* bad[][2] = {{"policy", "fast"}, {"sync", "spin"},   {"leaders", "-1"},
-                          {"leaders", "2x"},  {"overlap", "yes"}, {"deterministic", "1"}};
+  const char* bad[][2] = {{"policy", "fast"}, {"sync", "spin"},       {"leaders", "-1"},        {"leaders", "2x"},
+                          {"overlap", "yes"}, {"deterministic", "1"}, {"progress_thread", "on"}};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
     MPI_Info info;
     MPI_Info_create(&info);
@@ -275,6 +275,15 @@ static void bad_arguments(void) {
     MPI_Info info = make_info(rank == 0 ? "pure" : "hybrid", "flags");
     rc = hympi_allgather_init(2, MPI_INT, MPI_COMM_WORLD, info, &req);
     expect_error(rc, HYMPI_ERR_ARG, "info 'policy' differs", req, "policy mismatch");
+    MPI_Info_free(&info);
+  }
+  /* A progress thread without MPI_THREAD_MULTIPLE (this program calls MPI_Init), asked on one rank. */
+  {
+    MPI_Info info;
+    MPI_Info_create(&info);
+    if (rank == size - 1) MPI_Info_set(info, "progress_thread", "true");
+    rc = hympi_allreduce_init(2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, info, &req);
+    expect_error(rc, HYMPI_ERR_ARG, "progress_thread needs MPI_THREAD_MULTIPLE", req, "progress_thread refused");
     MPI_Info_free(&info);
   }
   rc = hympi_allgather_init(2, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, NULL);

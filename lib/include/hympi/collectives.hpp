@@ -55,6 +55,13 @@ struct CollectiveOptions {
   // Reductions only: the same bits for any placement, node layout and policy
   // (contributions combined in communicator-rank order). Costs more traffic.
   bool deterministic = false;
+  // Hybrid nonblocking collectives (start/test/wait): a thread of each process
+  // completes the node's part and its bridge slices in the background, so a rank
+  // busy computing, leader or not, holds nobody back. Needs MPI_THREAD_MULTIPLE
+  // (MPI_Init_thread; otherwise an error on every rank at creation); costs a
+  // thread per collective in flight, competing for the core with the caller's
+  // work. Pure collectives rely on the MPI's own progress.
+  bool progress_thread = false;
 };
 
 class Allgatherv {
