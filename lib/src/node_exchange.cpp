@@ -8,9 +8,9 @@
 namespace hympi::detail {
 
 void check_progress_thread(const Topology& topo, const CollectiveOptions& options) {
-  int provided = MPI_THREAD_SINGLE;
-  HYMPI_CHECK_MPI(MPI_Query_thread(&provided));
-  const bool ok = !options.progress_thread || provided == MPI_THREAD_MULTIPLE;
+  int provided = MPI_THREAD_MULTIPLE;
+  if (options.progress_thread) HYMPI_CHECK_MPI(MPI_Query_thread(&provided));
+  const bool ok = provided == MPI_THREAD_MULTIPLE;
   require_all(topo.comm(), ok,
               "progress_thread needs MPI_THREAD_MULTIPLE on every rank (initialize MPI with MPI_Init_thread)");
 }

@@ -105,7 +105,9 @@ class Allgatherv {
   // is complete once every node rank has. An MPI request can only be completed by
   // the process that posted it, so a busy owner delays its own slice only: with
   // leaders = node size every rank carries a share and no single rank holds the
-  // node. Every wait drives MPI progress (the application's messages move).
+  // node; with options.progress_thread a thread of each process takes the steps,
+  // so a rank that computes without calling test() holds nobody back. Every wait
+  // drives MPI progress (the application's messages move).
   virtual void start() { run(); }
   virtual bool test() { return true; }
   virtual void wait() {}
