@@ -73,13 +73,13 @@ PanelLines::~PanelLines() {
 }
 
 void PanelLines::reserve(std::int64_t a_count, std::int64_t b_count, const Settings& s) {
-  const bool same = s.policy == policy_ && s.sync == sync_;
-  policy_ = s.policy, sync_ = s.sync;
-  EngineOptions o;  // the engine's own broadcast setup, without lookahead (one panel in flight)
+  const bool same = s.policy == policy_ && s.sync == sync_ && s.lookahead == overlap_;
+  policy_ = s.policy, sync_ = s.sync, overlap_ = s.lookahead;
+  EngineOptions o;  // the engine's own broadcast setup (lookahead: room for a panel in flight)
   o.bcast.policy = s.policy;
   o.bcast.sync = s.sync;
   o.layout = layout_from_env();
-  o.lookahead = false;
+  o.lookahead = s.lookahead;
   // Capacities only grow while the settings stay: alternating shapes rebuild nothing.
   if (!same || a_count > a_capacity_) {
     a_capacity_ = same ? std::max(a_count, a_capacity_) : a_count;
@@ -95,13 +95,19 @@ void PanelLines::reserve(std::int64_t a_count, std::int64_t b_count, const Setti
 
 namespace {
 
-// The panel rows x cols (column-major, leading dimension ld at the root's `src`)
-// on every rank of the line of `bc`; returns it with its leading dimension. A
-// line of one rank (no bc) reads it in place. A contiguous panel is sent from
-// `src` itself (read only), else packed into the broadcast buffer.
-LocalArray share(Bcast* bc, int root, bool is_root, const double* src, std::int64_t ld, std::int64_t rows,
-                 std::int64_t cols) {
-  if (!bc) return {src, ld};
+// A panel on its way: `bc` is non-null while its broadcast is in flight.
+struct Flight {
+  Bcast* bc = nullptr;
+  LocalArray panel{nullptr, 1};
+};
+
+// Sends the panel rows x cols (column-major, leading dimension ld at the root's
+// `src`) to every rank of the line of `bc`: started only when `overlap`, else
+// complete. A line of one rank (no bc) reads it in place. A contiguous panel is
+// sent from `src` itself (read only), else packed into the broadcast buffer.
+Flight send(Bcast* bc, int root, bool is_root, const double* src, std::int64_t ld, std::int64_t rows, std::int64_t cols,
+            bool overlap) {
+  if (!bc) return {nullptr, {src, ld}};
   const double* direct = nullptr;
   if (is_root && (ld == rows || cols == 1)) {
     direct = src;
@@ -109,8 +115,21 @@ LocalArray share(Bcast* bc, int root, bool is_root, const double* src, std::int6
     double* dst = bc->buffer_as<double>();
     for (std::int64_t j = 0; j < cols; ++j) std::memcpy(dst + j * rows, src + j * ld, sizeof(double) * rows);
   }
+  if (overlap) {
+    bc->start(root, rows * cols, direct);
+    return {bc, {nullptr, rows}};
+  }
   bc->run(root, rows * cols, direct);
-  return {bc->result_as<double>(), rows};
+  return {nullptr, {bc->result_as<double>(), rows}};
+}
+
+LocalArray land(Flight& f) {
+  if (f.bc) {
+    f.bc->wait();
+    f.panel.data = f.bc->result_as<double>();
+    f.bc = nullptr;
+  }
+  return f.panel;
 }
 
 }  // namespace
@@ -119,24 +138,38 @@ void block_cyclic_summa(const DirectPlan& plan, PanelLines& lines, const GridPos
                         LocalArray b, double* c, std::int64_t ldc) {
   const auto row = static_cast<std::size_t>(pos.my_row), col = static_cast<std::size_t>(pos.my_col);
   const std::int64_t lm = plan.rows.count[row], ln = plan.cols.count[col];
-  for (const KChunk& ch : plan.chunks) {
-    // My process row's rows of A for this chunk, from the process column holding it;
-    // a process row without rows (or column without columns) joins no broadcast.
-    LocalArray ap{nullptr, 1}, bp{nullptr, 1};
+  const bool overlap = lines.overlap();
+  // The A and B panels of a chunk: my process row's rows of A from the process
+  // column holding them, my process column's columns of B from the process row
+  // holding them. A process row without rows (column without columns) joins no
+  // broadcast of that operand: its whole line skips it alike.
+  auto issue = [&](const KChunk& ch, Flight(&f)[2]) {
     if (lm > 0) {
       const bool root = pos.my_col == ch.a_col;
-      ap = share(lines.along_row(), ch.a_col, root,
-                 root ? a.data + plan.rows.x_first[row] + ch.a_local * a.ld : nullptr, a.ld, lm, ch.width);
+      f[0] = send(lines.along_row(), ch.a_col, root,
+                  root ? a.data + plan.rows.x_first[row] + ch.a_local * a.ld : nullptr, a.ld, lm, ch.width, overlap);
     }
-    if (ln > 0) {  // my process column's columns of B, from the process row holding them
+    if (ln > 0) {
       const bool root = pos.my_row == ch.b_row;
-      bp = share(lines.along_col(), ch.b_row, root,
-                 root ? b.data + ch.b_local + plan.cols.x_first[col] * b.ld : nullptr, b.ld, ch.width, ln);
+      f[1] = send(lines.along_col(), ch.b_row, root,
+                  root ? b.data + ch.b_local + plan.cols.x_first[col] * b.ld : nullptr, b.ld, ch.width, ln, overlap);
     }
+  };
+  // Lookahead: chunk u + 1's panels fly during chunk u's dgemm (a result stays
+  // readable until its object's second start after it). Without it a panel's
+  // buffer may be its result: the next chunk is sent after the dgemm.
+  Flight next[2];
+  const std::size_t chunks = plan.chunks.size();
+  if (chunks > 0) issue(plan.chunks[0], next);
+  for (std::size_t u = 0; u < chunks; ++u) {
+    const LocalArray ap = land(next[0]), bp = land(next[1]);
+    if (overlap && u + 1 < chunks) issue(plan.chunks[u + 1], next);
     if (lm > 0 && ln > 0)
       cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(lm), static_cast<int>(ln),
-                  static_cast<int>(ch.width), alpha, ap.data, static_cast<int>(ap.ld), bp.data, static_cast<int>(bp.ld),
-                  1.0, c + plan.rows.c_first[row] + plan.cols.c_first[col] * ldc, static_cast<int>(ldc));
+                  static_cast<int>(plan.chunks[u].width), alpha, ap.data, static_cast<int>(ap.ld), bp.data,
+                  static_cast<int>(bp.ld), 1.0, c + plan.rows.c_first[row] + plan.cols.c_first[col] * ldc,
+                  static_cast<int>(ldc));
+    if (!overlap && u + 1 < chunks) issue(plan.chunks[u + 1], next);
   }
 }
 

@@ -73,6 +73,7 @@ class PanelLines {
   void reserve(std::int64_t a_count, std::int64_t b_count, const Settings& s);
   Bcast* along_row() const { return a_.get(); }  // null when the grid has one column
   Bcast* along_col() const { return b_.get(); }  // null when the grid has one row
+  bool overlap() const { return overlap_; }      // built for lookahead (start/wait)
 
  private:
   MPI_Comm row_ = MPI_COMM_NULL, col_ = MPI_COMM_NULL;  // rank = grid column / grid row
@@ -80,6 +81,7 @@ class PanelLines {
   std::int64_t a_capacity_ = -1, b_capacity_ = -1;
   Policy policy_ = Policy::hybrid;
   SyncKind sync_ = SyncKind::flags;
+  bool overlap_ = false;
 };
 
 // One operand's local storage on this rank.
@@ -88,8 +90,9 @@ struct LocalArray {
   std::int64_t ld;
 };
 
-// sub(C) += alpha * sub(A) * sub(B) on the caller's local arrays, by the plan.
-// A and B are only read. Collective over the grid.
+// sub(C) += alpha * sub(A) * sub(B) on the caller's local arrays, by the plan,
+// with lookahead when `lines` were reserved with it. A and B are only read.
+// Collective over the grid.
 void block_cyclic_summa(const DirectPlan& plan, PanelLines& lines, const GridPos& pos, double alpha, LocalArray a,
                         LocalArray b, double* c, std::int64_t ldc);
 
