@@ -48,6 +48,7 @@ GridEntry::GridEntry(MPI_Comm pscp, int nprow, int npcol, int myrow, int mycol)
 
 GridEntry::~GridEntry() {
   engines_.clear();  // the engines' communicators derive from pos_.comm
+  lines_.reset();
   MPI_Comm_free(&pos_.comm);
 }
 
@@ -80,6 +81,11 @@ Engine& GridEntry::engine(const EngineKey& key) {
   const TwoLevelShape shape{pos_.rows, pos_.cols, I, J, GridOrder::row_major, false};
   engines_.emplace_front(key, std::make_unique<Engine>(pos_.comm, shape, o));
   return *engines_.front().second;
+}
+
+PanelLines& GridEntry::lines() {
+  if (!lines_) lines_ = std::make_unique<PanelLines>(pos_);
+  return *lines_;
 }
 
 GridEntry& GridCache::of(int ctxt, int nprow, int npcol, int myrow, int mycol) {

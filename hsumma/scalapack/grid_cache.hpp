@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 
+#include "block_cyclic_summa.hpp"
 #include "hympi/hsumma/engine.hpp"
 #include "redistribute.hpp"
 #include "settings.hpp"
@@ -35,10 +36,13 @@ class GridEntry {
   bool matches(MPI_Comm pscp, int nprow, int npcol, int myrow, int mycol) const;
   // The engine for this shape and settings, built on first use. Collective.
   Engine& engine(const EngineKey& key);
+  // The row and column panel lines of the direct engine, built on first use. Collective.
+  PanelLines& lines();
 
  private:
   GridPos pos_;
   std::list<std::pair<EngineKey, std::unique_ptr<Engine>>> engines_;  // most recent first
+  std::unique_ptr<PanelLines> lines_;
 };
 
 class GridCache {

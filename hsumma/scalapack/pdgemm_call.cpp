@@ -2,8 +2,10 @@
 
 #include <cctype>
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "block_cyclic_summa.hpp"
 #include "descriptor.hpp"
 #include "grid_cache.hpp"
 #include "hympi/error.hpp"
@@ -16,7 +18,9 @@ namespace hympi::hsumma::scalapack {
 namespace {
 
 // Bits of the flag word every grid rank agrees on (bitwise AND over the grid).
-enum : int { ok_bit = 1, a_direct_bit = 2, b_direct_bit = 4, c_direct_bit = 8 };
+// *_direct_bit: that operand is already in the engine's layout; aligned_bit: the
+// direct engine can run the call (both decided on replicated data; ANDed for safety).
+enum : int { ok_bit = 1, a_direct_bit = 2, b_direct_bit = 4, c_direct_bit = 8, aligned_bit = 16 };
 
 char op_of(char t) {
   const char u = static_cast<char>(std::toupper(static_cast<unsigned char>(t)));
@@ -86,6 +90,7 @@ Outcome run_pdgemm(const PdgemmCall& call) {
   const GridPos& pos = grid.pos();
   const bool multiply = flags && m > 0 && n > 0 && k > 0 && call.alpha != 0.0;
   std::unique_ptr<CallerMatrix> A, B, C;
+  std::optional<DirectPlan> plan;
   Axis ea_rows, ea_cols, eb_rows, eb_cols, ec_rows, ec_cols;
   if (flags) C = std::make_unique<CallerMatrix>(*dc, nprow, npcol, call.ic, call.jc, m, n);
   if (multiply) {
@@ -101,12 +106,25 @@ Outcome run_pdgemm(const PdgemmCall& call) {
     if (ta == 'N' && same_layout(*A, ea_rows, ea_cols, a_blk)) flags |= a_direct_bit;
     if (tb == 'N' && same_layout(*B, eb_rows, eb_cols, b_blk)) flags |= b_direct_bit;
     if (call.alpha == 1.0 && call.beta == 0.0 && same_layout(*C, ec_rows, ec_cols, c_blk)) flags |= c_direct_bit;
+    if (ta == 'N' && tb == 'N' && s.engine != EngineChoice::redistribute)
+      plan = plan_direct(A->rows, A->cols, B->rows, B->cols, C->rows, C->cols, nprow, npcol, s.block);
+    if (plan) flags |= aligned_bit;
   }
   HYMPI_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &flags, 1, MPI_INT, MPI_BAND, pos.comm));
   if (!(flags & ok_bit)) return Outcome::invalid;
   if (!multiply) {  // nothing to multiply: C = beta * C (an empty C is left alone)
     if (C) scale_local(*C, call.c, myrow, mycol, call.beta);
     return Outcome::run;
+  }
+
+  const int in_place = a_direct_bit | b_direct_bit | c_direct_bit;
+  if ((flags & aligned_bit) && (s.engine == EngineChoice::direct || (flags & in_place) != in_place)) {
+    scale_local(*C, call.c, myrow, mycol, call.beta);
+    PanelLines& lines = grid.lines();
+    lines.reserve(plan->rows.max_count() * plan->width, plan->width * plan->cols.max_count(), s);
+    block_cyclic_summa(*plan, lines, pos, call.alpha, {call.a, A->desc.lld}, {call.b, B->desc.lld}, call.c,
+                       C->desc.lld);
+    return Outcome::run_direct;
   }
 
   Engine* engine = &grid.engine({m, n, k, s});

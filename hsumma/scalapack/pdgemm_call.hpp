@@ -23,6 +23,7 @@ struct PdgemmCall {
 
 enum class Outcome {
   run,          // hympi ran the call: C updated
+  run_direct,   // hympi ran the call on the caller's block-cyclic arrays (block_cyclic_summa.hpp)
   unsupported,  // valid, but not for hympi (the drop-in is off): pass it on
   invalid,      // an argument error (or a rank outside the grid): pass it on, ScaLAPACK reports it
 };

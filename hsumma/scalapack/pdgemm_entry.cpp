@@ -22,6 +22,7 @@ namespace hs = hympi::hsumma::scalapack;
 namespace {
 
 long long handled_calls = 0, passed_calls = 0, error_calls = 0;  // per outcome
+long long direct_calls = 0;                                      // of handled_calls: run by the direct engine
 bool stats_printed = false;
 std::string last_error;
 
@@ -46,8 +47,9 @@ void print_local_stats() {
   if (stats_printed || !hs::settings().stats) return;
   std::fprintf(stderr,
                "hympi pdgemm stats (this rank): %lld calls run by hympi, %lld valid calls passed on to ScaLAPACK, "
-               "%lld calls with argument errors left to ScaLAPACK\n",
-               handled_calls, passed_calls, error_calls);
+               "%lld calls with argument errors left to ScaLAPACK; %lld of the calls run by hympi on the caller's "
+               "block-cyclic layout (direct engine)\n",
+               handled_calls, passed_calls, error_calls, direct_calls);
 }
 
 // Runs the call through hympi or passes it on; counts which.
@@ -61,8 +63,9 @@ int dispatch(const hs::PdgemmCall& call) {
     std::fprintf(stderr, "hympi pdgemm: %s\n", e.what());
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
-  if (outcome == hs::Outcome::run) {
+  if (outcome == hs::Outcome::run || outcome == hs::Outcome::run_direct) {
     ++handled_calls;
+    if (outcome == hs::Outcome::run_direct) ++direct_calls;
     return 1;
   }
   ++(outcome == hs::Outcome::unsupported ? passed_calls : error_calls);
@@ -118,6 +121,10 @@ void hympi_pdgemm_counts(long long* handled, long long* passed, long long* error
   if (errors) *errors = error_calls;
 }
 
+long long hympi_pdgemm_direct_count(void) {
+  return direct_calls;
+}
+
 // BLACS frees a context here, collectively over its grid: so do we.
 void blacs_gridexit_(const int* context) {
   hs::GridCache::instance().release(*context);
@@ -133,16 +140,17 @@ void Cblacs_gridexit(int context) {
 
 int MPI_Finalize(void) {
   if (hs::settings().stats) {
-    long long mine[3] = {handled_calls, passed_calls, error_calls}, sum[3] = {0, 0, 0};
+    long long mine[4] = {handled_calls, passed_calls, error_calls, direct_calls}, sum[4] = {0, 0, 0, 0};
     int rank = 0, size = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Reduce(mine, sum, 3, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Reduce(mine, sum, 4, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0)
       std::fprintf(stderr,
                    "hympi pdgemm stats: %lld calls run by hympi, %lld valid calls passed on to ScaLAPACK, %lld "
-                   "calls with argument errors left to ScaLAPACK (rank-calls summed over %d ranks)\n",
-                   sum[0], sum[1], sum[2], size);
+                   "calls with argument errors left to ScaLAPACK (rank-calls summed over %d ranks); %lld of the "
+                   "calls run by hympi on the caller's block-cyclic layout (direct engine)\n",
+                   sum[0], sum[1], sum[2], size, sum[3]);
     stats_printed = true;
   }
   return PMPI_Finalize();

@@ -7,8 +7,8 @@
 
 namespace hympi::hsumma::scalapack {
 
-const char* const setting_keys[9] = {"enabled", "policy",    "sync",  "groups", "block",
-                                     "outer",   "lookahead", "stats", "model"};
+const char* const setting_keys[10] = {"enabled", "policy",    "sync",  "groups", "block",
+                                      "outer",   "lookahead", "stats", "model",  "engine"};
 
 namespace {
 
@@ -67,7 +67,13 @@ std::string Settings::set(const std::string& key, const std::string& value) {
       return bad + " (" + e.what() + ")";
     }
   }
-  return "unknown key '" + key + "' (known: enabled policy sync groups block outer lookahead stats model)";
+  if (key == "engine") {
+    if (value == "auto") return engine = EngineChoice::automatic, "";
+    if (value == "direct") return engine = EngineChoice::direct, "";
+    if (value == "redistribute") return engine = EngineChoice::redistribute, "";
+    return bad + " (expected auto, direct or redistribute)";
+  }
+  return "unknown key '" + key + "' (known: enabled policy sync groups block outer lookahead stats model engine)";
 }
 
 bool Settings::operator==(const Settings& o) const {

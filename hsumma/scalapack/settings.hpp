@@ -11,6 +11,13 @@
 
 namespace hympi::hsumma::scalapack {
 
+// Which engine runs a call the direct engine could run (block_cyclic_summa.hpp).
+enum class EngineChoice {
+  automatic,     // direct, unless the caller's A, B, C already are the engine's layout (no copies either way)
+  direct,        // direct whenever the layouts are aligned
+  redistribute,  // always the engine on its block checkerboard (redistributing what differs)
+};
+
 struct Settings {
   bool enabled = true;  // off: every call goes to ScaLAPACK's pdgemm
   Policy policy = Policy::hybrid;
@@ -21,16 +28,18 @@ struct Settings {
   std::int64_t outer = 0;                         // outer panel width M (0: b); rounded up to a multiple of b
   bool lookahead = true;
   bool stats = false;  // print handled / passed-on counts at MPI_Finalize
+  EngineChoice engine = EngineChoice::automatic;
 
   // Applies one key ("enabled", "policy", "sync", "groups", "block", "outer",
-  // "lookahead", "stats", "model"); returns an error message naming the problem, or "".
+  // "lookahead", "stats", "model", "engine"); returns an error message naming the problem, or "".
   std::string set(const std::string& key, const std::string& value);
+  // Equal for the engine cache: stats and engine choice do not shape an engine.
   bool operator==(const Settings& o) const;
   bool auto_groups() const { return group_rows == 0; }
 };
 
 // The keys set() accepts, in the order documented.
-extern const char* const setting_keys[9];
+extern const char* const setting_keys[10];
 
 // The process's settings, read from the environment on first use (a bad value
 // is reported on stderr, naming the variable, and the default kept).

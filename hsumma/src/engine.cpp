@@ -23,17 +23,6 @@ int comm_size(MPI_Comm comm) {
   return size;
 }
 
-// A broadcast object only where there is someone to send to.
-std::unique_ptr<Bcast> make_bcast(MPI_Comm comm, std::int64_t capacity, const EngineOptions& options) {
-  if (comm_size(comm) == 1) return nullptr;
-  // Pure broadcasts need no node discovery (its collectives are setup cost only).
-  const Topology& topo =
-      options.bcast.policy == Policy::pure ? Topology::flat(comm) : Topology::of(comm, options.layout);
-  CollectiveOptions bcast = options.bcast;
-  bcast.overlap = options.lookahead;
-  return Bcast::create(topo, std::max<std::int64_t>(1, capacity), sizeof(double), bcast);
-}
-
 // Copies rows x cols of a column-major matrix (leading dimension ld) into a packed one.
 void pack(const double* src, std::int64_t ld, std::int64_t rows, std::int64_t cols, double* dst) {
   for (std::int64_t j = 0; j < cols; ++j) std::memcpy(dst + j * rows, src + j * ld, sizeof(double) * rows);
@@ -48,6 +37,17 @@ const double* stage(Bcast& bc, const double* src, std::int64_t ld, std::int64_t 
 }
 
 }  // namespace
+
+// A broadcast object only where there is someone to send to.
+std::unique_ptr<Bcast> make_panel_bcast(MPI_Comm comm, std::int64_t capacity, const EngineOptions& options) {
+  if (comm_size(comm) == 1) return nullptr;
+  // Pure broadcasts need no node discovery (its collectives are setup cost only).
+  const Topology& topo =
+      options.bcast.policy == Policy::pure ? Topology::flat(comm) : Topology::of(comm, options.layout);
+  CollectiveOptions bcast = options.bcast;
+  bcast.overlap = options.lookahead;
+  return Bcast::create(topo, std::max<std::int64_t>(1, capacity), sizeof(double), bcast);
+}
 
 void validate(const TwoLevelShape& shape, int size, const EngineOptions& o) {
   require(o.m >= 1 && o.n >= 1 && o.k >= 1, "matrix sizes must be positive (m=" + std::to_string(o.m) +
@@ -103,12 +103,12 @@ Engine::Engine(MPI_Comm comm, const TwoLevelShape& shape, const EngineOptions& o
   // Widest panels: M (outer) and b (inner), never more than k.
   const std::int64_t M = std::min(options.M, options.k), bw = std::min(options.b, options.k);
   if (!sa.direct) {
-    sa.outer = make_bcast(grid_->outer_row_comm(), sa.across * M, options);
-    sa.inner = make_bcast(grid_->inner_row_comm(), sa.across * bw, options);
+    sa.outer = make_panel_bcast(grid_->outer_row_comm(), sa.across * M, options);
+    sa.inner = make_panel_bcast(grid_->inner_row_comm(), sa.across * bw, options);
   }
   if (!sb.direct) {
-    sb.outer = make_bcast(grid_->outer_col_comm(), M * sb.across, options);
-    sb.inner = make_bcast(grid_->inner_col_comm(), bw * sb.across, options);
+    sb.outer = make_panel_bcast(grid_->outer_col_comm(), M * sb.across, options);
+    sb.inner = make_panel_bcast(grid_->inner_col_comm(), bw * sb.across, options);
   }
 }
 

@@ -9,6 +9,11 @@
 // rest of C, the padding, all of A and B) the original bits. beta = 0 puts NaN
 // in C. Every valid call must have run in hympi; with enabled=0 one call must
 // go to ScaLAPACK's pdgemm (found through RTLD_NEXT) and be right too.
+// A third of the other calls are aligned for the direct engine (N N, A's rows
+// distributed like C's rows and B's columns like C's columns, k free): under
+// engine=direct/auto they must run there (hympi_pdgemm_direct_count), under
+// engine=redistribute (3 more calls per grid) they must not; misaligned calls
+// go through redistribution.
 // Usage: pdgemm_dropin_test [cases] [groups of the grouped variants: 2x2 or auto].
 // Exit 1 on any failure.
 #include <mpi.h>
@@ -54,7 +59,7 @@ struct Dist {
 };
 
 Dist make(int ctxt, int M, int N, int mb, int nb, int rsrc, int csrc, int gap, int P, int Q, int myrow, int mycol) {
-  Dist d;
+  Dist d{};
   d.mb = mb, d.nb = nb, d.rsrc = rsrc, d.csrc = csrc;
   d.lrows = numroc(M, mb, myrow, rsrc, P);
   d.lcols = numroc(N, nb, mycol, csrc, Q);
@@ -74,8 +79,13 @@ struct Case {
   std::string text;
 };
 
-// Runs one random call on the grid and checks this rank's part, and which library ran it.
-void run_case(std::mt19937& rng, int ctxt, int P, int Q, int myrow, int mycol, bool expect_hympi,
+// Whether aligned calls must run in the direct engine (engine=direct: yes; auto: yes
+// unless alpha = 1 and beta = 0, when all three operands may already be in the
+// engine's layout; engine=redistribute or enabled=0: no).
+enum class Direct { yes, automatic, no };
+
+// Runs one random call on the grid and checks this rank's part, and which library (and engine) ran it.
+void run_case(std::mt19937& rng, int ctxt, int P, int Q, int myrow, int mycol, bool expect_hympi, Direct expect_direct,
               const std::string& where) {
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   const char ops[3] = {'N', 'T', 'C'};
@@ -87,6 +97,11 @@ void run_case(std::mt19937& rng, int ctxt, int P, int Q, int myrow, int mycol, b
   c.alpha = alphas[pick(0, 4)], c.beta = betas[pick(0, 3)];
   const bool engine_layout = pick(0, 4) == 0;  // the caller's layout is the engine's: no copies
   if (engine_layout) c.ta = c.tb = 'N', c.alpha = 1, c.beta = 0;
+  // Aligned for the direct engine: A's rows lie like C's rows, B's columns like
+  // C's columns (same blocks and sources, offsets shifted by whole grid cycles);
+  // k stays free (A's column and B's row blocks random, unequal).
+  const bool aligned = !engine_layout && pick(0, 2) == 0;
+  if (aligned) c.ta = c.tb = 'N';
   const int ar = c.ta == 'N' ? c.m : c.k, ac = c.ta == 'N' ? c.k : c.m;
   const int br = c.tb == 'N' ? c.k : c.n, bc = c.tb == 'N' ? c.n : c.k;
   auto make_for = [&](int rows, int cols, int& i, int& j) {
@@ -99,7 +114,21 @@ void run_case(std::mt19937& rng, int ctxt, int P, int Q, int myrow, int mycol, b
     return make(ctxt, i - 1 + rows + pick(0, 3), j - 1 + cols + pick(0, 3), pick(1, 12), pick(1, 12), pick(0, P - 1),
                 pick(0, Q - 1), pick(0, 3), P, Q, myrow, mycol);
   };
-  Dist A = make_for(ar, ac, c.ia, c.ja), B = make_for(br, bc, c.ib, c.jb), C = make_for(c.m, c.n, c.ic, c.jc);
+  Dist A, B, C;
+  if (aligned) {
+    c.ic = pick(1, 5), c.jc = pick(1, 5);
+    const int mb = pick(1, 12), nb = pick(1, 12), rsrc = pick(0, P - 1), csrc = pick(0, Q - 1);
+    C = make(ctxt, c.ic - 1 + c.m + pick(0, 3), c.jc - 1 + c.n + pick(0, 3), mb, nb, rsrc, csrc, pick(0, 3), P, Q,
+             myrow, mycol);
+    c.ia = c.ic + mb * P * pick(0, 1), c.ja = pick(1, 5);
+    A = make(ctxt, c.ia - 1 + c.m + pick(0, 3), c.ja - 1 + c.k + pick(0, 3), mb, pick(1, 12), rsrc, pick(0, Q - 1),
+             pick(0, 3), P, Q, myrow, mycol);
+    c.ib = pick(1, 5), c.jb = c.jc + nb * Q * pick(0, 1);
+    B = make(ctxt, c.ib - 1 + c.k + pick(0, 3), c.jb - 1 + c.n + pick(0, 3), pick(1, 12), nb, pick(0, P - 1), csrc,
+             pick(0, 3), P, Q, myrow, mycol);
+  } else {
+    A = make_for(ar, ac, c.ia, c.ja), B = make_for(br, bc, c.ib, c.jb), C = make_for(c.m, c.n, c.ic, c.jc);
+  }
   auto fill = [&](Dist& d, int which, bool nan) {
     for (int lj = 0; lj < d.lcols; ++lj)
       for (int li = 0; li < d.lrows; ++li)
@@ -111,17 +140,26 @@ void run_case(std::mt19937& rng, int ctxt, int P, int Q, int myrow, int mycol, b
   char text[300];
   std::snprintf(text, sizeof text,
                 "%s: %c%c m=%d n=%d k=%d alpha=%g beta=%g A(%d,%d mb=%d nb=%d src=%d,%d) B(%d,%d mb=%d nb=%d "
-                "src=%d,%d) C(%d,%d mb=%d nb=%d src=%d,%d)%s",
+                "src=%d,%d) C(%d,%d mb=%d nb=%d src=%d,%d)%s%s",
                 where.c_str(), c.ta, c.tb, c.m, c.n, c.k, c.alpha, c.beta, c.ia, c.ja, A.mb, A.nb, A.rsrc, A.csrc, c.ib,
                 c.jb, B.mb, B.nb, B.rsrc, B.csrc, c.ic, c.jc, C.mb, C.nb, C.rsrc, C.csrc,
-                engine_layout ? " engine layout" : "");
+                engine_layout ? " engine layout" : "", aligned ? " aligned" : "");
   long long before = 0, after = 0;
+  const long long direct_before = hympi_pdgemm_direct_count();
   hympi_pdgemm_counts(&before, nullptr, nullptr);
   pdgemm_(&c.ta, &c.tb, &c.m, &c.n, &c.k, &c.alpha, A.local.data(), &c.ia, &c.ja, A.desc, B.local.data(), &c.ib, &c.jb,
           B.desc, &c.beta, C.local.data(), &c.ic, &c.jc, C.desc);
   hympi_pdgemm_counts(&after, nullptr, nullptr);
   int bad = 0;
   if ((after - before == 1) != expect_hympi) ++bad, std::fprintf(stderr, "FAIL %s: ran in the wrong library\n", text);
+  // Aligned calls with something to multiply run in the direct engine unless it is off.
+  const bool multiply = c.m > 0 && c.n > 0 && c.k > 0 && c.alpha != 0.0;
+  const long long direct = hympi_pdgemm_direct_count() - direct_before;
+  const bool may_be_in_place = expect_direct == Direct::automatic && c.alpha == 1.0 && c.beta == 0.0;
+  if (expect_direct != Direct::no && aligned && multiply && !may_be_in_place && direct != 1)
+    ++bad, std::fprintf(stderr, "FAIL %s: aligned, but not run by the direct engine\n", text);
+  if (expect_direct == Direct::no && direct != 0)
+    ++bad, std::fprintf(stderr, "FAIL %s: run by the direct engine with engine=redistribute\n", text);
   if (A.local != A0 || B.local != B0) ++bad, std::fprintf(stderr, "FAIL %s: A or B was written\n", text);
   auto opA = [&](int i, int p) {
     return c.ta == 'N' ? value(0, c.ia - 1 + i, c.ja - 1 + p) : value(0, c.ia - 1 + p, c.ja - 1 + i);
@@ -166,6 +204,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "FAIL: a bad groups value was accepted\n"), ++failures;
   if (hympi_pdgemm_set("model", "fastest") == 0 || !std::strstr(hympi_pdgemm_last_error(), "broadcast model"))
     std::fprintf(stderr, "FAIL: a bad model value was accepted\n"), ++failures;
+  if (hympi_pdgemm_set("engine", "fast") == 0 || !std::strstr(hympi_pdgemm_last_error(), "engine"))
+    std::fprintf(stderr, "FAIL: a bad engine value was accepted\n"), ++failures;
   int grids = 0;
   for (int used : {size, size - 1}) {
     if (used < 1 || (used == size - 1 && size > 4)) continue;
@@ -189,15 +229,24 @@ int main(int argc, char** argv) {
         set("lookahead", v == 1 || v == 2 ? "1" : "0");
         set("block", v >= 2 ? "2" : "3");
         set("outer", v >= 2 ? "4" : "0");
+        // The direct engine under both policies; auto and direct agree off the engine's layout.
+        set("engine", v == 0 || v == 3 ? "direct" : "auto");
         std::mt19937 rng(static_cast<unsigned>(1000 * grids + v));
         const std::string where = "grid " + std::to_string(P) + "x" + std::to_string(Q) + " of " +
                                   std::to_string(size) + " policy " + policies[v % 2] + " variant " + std::to_string(v);
-        for (int c = 0; c < cases; ++c) run_case(rng, ctxt, P, Q, myrow, mycol, true, where);
+        const Direct expect = v == 0 || v == 3 ? Direct::yes : Direct::automatic;
+        for (int c = 0; c < cases; ++c) run_case(rng, ctxt, P, Q, myrow, mycol, true, expect, where);
       }
+      // engine=redistribute: aligned calls go through the engine's checkerboard instead.
+      set("engine", "redistribute");
+      std::mt19937 rng_redistribute(static_cast<unsigned>(77 + grids));
+      for (int c = 0; c < 3; ++c)
+        run_case(rng_redistribute, ctxt, P, Q, myrow, mycol, true, Direct::no, "engine=redistribute");
+      set("engine", "auto");
       // Off: ScaLAPACK's own pdgemm runs it (RTLD_NEXT from a linked library) and is right too.
       set("enabled", "0");
       std::mt19937 rng(7);
-      run_case(rng, ctxt, P, Q, myrow, mycol, false, "enabled=0");
+      run_case(rng, ctxt, P, Q, myrow, mycol, false, Direct::no, "enabled=0");
       set("enabled", "1");
       Cblacs_gridexit(ctxt);
     }
@@ -207,8 +256,10 @@ int main(int argc, char** argv) {
   long long handled = 0, passed = 0;
   hympi_pdgemm_counts(&handled, &passed, nullptr);
   if (rank == 0)
-    std::printf("pdgemm drop-in: %d ranks, %d grids, %lld calls run by hympi and %lld passed on (rank 0): %s\n", size,
-                grids, handled, passed, total ? "FAILED" : "ok");
+    std::printf(
+        "pdgemm drop-in: %d ranks, %d grids, %lld calls run by hympi (%lld by the direct engine) and %lld passed on "
+        "(rank 0): %s\n",
+        size, grids, handled, hympi_pdgemm_direct_count(), passed, total ? "FAILED" : "ok");
   MPI_Finalize();
   return total ? 1 : 0;
 }

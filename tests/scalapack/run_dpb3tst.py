@@ -86,9 +86,11 @@ def main():
         share = ran / (ran + passed_on) if ran + passed_on else 0.0
         if ran == 0 or share < a.min_run:
             problems.append(f"only {ran} of {ran + passed_on} valid calls ran in hympi (need {a.min_run:.0%})")
+    direct = re.search(r"; (\d+) of the calls run by hympi on the caller's block-cyclic layout", out)
     print(f"dpb3tst np={a.np} {os.path.basename(a.input)}{' grids ' + a.grids if a.grids else ''} {' '.join(a.env)}: "
           f"PDGEMM {total} tests, {passed} passed, {failed} failed, {skipped} skipped; "
-          f"rank-calls: {ran} run by hympi, {passed_on} valid passed on, {errors} argument errors left to ScaLAPACK")
+          f"rank-calls: {ran} run by hympi ({direct.group(1) if direct else '?'} by the direct engine), "
+          f"{passed_on} valid passed on, {errors} argument errors left to ScaLAPACK")
     if problems:
         print(out[-4000:])
         print("FAIL: " + "; ".join(problems))

@@ -140,6 +140,13 @@ class Engine {
   Timings* t_ = nullptr;
 };
 
+// The broadcast object of one line of panels (a grid row or column, `comm`) with
+// room for `capacity` doubles, under options.bcast (policy, sync), options.layout
+// and options.lookahead (overlap); null when `comm` has one rank (nobody to send
+// to: the panel is read in place). Collective over `comm`. Shared with the
+// drop-in pdgemm's direct engine.
+std::unique_ptr<Bcast> make_panel_bcast(MPI_Comm comm, std::int64_t capacity, const EngineOptions& options);
+
 // Checks the engine arguments; throws hympi::Error naming the first problem.
 void validate(const TwoLevelShape& shape, int comm_size, const EngineOptions& options);
 

@@ -18,8 +18,8 @@ int hympi_pdgemm(char transa, char transb, int m, int n, int k, double alpha, co
                  int jc, const int* descc);
 
 /* Settings by key (as the HYMPI_PDGEMM_* variables): "enabled", "policy",
- * "sync", "groups", "block", "outer", "lookahead", "stats". Must be equal on
- * every rank of a grid. Returns 0, or -1 with hympi_pdgemm_last_error() naming
+ * "sync", "groups", "block", "outer", "lookahead", "stats", "model", "engine".
+ * Must be equal on every rank of a grid. Returns 0, or -1 with hympi_pdgemm_last_error() naming
  * the problem (the setting is then unchanged). */
 int hympi_pdgemm_set(const char* key, const char* value);
 /* The same keys read from an MPI_Info (keys absent from it are left alone). */
@@ -30,6 +30,9 @@ const char* hympi_pdgemm_last_error(void);
  * and argument errors (or calls outside the grid) left to ScaLAPACK. Null
  * pointers are skipped. */
 void hympi_pdgemm_counts(long long* handled, long long* passed, long long* errors);
+/* Of this rank's calls run by hympi, those run by the direct engine on the
+ * caller's own block-cyclic arrays (no redistribution; see README). */
+long long hympi_pdgemm_direct_count(void);
 
 #ifdef __cplusplus
 }
