@@ -44,13 +44,22 @@ Bridges::Bridges(const Topology& topo, int slices)
     for (const auto& ranks : nodes) members.push_back(ranks[s % ranks.size()]);
     if (std::find(members.begin(), members.end(), topo.rank()) == members.end()) continue;
     owned_.push_back(s);
+    if (s == 0 && topo.num_nodes() == 1) {
+      comms_[0] = topo.bridge_comm();  // nothing crosses nodes: never used, not worth a communicator
+      continue;
+    }
     if (s == 0) {
-      comms_[0] = topo.bridge_comm();
+      // A duplicate, not the topology's bridge itself: every object posts its
+      // nonblocking bridge collectives when its own node is ready, so two objects
+      // in flight can reach the bridge in different orders on different nodes,
+      // which MPI forbids on one communicator (and with equal counts would pair
+      // them silently).
+      HYMPI_CHECK_MPI(MPI_Comm_dup(topo.bridge_comm(), &comms_[0]));
     } else {
       // Tags apart from the topology's bridge (0) and the grids' (1..6).
       comms_[s] = comm_from_ranks(topo.comm(), members, 100 + s);
-      created_[s] = true;
     }
+    created_[s] = true;
   }
 }
 

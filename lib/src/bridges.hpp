@@ -1,9 +1,10 @@
 // Private helper of the core: the multi-leader bridge. A node's cross-node
 // traffic is cut into k slices; slice s of node n is exchanged by node rank
 // s % size(n) over bridge communicator s, whose members are those owners in node
-// order (bridge rank = node index). Slice 0 is the topology's own bridge of node
-// leaders, so k = 1 is exactly the single-leader scheme. A node with fewer ranks
-// than k gives a rank several slices.
+// order (bridge rank = node index). Slice 0's members are the topology's bridge of
+// node leaders, so k = 1 is exactly the single-leader scheme; every object has its
+// own communicators (nonblocking collectives of several objects in flight). A
+// node with fewer ranks than k gives a rank several slices.
 #pragma once
 #include <mpi.h>
 
@@ -62,7 +63,7 @@ class Bridges {
   int slices_;
   std::vector<int> owned_;
   std::vector<MPI_Comm> comms_;  // per slice; MPI_COMM_NULL where this rank is no member
-  std::vector<bool> created_;    // freed by us (slice 0 belongs to the topology)
+  std::vector<bool> created_;    // freed by us (where this rank is a member)
 };
 
 }  // namespace detail

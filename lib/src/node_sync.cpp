@@ -25,10 +25,21 @@ const char* to_string(SyncKind kind) {
 namespace {
 
 // MPI_Barrier on the node communicator, with MPI_Win_sync on both sides so the
-// barrier also orders memory (a barrier alone orders processes only).
+// barrier also orders memory (a barrier alone orders processes only). Each
+// object barriers on its own duplicate: nonblocking collectives of several
+// objects in flight at once reach their MPI_Ibarriers in different orders on
+// different ranks, and on one shared communicator barrier n of one rank would
+// then pair with another object's barrier n of its neighbour.
 class BarrierSync final : public NodeSync {
  public:
-  BarrierSync(const Topology& topo, const NodeBuffer* data) : node_(topo.node_comm()), data_(data) {}
+  BarrierSync(const Topology& topo, const NodeBuffer* data) : data_(data) {
+    HYMPI_CHECK_MPI(MPI_Comm_dup(topo.node_comm(), &node_));
+  }
+  ~BarrierSync() override {  // a pending MPI_Ibarrier still completes (barrier_, MPI_Comm_free's rules)
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (!finalized) MPI_Comm_free(&node_);
+  }
   void arrive() override { full(); }
   void release() override { full(); }
   void full() override {
@@ -48,7 +59,7 @@ class BarrierSync final : public NodeSync {
   SyncKind kind() const override { return SyncKind::barrier; }
 
  private:
-  MPI_Comm node_;
+  MPI_Comm node_ = MPI_COMM_NULL;
   const NodeBuffer* data_;
   detail::Requests barrier_;
 };

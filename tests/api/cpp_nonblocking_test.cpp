@@ -104,7 +104,8 @@ void jitter(int rank, int round) {
 }
 
 // Exact int64 sums (bit-exact against MPI_Allreduce) and double max, with one
-// leader and with two, so the nonblocking path crosses one and several bridges.
+// leader and with two, so the nonblocking path crosses one and several bridges;
+// both in flight at once.
 void allreduce_rounds(const hympi::Topology& topo, hympi::CollectiveOptions options) {
   const int rank = topo.rank();
   constexpr int kCount = 1001;
@@ -125,8 +126,15 @@ void allreduce_rounds(const hympi::Topology& topo, hympi::CollectiveOptions opti
       MPI_Allreduce(own.data(), expected.data(), kCount, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
       MPI_Allreduce(own_d.data(), expected_d.data(), kCount, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
       jitter(rank, round);
-      complete(*sum, round);
-      complete(*max, round + 1);
+      // Two reductions in flight, completed in either order: each node posts its
+      // bridge work when it gets there, so the objects must not share communicators.
+      if (round % 2 == 0) {
+        complete(*sum, round);
+        complete(*max, round + 1);
+      } else {
+        complete(*max, round);
+        complete(*sum, round + 1);
+      }
       ring.finish(round);
       bool same = true;
       for (int i = 0; i < kCount; ++i)
