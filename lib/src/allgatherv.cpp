@@ -231,23 +231,12 @@ class HybridAllgatherv final : public Allgatherv {
   void start() override {
     require_idle("start()");
     const int which = phase_;
-    exchange_->start([this, which](int s, MPI_Comm bridge, detail::Requests& requests) {
-      post_slice(which, s, bridge, requests.add());
-    });
-    in_flight_ = true;
-    exchange_->test();  // posts at once when the node is already there; lands in test()/wait()
+    exchange_->start([this, which](int s, MPI_Comm bridge,
+                                   detail::Requests& requests) { post_slice(which, s, bridge, requests.add()); },
+                     {}, [this] { land(); });
   }
-  bool test() override {
-    if (!in_flight_) return true;
-    if (!exchange_->test()) return false;
-    land();
-    return true;
-  }
-  void wait() override {
-    if (!in_flight_) return;
-    exchange_->wait();
-    land();
-  }
+  bool test() override { return exchange_->test(); }
+  void wait() override { exchange_->wait(); }
   // Strong guarantee: everything is checked and built aside (agreed on every
   // rank), the window grown without releasing the old one; only then committed.
   void set_counts(std::vector<std::int64_t> counts) override {
@@ -279,11 +268,10 @@ class HybridAllgatherv final : public Allgatherv {
 
   void require_idle(const char* call) const {
     topo_.require_comm_alive("allgatherv");
-    if (in_flight_)
+    if (exchange_->in_flight())
       require(false, std::string("allgatherv ") + call + " while an exchange is in flight: call wait() first");
   }
   void land() {
-    in_flight_ = false;
     front_ = phase_;
     phase_ ^= 1;
   }
@@ -358,7 +346,6 @@ class HybridAllgatherv final : public Allgatherv {
   std::int64_t total_ = 0;
   std::size_t half_bytes_ = 0;
   int phase_ = 0, front_ = 1;
-  bool in_flight_ = false;
   std::vector<SlicePlan> slices_;
   std::unique_ptr<detail::NodeExchange> exchange_;  // last: an exchange in flight completes first
 };

@@ -205,7 +205,6 @@ class HybridBcast final : public Bcast {
     ring_.begin();
     copy_in(root, count, root_data);
     exchange_->start(slice_broadcast(root, count));
-    exchange_->test();  // posts at once when the node is already there; lands in test()/wait()
   }
   void wait() override {
     topo_.require_comm_alive("bcast wait()");

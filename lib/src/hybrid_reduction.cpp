@@ -59,7 +59,7 @@ class HybridReduction final : public ReductionEngine {
 
   void run() override {
     topo_.require_comm_alive(args_.root < 0 ? "allreduce run()" : "reduce run()");
-    require(!in_flight_, "allreduce run() while a start() is in flight: call wait() first");
+    require(!exchange_->in_flight(), "allreduce run() while a start() is in flight: call wait() first");
     sync_->full();
     reduce_node_slice();
     if (topo_.num_nodes() == 1) {
@@ -79,29 +79,17 @@ class HybridReduction final : public ReductionEngine {
   void start() override {
     if (args_.root >= 0) return run();  // Reduce has no nonblocking face
     topo_.require_comm_alive("allreduce start()");
-    require(!in_flight_, "allreduce start() while the previous start() is in flight: call wait() first");
+    require(!exchange_->in_flight(), "allreduce start() while the previous start() is in flight: call wait() first");
     const int which = phase_;
     exchange_->start(
         [this, which](int j, MPI_Comm bridge, Requests& requests) { post_piece(which, j, bridge, requests); },
-        [this] { reduce_node_slice(); });
-    in_flight_ = true;
-    exchange_->test();  // combines and posts at once when the node is already there
+        [this] { reduce_node_slice(); }, [this] { land(); });
   }
-  bool test() override {
-    if (!in_flight_) return true;
-    if (!exchange_->test()) return false;
-    land();
-    return true;
-  }
-  void wait() override {
-    if (!in_flight_) return;
-    exchange_->wait();
-    land();
-  }
+  bool test() override { return exchange_->test(); }
+  void wait() override { exchange_->wait(); }
 
  private:
   void land() {
-    in_flight_ = false;
     front_ = phase_;
     phase_ ^= 1;
   }
@@ -182,7 +170,6 @@ class HybridReduction final : public ReductionEngine {
   std::unique_ptr<Bridges> bridges_;
   std::vector<std::byte> scratch_;
   int phase_ = 0, front_ = 1;
-  bool in_flight_ = false;
   std::unique_ptr<NodeExchange> exchange_;  // last: destroyed in flight, it completes first
 };
 

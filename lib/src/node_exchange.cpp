@@ -29,13 +29,18 @@ NodeExchange::~NodeExchange() {
   }
 }
 
-void NodeExchange::start(Post post, Combine combine) {
+void NodeExchange::start(Post post, Combine combine, Land land) {
   require(!in_flight(), "a hybrid collective was started while the previous one is in flight: complete it first");
   post_ = std::move(post);
   combine_ = std::move(combine);
+  land_ = std::move(land);
   sync_.start_full();
   phase_ = Phase::arriving;
-  if (!background_) return;
+  active_ = true;
+  if (!background_) {
+    step();
+    return;
+  }
   worker_done_.store(false, std::memory_order_relaxed);
   worker_error_ = nullptr;
   worker_ = std::thread([this] {
@@ -54,6 +59,7 @@ bool NodeExchange::join_worker() {
   worker_.join();
   if (worker_error_) {
     phase_ = Phase::idle;
+    active_ = false;
     std::rethrow_exception(std::exchange(worker_error_, nullptr));
   }
   return true;
@@ -76,18 +82,31 @@ void NodeExchange::post_owned() {
   for (int s : bridges_.owned()) post_(s, bridges_.comm(s), requests_);
 }
 
+bool NodeExchange::landed(bool complete) {
+  if (!complete) return false;
+  active_ = false;
+  if (land_) std::exchange(land_, Land{})();
+  return true;
+}
+
 bool NodeExchange::test() {
-  if (worker_.joinable()) return join_worker();
-  return step();
+  if (!active_) return true;
+  return landed(worker_.joinable() ? join_worker() : step());
 }
 
 void NodeExchange::wait() {
-  if (!worker_.joinable()) return finish();
+  if (!active_) return;
+  if (!worker_.joinable()) {
+    finish();
+    landed(true);
+    return;
+  }
   for (int spins = 0; !join_worker();)
     if (spins < sync_.spins_before_yield())
       ++spins;
     else
       std::this_thread::yield();  // the worker drives MPI; this thread only waits for it
+  landed(true);
 }
 
 bool NodeExchange::step() {

@@ -53,6 +53,10 @@ class NodeExchange {
   using Post = std::function<void(int slice, MPI_Comm bridge, Requests& requests)>;
   // This rank's node-local work once the whole node arrived (a reduction's share).
   using Combine = std::function<void()>;
+  // Run once, in the caller's thread, when test()/wait() finds the exchange
+  // complete (the collective flips its double buffer): the exchange stays in
+  // flight until then, even if it could finish inside start().
+  using Land = std::function<void()>;
 
   // background: start() completes the exchange in a progress thread.
   NodeExchange(const Topology& topo, NodeSync& sync, const Bridges& bridges, bool background = false)
@@ -62,15 +66,16 @@ class NodeExchange {
   NodeExchange(const NodeExchange&) = delete;
   NodeExchange& operator=(const NodeExchange&) = delete;
 
-  void start(Post post, Combine combine = {});
+  // Takes the first steps at once (posts when the node is already there).
+  void start(Post post, Combine combine = {}, Land land = {});
   // The same exchange, blocking (run() with several leaders): a node barrier, the
   // owners' slices posted and completed in one MPI_Waitall (which lets the MPI, or
   // a simulator, block instead of being polled), a node barrier.
   void run(const Post& post, const Combine& combine = {});
-  // True once the node copy is complete (then idle again).
+  // True once the node copy is complete (then idle again, and landed).
   bool test();
   void wait();
-  bool in_flight() const { return worker_.joinable() || phase_ != Phase::idle; }
+  bool in_flight() const { return active_; }
 
  private:
   enum class Phase { idle, arriving, combining, bridging, releasing };
@@ -78,13 +83,16 @@ class NodeExchange {
   bool step();    // takes every step that is ready; true once complete
   void finish();  // step() until complete, driving MPI progress in between
   bool join_worker();
+  bool landed(bool complete);  // ends the flight (and runs land_) when complete
 
   const Topology& topo_;
   NodeSync& sync_;
   const Bridges& bridges_;
   Post post_;
   Combine combine_;
+  Land land_;
   Phase phase_ = Phase::idle;
+  bool active_ = false;  // from start() to the test()/wait() that finds it complete
   Requests requests_;
   const bool background_;
   std::thread worker_;
