@@ -355,8 +355,7 @@ class HybridAllgatherv final : public Allgatherv {
 std::unique_ptr<Allgatherv> Allgatherv::create(const Topology& topo, std::vector<std::int64_t> counts,
                                                std::size_t elem_size, CollectiveOptions options) {
   require(elem_size > 0, "allgatherv element size must be > 0");
-  detail::check_leaders(topo, options);
-  detail::check_progress_thread(topo, options);
+  detail::check_exchange_options(topo, options);
   if (options.policy == Policy::pure)
     return std::make_unique<PureAllgatherv>(topo, std::move(counts), elem_size, options);
   return std::make_unique<HybridAllgatherv>(topo, std::move(counts), elem_size, options);

@@ -277,8 +277,7 @@ std::unique_ptr<Bcast> Bcast::create(const Topology& topo, std::int64_t capacity
               "bcast capacity " + std::to_string(capacity) + " x element size " + std::to_string(elem_size) +
                   " bytes overflows size_t",
               ErrorCode::out_of_memory);
-  detail::check_leaders(topo, options);
-  detail::check_progress_thread(topo, options);
+  detail::check_exchange_options(topo, options);
   if (options.policy == Policy::pure) return std::make_unique<PureBcast>(topo, capacity, elem_size, options);
   return std::make_unique<HybridBcast>(topo, capacity, elem_size, options);
 }

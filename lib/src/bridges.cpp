@@ -9,13 +9,21 @@
 
 namespace hympi::detail {
 
-void check_leaders(const Topology& topo, const CollectiveOptions& options) {
-  int extremes[2] = {options.leaders, -options.leaders};
-  HYMPI_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, extremes, 2, MPI_INT, MPI_MAX, topo.comm()));
+bool progress_thread_available(const CollectiveOptions& options) {
+  if (!options.progress_thread) return true;
+  int provided = MPI_THREAD_SINGLE;
+  HYMPI_CHECK_MPI(MPI_Query_thread(&provided));
+  return provided == MPI_THREAD_MULTIPLE;
+}
+
+void check_exchange_options(const Topology& topo, const CollectiveOptions& options) {
+  int extremes[3] = {options.leaders, -options.leaders, progress_thread_available(options) ? 0 : 1};
+  HYMPI_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, extremes, 3, MPI_INT, MPI_MAX, topo.comm()));
   const int highest = extremes[0], lowest = -extremes[1];
   require(lowest >= 0, "leaders must be >= 0 (0 = automatic, 1 = one leader per node), got " + std::to_string(lowest));
   require(lowest == highest, "leaders differs between ranks (" + std::to_string(lowest) + " and " +
                                  std::to_string(highest) + "); every rank must pass the same value");
+  require(extremes[2] == 0, kProgressThreadNeedsMultiple);
 }
 
 int automatic_leaders(std::uint64_t bytes, int largest_node) {

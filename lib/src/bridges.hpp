@@ -19,9 +19,17 @@ class Topology;
 
 namespace detail {
 
-// Collective over topo.comm(): options.leaders must be >= 0 and equal on every
-// rank; otherwise every rank throws the same hympi::Error naming the problem.
-void check_leaders(const Topology& topo, const CollectiveOptions& options);
+// Collective over topo.comm(), one MPI_Allreduce: options.leaders must be >= 0
+// and equal on every rank, and a progress thread asked for must be available
+// (progress_thread_available); otherwise every rank throws the same
+// hympi::Error naming the problem.
+void check_exchange_options(const Topology& topo, const CollectiveOptions& options);
+
+// options.progress_thread needs MPI_THREAD_MULTIPLE; true when this process can
+// honour it (or it is not asked). Local: callers agree it with their other checks.
+bool progress_thread_available(const CollectiveOptions& options);
+inline constexpr const char* kProgressThreadNeedsMultiple =
+    "progress_thread needs MPI_THREAD_MULTIPLE on every rank (initialize MPI with MPI_Init_thread)";
 
 // The automatic leader count (options.leaders = 0) for an exchange that moves
 // `bytes` over the bridges per call (allgather(v): the whole result; bcast: the

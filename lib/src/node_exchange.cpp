@@ -7,14 +7,6 @@
 
 namespace hympi::detail {
 
-void check_progress_thread(const Topology& topo, const CollectiveOptions& options) {
-  int provided = MPI_THREAD_MULTIPLE;
-  if (options.progress_thread) HYMPI_CHECK_MPI(MPI_Query_thread(&provided));
-  const bool ok = provided == MPI_THREAD_MULTIPLE;
-  require_all(topo.comm(), ok,
-              "progress_thread needs MPI_THREAD_MULTIPLE on every rank (initialize MPI with MPI_Init_thread)");
-}
-
 NodeExchange::~NodeExchange() {
   if (worker_.joinable()) {
     worker_.join();
@@ -65,21 +57,17 @@ bool NodeExchange::join_worker() {
   return true;
 }
 
-void NodeExchange::run(const Post& post, const Combine& combine) {
+void NodeExchange::run(const Post& post) {
   require(!in_flight(), "a hybrid collective was run while another one is in flight: complete it first");
   sync_.full();
-  if (combine) {
-    combine();
-    sync_.full();
-  }
   if (topo_.num_nodes() == 1) return;
-  for (int s : bridges_.owned()) post(s, bridges_.comm(s), requests_);
+  post_owned(post);
   requests_.wait();
   sync_.full();
 }
 
-void NodeExchange::post_owned() {
-  for (int s : bridges_.owned()) post_(s, bridges_.comm(s), requests_);
+void NodeExchange::post_owned(const Post& post) {
+  for (int s : bridges_.owned()) post(s, bridges_.comm(s), requests_);
 }
 
 bool NodeExchange::landed(bool complete) {
@@ -123,13 +111,13 @@ bool NodeExchange::step() {
         } else if (one_node) {  // nothing crosses nodes: the arrival barrier is the whole step
           phase_ = Phase::idle;
         } else {
-          post_owned();
+          post_owned(post_);
           phase_ = Phase::bridging;
         }
         break;
       case Phase::combining:
         if (!sync_.test_full()) return false;
-        post_owned();
+        post_owned(post_);
         phase_ = Phase::bridging;
         break;
       case Phase::bridging:

@@ -33,7 +33,6 @@
 #include <thread>
 
 #include "bridges.hpp"
-#include "hympi/collectives.hpp"
 #include "hympi/node_sync.hpp"
 #include "requests.hpp"
 
@@ -42,10 +41,6 @@ namespace hympi {
 class Topology;
 
 namespace detail {
-
-// Collective over topo.comm(): with options.progress_thread every rank needs
-// MPI_THREAD_MULTIPLE, otherwise every rank throws the same hympi::Error.
-void check_progress_thread(const Topology& topo, const CollectiveOptions& options);
 
 class NodeExchange {
  public:
@@ -71,7 +66,7 @@ class NodeExchange {
   // The same exchange, blocking (run() with several leaders): a node barrier, the
   // owners' slices posted and completed in one MPI_Waitall (which lets the MPI, or
   // a simulator, block instead of being polled), a node barrier.
-  void run(const Post& post, const Combine& combine = {});
+  void run(const Post& post);
   // True once the node copy is complete (then idle again, and landed).
   bool test();
   void wait();
@@ -79,7 +74,7 @@ class NodeExchange {
 
  private:
   enum class Phase { idle, arriving, combining, bridging, releasing };
-  void post_owned();
+  void post_owned(const Post& post);
   bool step();    // takes every step that is ready; true once complete
   void finish();  // step() until complete, driving MPI progress in between
   bool join_worker();

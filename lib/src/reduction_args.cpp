@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "bridges.hpp"
 #include "hympi/collectives.hpp"
 #include "hympi/error.hpp"
 #include "hympi/topology.hpp"
@@ -108,6 +109,7 @@ void check_local(const char* what, std::int64_t count, MPI_Datatype type, MPI_Op
                                                                      std::to_string(comm_size - 1) + "), got " +
                                                                      std::to_string(root));
   require(options.leaders >= 0, w + " leaders must be >= 0 (0 = automatic), got " + std::to_string(options.leaders));
+  require(root != kEveryRank || progress_thread_available(options), kProgressThreadNeedsMultiple);
   require(type != MPI_DATATYPE_NULL, w + " datatype is MPI_DATATYPE_NULL");
   require(op != MPI_OP_NULL, w + " op is MPI_OP_NULL");
   int integers = 0, addresses = 0, types = 0, combiner = 0;

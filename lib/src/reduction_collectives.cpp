@@ -1,7 +1,6 @@
 // Allreduce and Reduce: thin faces over the one reduction engine.
 #include "hympi/reduce.hpp"
 #include "hympi/topology.hpp"
-#include "node_exchange.hpp"
 #include "reduction_engine.hpp"
 
 namespace hympi {
@@ -55,7 +54,6 @@ class EngineReduce final : public EngineFace<Reduce> {
 std::unique_ptr<Allreduce> Allreduce::create(const Topology& topo, std::int64_t count, MPI_Datatype type, MPI_Op op,
                                              CollectiveOptions options) {
   const auto args = detail::check_reduction_args(topo, "allreduce", count, type, op, detail::kEveryRank, options);
-  detail::check_progress_thread(topo, options);
   return std::make_unique<EngineAllreduce>(topo, args, options);
 }
 
