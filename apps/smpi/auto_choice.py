@@ -5,14 +5,18 @@ choice groups=auto makes with the platform's alpha, beta and DGEMM rate (taken
 from the model CSV next to the sweep, i.e. the platform file's values) is looked
 up in the sweep and compared with the best swept G.
 
-The choice comes from the drop-in's own C++ model through `hympi-pdgemm-auto
---table` (--tool), or from apps/model/hympi_model.py when no tool is given (the
-two agree exactly: test scalapack.auto.model_choice). SMPI's broadcast maps to
-the model's: scatter_LR_allgather -> vandegeijn, binomial_tree -> binomial.
+Two choosers per (sweep, broadcast). The formula models (model=vandegeijn |
+binomial): the drop-in's own C++ model through `hympi-pdgemm-auto --table`
+(--tool), or apps/model/hympi_model.py when no tool is given (the two agree
+exactly: test scalapack.auto.model_choice); SMPI's broadcast maps to the
+model's: scatter_LR_allgather -> vandegeijn, binomial_tree -> binomial. And
+model=measured (the default): the pick of the drop-in's probe run in the same
+simulation (apps/smpi/run-auto-probe.sh writes auto-probe-<machine>-<ranks>-<n>-
+<b>-<bcast>.csv next to the sweeps), rows with model_bcast = measured.
 
 Writes one row per (sweep, broadcast) to --csv; with --check, exits 1 unless
 every (sweep, broadcast) whose model is in --require is within --tolerance of
-the best swept time. Usage:
+the best swept time (default: the measured ones; a sweep with none fails). Usage:
   apps/smpi/auto_choice.py [--tool build/apps/pdgemm_auto/hympi-pdgemm-auto]
       [--csv results/simulated/auto-choice-torus.csv] [--check] [sweep.csv ...]
 """
@@ -58,7 +62,19 @@ def choose(tool, problems):
     return [tuple(int(x) for x in line.split()[:2]) for line in out.stdout.splitlines() if line.strip()]
 
 
-def evaluate(sweeps, tool, tolerance):
+def measured_pick(sweep, pb, bcast, probe_dir=None):
+    """(I, J) that model=measured chose in simulation (run-auto-probe.sh's CSV for this sweep), or None."""
+    with open(sweep) as f:
+        machine = next(csv.DictReader(f))["machine"]
+    path = os.path.join(probe_dir or os.path.dirname(sweep), f"auto-probe-{machine}-{pb.P * pb.Q}-{pb.n}-{pb.b}-{bcast}.csv")
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        chosen = [r for r in csv.DictReader(f) if r["chosen"] == "1"]
+    return (int(chosen[0]["I"]), int(chosen[0]["J"])) if chosen else None
+
+
+def evaluate(sweeps, tool, tolerance, probe_dir=None):
     cases = []
     for sweep in sweeps:
         with open(sweep) as f:
@@ -76,8 +92,13 @@ def evaluate(sweeps, tool, tolerance):
                 times.setdefault(key, float(r["time_s_scaled"]))
             cases.append((sweep, bcast, model, pb, hm.Machine(alpha, beta, gflops * 1e9), times))
     picks = choose(tool, [(pb, mc, model) for _, _, model, pb, mc, _ in cases])
+    rows = [(case, pick, "c++" if tool else "python") for case, pick in zip(cases, picks)]
+    for case in cases:  # model=measured: the pick of the probe run in simulation, where there is one
+        pick = measured_pick(case[0], case[3], case[1], probe_dir)
+        if pick:
+            rows.append(((case[0], case[1], "measured") + case[3:], pick, "smpi-probe"))
     out = []
-    for (sweep, bcast, model, pb, mc, times), (I, J) in zip(cases, picks):
+    for (sweep, bcast, model, pb, mc, times), (I, J), chooser in rows:
         best = min(times, key=lambda ij: (times[ij], ij[0] * ij[1]))
         auto_t = times.get((I, J))
         gap = auto_t / times[best] - 1 if auto_t is not None else float("nan")
@@ -89,7 +110,7 @@ def evaluate(sweeps, tool, tolerance):
                     "best_time_s": times[best], "summa_time_s": times.get((1, 1), ""),
                     "gap": "" if auto_t is None else f"{gap:.4f}",
                     "within_tolerance": int(auto_t is not None and gap <= tolerance),
-                    "chooser": "c++" if tool else "python"})
+                    "chooser": chooser})
     return out
 
 
@@ -99,15 +120,17 @@ def main(argv=None):
     ap.add_argument("sweeps", nargs="*", help="sweep CSVs (default: results/simulated/fig4.6-torus-*.csv)")
     ap.add_argument("--tool", help="hympi-pdgemm-auto (the drop-in's C++ chooser); default: the Python model")
     ap.add_argument("--csv", help="write the rows here")
+    ap.add_argument("--probe-dir", help="where the auto-probe-*.csv are (default: next to each sweep)")
     ap.add_argument("--tolerance", type=float, default=0.05, help="allowed gap to the best swept time (0.05 = 5%%)")
     ap.add_argument("--check", action="store_true", help="exit 1 unless every --require case is within tolerance")
-    ap.add_argument("--require", default="vandegeijn", help="models whose cases must pass --check (comma list)")
+    ap.add_argument("--require", default="measured",
+                    help="models whose cases must pass --check (comma list: measured, vandegeijn, binomial)")
     a = ap.parse_args(argv)
     sweeps = a.sweeps or sorted(p for p in glob.glob(os.path.join(ROOT, "results/simulated/fig4.6-torus-*.csv"))
                                 if ".model-" not in p)
-    rows = evaluate(sweeps, a.tool, a.tolerance)
+    rows = evaluate(sweeps, a.tool, a.tolerance, a.probe_dir)
     for r in rows:
-        print(f"{r['sweep']} {r['smpi_bcast']:>20s}: auto G={r['auto_G']} ({r['auto_I']}x{r['auto_J']}) "
+        print(f"{r['sweep']} {r['smpi_bcast']:>20s} model {r['model_bcast']:>10s}: auto G={r['auto_G']} ({r['auto_I']}x{r['auto_J']}) "
               f"{r['auto_time_s'] or 'not swept'} s, best swept G={r['best_G']} {r['best_time_s']:.4g} s, "
               f"gap {r['gap'] or '-'}{'' if r['within_tolerance'] else '  OUTSIDE ' + format(a.tolerance, '.0%')}")
     if a.csv:
@@ -117,10 +140,19 @@ def main(argv=None):
             w.writerows(rows)
     required = [r for r in rows if r["model_bcast"] in a.require.split(",")]
     failed = [r for r in required if not r["within_tolerance"]]
+    missing = []
+    # Every (sweep, broadcast) needs a row of each required model (a missing probe CSV fails too).
+    for case in sorted({(r["sweep"], r["smpi_bcast"]) for r in rows}):
+        for model in a.require.split(","):
+            if model in ("measured", "vandegeijn", "binomial") and not any(
+                    (r["sweep"], r["smpi_bcast"], r["model_bcast"]) == case + (model,) for r in rows) and (
+                    model == "measured" or MODEL_OF[case[1]] == model):
+                print(f"{case[0]} {case[1]}: no {model} choice (run apps/smpi/run-auto-probe.sh for it)")
+                missing.append(case)
     if a.check:
         print(f"auto choice: {len(required) - len(failed)} of {len(required)} required cases within "
-              f"{a.tolerance:.0%} of the best swept G")
-        if not required or failed:
+              f"{a.tolerance:.0%} of the best swept G; {len(missing)} without a required choice")
+        if not required or failed or missing:
             return 1
     return 0
 

@@ -1,13 +1,12 @@
 #include "grid_cache.hpp"
 
-#include <cstdio>
 #include <numeric>
 #include <utility>
 
+#include "auto_plan.hpp"
 #include "hympi/error.hpp"
 #include "hympi/hsumma/scalapack.hpp"
 #include "hympi/layout.hpp"
-#include "machine_probe.hpp"
 
 namespace hympi::hsumma::scalapack {
 
@@ -19,24 +18,6 @@ MPI_Comm context_comm(int ctxt) {
   int handle = -1;
   Cblacs_get(ctxt, 10, &handle);  // 10: the system handle of the context's own communicator
   return Cblacs2sys_handle(handle);
-}
-
-// groups=auto: the model's fastest I x J for this shape on this machine.
-std::pair<int, int> auto_groups(const GridPos& pos, const EngineKey& key, const EngineOptions& o) {
-  if (pos.rows * pos.cols == 1) return {1, 1};
-  const model::Machine mc = agreed_machine(pos.comm);
-  model::Problem pb;
-  pb.m = static_cast<double>(key.m), pb.n = static_cast<double>(key.n), pb.k = static_cast<double>(key.k);
-  pb.b = static_cast<double>(o.b), pb.M = static_cast<double>(o.M), pb.P = pos.rows, pb.Q = pos.cols;
-  const model::Prediction best = model::optimal(pb, mc, key.settings.model);
-  if (key.settings.stats && pos.my_row == 0 && pos.my_col == 0)
-    std::printf(
-        "hympi pdgemm: groups=auto chose %dx%d on grid %dx%d for m=%lld n=%lld k=%lld b=%lld M=%lld "
-        "(model %s, alpha=%.3g s, beta=%.3g s/B, gamma=%.3g Gflop/s)\n",
-        best.I, best.J, pos.rows, pos.cols, static_cast<long long>(key.m), static_cast<long long>(key.n),
-        static_cast<long long>(key.k), static_cast<long long>(o.b), static_cast<long long>(o.M),
-        model::bcast_name(key.settings.model), mc.alpha, mc.beta, mc.gamma / 1e9);
-  return {best.I, best.J};
 }
 
 }  // namespace
@@ -69,18 +50,32 @@ Engine& GridEntry::engine(const EngineKey& key) {
   const Settings& s = key.settings;
   EngineOptions o;
   o.m = key.m, o.n = key.n, o.k = key.k;
-  o.b = s.block;
-  o.M = s.outer <= s.block ? s.block : (s.outer + s.block - 1) / s.block * s.block;
   o.bcast.policy = s.policy;
   o.bcast.sync = s.sync;
   o.layout = layout_from_env();
   o.lookahead = s.lookahead;
   // Groups that do not divide the grid shrink to the largest that do.
-  auto [I, J] = std::pair{std::gcd(s.group_rows, pos_.rows), std::gcd(s.group_cols, pos_.cols)};
-  if (s.auto_groups()) std::tie(I, J) = auto_groups(pos_, key, o);
+  AutoPlan plan{std::gcd(s.group_rows, pos_.rows), std::gcd(s.group_cols, pos_.cols), s.block,
+                s.outer <= s.block ? s.block : (s.outer + s.block - 1) / s.block * s.block};
+  if (s.auto_groups() || s.auto_block()) plan = auto_plan(pos_, key.m, key.n, key.k, s, o);
+  const auto [I, J, b, M] = plan;
+  o.b = b, o.M = M;
   const TwoLevelShape shape{pos_.rows, pos_.cols, I, J, GridOrder::row_major, false};
   engines_.emplace_front(key, std::make_unique<Engine>(pos_.comm, shape, o));
   return *engines_.front().second;
+}
+
+std::int64_t GridEntry::direct_block(const EngineKey& key) {
+  for (const auto& [k, b] : direct_blocks_)
+    if (k == key) return b;
+  Settings summa = key.settings;  // the direct engine's schedule: one group
+  summa.group_rows = summa.group_cols = 1;
+  EngineOptions o;
+  o.bcast.policy = summa.policy, o.bcast.sync = summa.sync, o.layout = layout_from_env(), o.lookahead = summa.lookahead;
+  const std::int64_t b = auto_plan(pos_, key.m, key.n, key.k, summa, o).b;
+  if (direct_blocks_.size() >= 16) direct_blocks_.pop_back();
+  direct_blocks_.emplace_front(key, b);
+  return b;
 }
 
 PanelLines& GridEntry::lines() {

@@ -107,7 +107,8 @@ Outcome run_pdgemm(const PdgemmCall& call) {
     if (tb == 'N' && same_layout(*B, eb_rows, eb_cols, b_blk)) flags |= b_direct_bit;
     if (call.alpha == 1.0 && call.beta == 0.0 && same_layout(*C, ec_rows, ec_cols, c_blk)) flags |= c_direct_bit;
     if (ta == 'N' && tb == 'N' && s.engine != EngineChoice::redistribute)
-      plan = plan_direct(A->rows, A->cols, B->rows, B->cols, C->rows, C->cols, nprow, npcol, s.block);
+      plan = plan_direct(A->rows, A->cols, B->rows, B->cols, C->rows, C->cols, nprow, npcol,
+                         s.auto_block() ? 1 : s.block);  // block=auto: planned again below
     if (plan) flags |= aligned_bit;
   }
   HYMPI_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &flags, 1, MPI_INT, MPI_BAND, pos.comm));
@@ -119,6 +120,9 @@ Outcome run_pdgemm(const PdgemmCall& call) {
 
   const int in_place = a_direct_bit | b_direct_bit | c_direct_bit;
   if ((flags & aligned_bit) && (s.engine == EngineChoice::direct || (flags & in_place) != in_place)) {
+    if (s.auto_block())
+      plan = plan_direct(A->rows, A->cols, B->rows, B->cols, C->rows, C->cols, nprow, npcol,
+                         grid.direct_block({m, n, k, s}));
     scale_local(*C, call.c, myrow, mycol, call.beta);
     PanelLines& lines = grid.lines();
     lines.reserve(plan->rows.max_count() * plan->width, plan->width * plan->cols.max_count(), s);

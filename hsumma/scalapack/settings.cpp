@@ -54,17 +54,22 @@ std::string Settings::set(const std::string& key, const std::string& value) {
     group_rows = i, group_cols = j;
     return "";
   }
-  if (key == "block") return parse_positive(value, block) ? "" : bad + " (expected an integer >= 1)";
+  if (key == "block") {
+    if (value == "auto") return block = 0, "";
+    return parse_positive(value, block) ? "" : bad + " (expected an integer >= 1 or auto)";
+  }
   if (key == "outer") {
     if (value == "0") return outer = 0, "";
     return parse_positive(value, outer) ? "" : bad + " (expected an integer >= 0)";
   }
   if (key == "model") {
     try {
+      if (value == "measured") return measured = true, "";
       model = model::parse_bcast(value);
+      measured = false;
       return "";
-    } catch (const std::exception& e) {
-      return bad + " (" + e.what() + ")";
+    } catch (const std::exception&) {
+      return bad + " (unknown broadcast model: expected measured, vandegeijn, binomial or pipelined)";
     }
   }
   if (key == "engine") {
@@ -79,7 +84,7 @@ std::string Settings::set(const std::string& key, const std::string& value) {
 bool Settings::operator==(const Settings& o) const {
   return enabled == o.enabled && policy == o.policy && sync == o.sync && group_rows == o.group_rows &&
          group_cols == o.group_cols && block == o.block && outer == o.outer && lookahead == o.lookahead &&
-         model == o.model;
+         measured == o.measured && model == o.model;
 }
 
 Settings& settings() {

@@ -23,8 +23,9 @@ struct Settings {
   Policy policy = Policy::hybrid;
   SyncKind sync = SyncKind::flags;
   int group_rows = 1, group_cols = 1;             // HSUMMA groups I x J (1x1: SUMMA; 0x0: auto)
-  model::Bcast model = model::Bcast::vandegeijn;  // broadcast cost model of groups=auto
-  std::int64_t block = 256;                       // inner panel width b
+  bool measured = true;                           // groups/block=auto: broadcasts measured (model=measured)
+  model::Bcast model = model::Bcast::vandegeijn;  // else this formula (model=binomial|vandegeijn|pipelined)
+  std::int64_t block = 256;                       // inner panel width b (0: auto)
   std::int64_t outer = 0;                         // outer panel width M (0: b); rounded up to a multiple of b
   bool lookahead = true;
   bool stats = false;  // print handled / passed-on counts at MPI_Finalize
@@ -36,6 +37,8 @@ struct Settings {
   // Equal for the engine cache: stats and engine choice do not shape an engine.
   bool operator==(const Settings& o) const;
   bool auto_groups() const { return group_rows == 0; }
+  bool auto_block() const { return block == 0; }
+  const char* model_name() const { return measured ? "measured" : model::bcast_name(model); }
 };
 
 // The keys set() accepts, in the order documented.

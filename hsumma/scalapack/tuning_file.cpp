@@ -22,6 +22,45 @@ std::string host_name() {
   return name;
 }
 
+const std::string kMeasured = "measured.";
+constexpr std::size_t kMaxMeasured = 256;  // entries kept
+
+// The measured entries of a readable file with the right header (else none).
+std::vector<std::string> measured_lines(const std::string& path) {
+  std::vector<std::string> out;
+  std::ifstream in(path);
+  std::string line;
+  if (!in || !std::getline(in, line) || line != kHeader) return out;
+  while (std::getline(in, line))
+    if (line.rfind(kMeasured, 0) == 0) out.push_back(line);
+  return out;
+}
+
+// Header, comment and body, through a temporary file and a rename.
+std::string write_atomically(const std::string& path, const std::string& body) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path target(path);
+  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
+  if (ec) return "cannot create " + target.parent_path().string() + ": " + ec.message();
+  const std::string tmp = path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream out(tmp);
+    if (!out) return "cannot create " + tmp;
+    out << kHeader << "\n# measured by hympi's drop-in pdgemm (groups=auto) on " << host_name()
+        << "; delete the file to measure again\n"
+        << body;
+    if (!out.flush()) return "cannot write " + tmp;
+  }
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    const std::string why = "cannot write " + path + ": " + ec.message();
+    fs::remove(tmp, ec);
+    return why;
+  }
+  return "";
+}
+
 bool plausible(double v, double lo, double hi) {
   return std::isfinite(v) && v >= lo && v <= hi;
 }
@@ -48,7 +87,7 @@ std::optional<model::Machine> read_tuning_file(const std::string& path) {
   if (!std::getline(in, line) || line != kHeader) return corrupt("first line is not '" + std::string(kHeader) + "'");
   std::map<std::string, double> values;
   while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
+    if (line.empty() || line[0] == '#' || line.rfind(kMeasured, 0) == 0) continue;
     const auto eq = line.find('=');
     if (eq == std::string::npos) return corrupt("line '" + line + "' is not key=value");
     char* end = nullptr;
@@ -57,6 +96,7 @@ std::optional<model::Machine> read_tuning_file(const std::string& path) {
     if (text.empty() || *end != '\0') return corrupt("value of '" + line.substr(0, eq) + "' is not a number");
     values[line.substr(0, eq)] = v;
   }
+  if (values.empty()) return std::nullopt;  // measured entries only
   model::Machine mc;
   for (const auto& [key, target, lo, hi] :
        {std::tuple{"alpha", &mc.alpha, 1e-9, 1.0}, std::tuple{"beta", &mc.beta, 1e-13, 1e-3},
@@ -70,28 +110,47 @@ std::optional<model::Machine> read_tuning_file(const std::string& path) {
 }
 
 std::string write_tuning_file(const std::string& path, const model::Machine& mc) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path target(path);
-  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
-  if (ec) return "cannot create " + target.parent_path().string() + ": " + ec.message();
-  const std::string tmp = path + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(tmp);
-    if (!out) return "cannot create " + tmp;
-    out << kHeader << "\n# measured by hympi's drop-in pdgemm (groups=auto) on " << host_name()
-        << "; delete the file to measure again\n";
-    out.precision(9);
-    out << "alpha=" << mc.alpha << "\nbeta=" << mc.beta << "\ngamma=" << mc.gamma << "\n";
-    if (!out.flush()) return "cannot write " + tmp;
+  std::ostringstream body;
+  body.precision(9);
+  body << "alpha=" << mc.alpha << "\nbeta=" << mc.beta << "\ngamma=" << mc.gamma << "\n";
+  for (const std::string& line : measured_lines(path)) body << line << "\n";
+  return write_atomically(path, body.str());
+}
+
+std::optional<std::vector<double>> read_measured(const std::string& path, const std::string& key) {
+  const std::string prefix = kMeasured + key + "=";
+  for (const std::string& line : measured_lines(path)) {
+    if (line.rfind(prefix, 0) != 0) continue;
+    std::vector<double> values;
+    std::istringstream in(line.substr(prefix.size()));
+    std::string item;
+    while (std::getline(in, item, ',')) {
+      char* end = nullptr;
+      const double v = std::strtod(item.c_str(), &end);
+      if (item.empty() || *end != '\0' || !std::isfinite(v)) return std::nullopt;  // measured again
+      values.push_back(v);
+    }
+    return values;
   }
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    const std::string why = "cannot write " + path + ": " + ec.message();
-    fs::remove(tmp, ec);
-    return why;
-  }
-  return "";
+  return std::nullopt;
+}
+
+std::string write_measured(const std::string& path, const std::string& key, const std::vector<double>& values) {
+  const std::string prefix = kMeasured + key + "=";
+  std::ostringstream body;
+  body.precision(9);
+  if (const auto mc = read_tuning_file(path))
+    body << "alpha=" << mc->alpha << "\nbeta=" << mc->beta << "\ngamma=" << mc->gamma << "\n";
+  std::vector<std::string> kept;
+  for (const std::string& line : measured_lines(path))
+    if (line.rfind(prefix, 0) != 0) kept.push_back(line);
+  // Bounded: the oldest entries go first (they are measured again when needed).
+  const std::size_t first = kept.size() > kMaxMeasured - 1 ? kept.size() - (kMaxMeasured - 1) : 0;
+  for (std::size_t i = first; i < kept.size(); ++i) body << kept[i] << "\n";
+  body << prefix;
+  for (std::size_t i = 0; i < values.size(); ++i) body << (i ? "," : "") << values[i];
+  body << "\n";
+  return write_atomically(path, body.str());
 }
 
 }  // namespace hympi::hsumma::scalapack

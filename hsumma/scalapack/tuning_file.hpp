@@ -5,6 +5,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "hympi/hsumma/cost_model.hpp"
 
@@ -19,7 +20,15 @@ std::string tuning_file_path();
 std::optional<model::Machine> read_tuning_file(const std::string& path);
 
 // Writes (atomically: temporary file + rename, creating the directory) and
-// returns "" or the problem; the caller warns.
+// returns "" or the problem; the caller warns. Measured entries already in the
+// file are kept.
 std::string write_tuning_file(const std::string& path, const model::Machine& mc);
+
+// model=measured's results, lines "measured.<key>=v1,v2,..." of the same file
+// (key: letters, digits and ._x-). A file holding only such lines has no
+// machine (read_tuning_file: nothing, silently).
+std::optional<std::vector<double>> read_measured(const std::string& path, const std::string& key);
+// Adds or replaces one entry, keeping every other line; "" or the problem.
+std::string write_measured(const std::string& path, const std::string& key, const std::vector<double>& values);
 
 }  // namespace hympi::hsumma::scalapack

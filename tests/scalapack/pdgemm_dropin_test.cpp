@@ -14,7 +14,8 @@
 // engine=direct/auto they must run there (hympi_pdgemm_direct_count), under
 // engine=redistribute (3 more calls per grid) they must not; misaligned calls
 // go through redistribution.
-// Usage: pdgemm_dropin_test [cases] [groups of the grouped variants: 2x2 or auto].
+// Usage: pdgemm_dropin_test [cases] [groups of the grouped variants: 2x2, auto or
+// measured (groups=auto and block=auto by the measured model)].
 // Exit 1 on any failure.
 #include <mpi.h>
 
@@ -199,6 +200,9 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const int cases = argc > 1 ? std::atoi(argv[1]) : 12;
   const char* grouped = argc > 2 ? argv[2] : "2x2";  // groups of variants 2 and 3 ("auto": the model's)
+  // "measured": groups=auto (variants 2, 3) and block=auto (all) under model=measured.
+  const bool measured = std::strcmp(grouped, "measured") == 0;
+  if (measured) set("model", "measured");
   // A bad setting is refused with a message naming it.
   if (hympi_pdgemm_set("groups", "2by2") == 0 || !std::strstr(hympi_pdgemm_last_error(), "groups"))
     std::fprintf(stderr, "FAIL: a bad groups value was accepted\n"), ++failures;
@@ -225,10 +229,10 @@ int main(int argc, char** argv) {
       const char* policies[2] = {"pure", "hybrid"};
       for (int v = 0; v < 4; ++v) {
         set("policy", policies[v % 2]);
-        set("groups", v >= 2 ? grouped : "1x1");
+        set("groups", v >= 2 ? (measured ? "auto" : grouped) : "1x1");
         set("lookahead", v == 1 || v == 2 ? "1" : "0");
-        set("block", v >= 2 ? "2" : "3");
-        set("outer", v >= 2 ? "4" : "0");
+        set("block", measured ? "auto" : v >= 2 ? "2" : "3");
+        set("outer", v >= 2 && !measured ? "4" : "0");
         // The direct engine under both policies; auto and direct agree off the engine's layout.
         set("engine", v == 0 || v == 3 ? "direct" : "auto");
         std::mt19937 rng(static_cast<unsigned>(1000 * grids + v));

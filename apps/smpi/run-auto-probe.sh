@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# run-auto-probe.sh: groups=auto's measured probe (hympi-smpi-auto-groups) in
+# simulation, on the same platform, flags and broadcast algorithm as a committed
+# sweep (run-sweep.sh), so apps/smpi/auto_choice.py can check its pick against
+# the swept times. Writes results/simulated/auto-probe-<machine>-<ranks>-<n>-<b>-<bcast>.csv.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+
+usage() {
+  cat <<USAGE
+usage: run-auto-probe.sh [options]
+  --bin DIR         SMPI build's bin/ (default: \$HYMPI_SMPI_BIN or build-smpi/bin or build/smpi/bin)
+  --machine NAME    bgp-torus | xc40-dragonfly | ib-fattree   (default bgp-torus)
+  --ranks P         simulated ranks (a square grid)              (default 1024)
+  -n N              matrix size                                  (default 16384)
+  -b B              block size b = M                             (default 256)
+  --bcast ALG       SMPI bcast algorithm                         (default binomial_tree)
+  --gflops R        DGEMM rate for the prediction [Gflop/s]      (default: the machine's)
+  --out FILE        CSV to write (default results/simulated/auto-probe-<machine>-<ranks>-<n>-<b>-<bcast>.csv)
+USAGE
+}
+
+bin="${HYMPI_SMPI_BIN:-}"; machine=bgp-torus; ranks=1024; n=16384; b=256; bcast=binomial_tree; gflops=""; out=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --bin) bin="$2"; shift 2 ;;
+    --machine) machine="$2"; shift 2 ;;
+    --ranks) ranks="$2"; shift 2 ;;
+    -n) n="$2"; shift 2 ;;
+    -b) b="$2"; shift 2 ;;
+    --bcast) bcast="$2"; shift 2 ;;
+    --gflops) gflops="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "run-auto-probe.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+  esac
+done
+if ! command -v smpirun >/dev/null; then echo "run-auto-probe.sh: smpirun not found (apt install simgrid)" >&2; exit 77; fi
+if [ -z "$bin" ]; then
+  for d in "$root/build-smpi/bin" "$root/build/smpi/bin"; do [ -x "$d/hympi-smpi-auto-groups" ] && bin="$d" && break; done
+fi
+if [ -z "$bin" ] || [ ! -x "$bin/hympi-smpi-auto-groups" ]; then
+  echo "run-auto-probe.sh: no SMPI hympi-smpi-auto-groups (configure with -DHYMPI_SMPI=ON, or pass --bin)" >&2; exit 77
+fi
+case "$machine" in
+  bgp-torus) gf=3.4 ;; xc40-dragonfly) gf=36 ;; ib-fattree) gf=30 ;;
+  *) echo "run-auto-probe.sh: unknown machine '$machine'" >&2; exit 2 ;;
+esac
+gflops="${gflops:-$gf}"
+out="${out:-$root/results/simulated/auto-probe-$machine-$ranks-$n-$b-$bcast.csv}"
+
+source "$here/smpi-flags.sh"
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+platform="$work/$machine-$ranks.xml"
+python3 "$here/platforms/make_platform.py" "$machine" --ranks "$ranks" --out "$platform" >/dev/null
+export HYMPI_SMPI_FOLD_BYTES="${HYMPI_SMPI_FOLD_BYTES:-65536}" OPENBLAS_NUM_THREADS=1
+echo "# SIMULATED (SimGrid SMPI) $machine P=$ranks n=$n b=M=$b bcast=$bcast: groups=auto probe"
+t0=$(date +%s)
+smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}" \
+  --cfg=smpi/bcast:"$bcast" "$bin/hympi-smpi-auto-groups" -n "$n" -b "$b" --gflops "$gflops" --reps 1 \
+  --csv "$work/run.csv" > "$work/log" 2>&1 || { cat "$work/log" >&2; exit 1; }
+grep "groups=auto" "$work/log"
+mkdir -p "$(dirname "$out")"
+python3 "$here/label_csv.py" "$work/run.csv" "$out.new" kind=simulated machine="$machine" smpi_bcast="$bcast"
+mv "$out.new" "$out"
+echo "wrote $out [host $(( $(date +%s) - t0 )) s]"
