@@ -12,6 +12,7 @@
 #include "hympi/hsumma/scalapack.hpp"
 #include "redistribute.hpp"
 #include "settings.hpp"
+#include "staged_operand.hpp"
 
 namespace hympi::hsumma::scalapack {
 
@@ -63,6 +64,25 @@ void scale_local(const CallerMatrix& c, double* data, int myrow, int mycol, doub
   }
 }
 
+// The k block of staged operands: the inner panel width (block=auto: the widest candidate).
+std::int64_t staged_k_block(const Settings& s) {
+  return s.auto_block() ? 512 : s.block;
+}
+
+// The direct engine's plan with A and/or B as they will be staged (replicated
+// data only: every grid rank plans alike). cap: the widest k chunk.
+std::optional<DirectPlan> plan_axes(const CallerMatrix& A, const CallerMatrix& B, const CallerMatrix& C, bool stage_a,
+                                    bool stage_b, const Settings& s, int nprow, int npcol, std::int64_t k,
+                                    std::int64_t cap) {
+  const std::int64_t kb = staged_k_block(s);
+  const Axis a_rows = stage_a ? compact(C.rows, nprow) : Axis{};
+  const Axis a_cols = stage_a ? k_axis(k, kb, npcol) : Axis{};
+  const Axis b_rows = stage_b ? k_axis(k, kb, nprow) : Axis{};
+  const Axis b_cols = stage_b ? compact(C.cols, npcol) : Axis{};
+  return plan_direct(stage_a ? a_rows : A.rows, stage_a ? a_cols : A.cols, stage_b ? b_rows : B.rows,
+                     stage_b ? b_cols : B.cols, C.rows, C.cols, nprow, npcol, cap);
+}
+
 }  // namespace
 
 Outcome run_pdgemm(const PdgemmCall& call) {
@@ -91,6 +111,7 @@ Outcome run_pdgemm(const PdgemmCall& call) {
   const bool multiply = flags && m > 0 && n > 0 && k > 0 && call.alpha != 0.0;
   std::unique_ptr<CallerMatrix> A, B, C;
   std::optional<DirectPlan> plan;
+  bool stage_a = false, stage_b = false;
   Axis ea_rows, ea_cols, eb_rows, eb_cols, ec_rows, ec_cols;
   if (flags) C = std::make_unique<CallerMatrix>(*dc, nprow, npcol, call.ic, call.jc, m, n);
   if (multiply) {
@@ -106,9 +127,17 @@ Outcome run_pdgemm(const PdgemmCall& call) {
     if (ta == 'N' && same_layout(*A, ea_rows, ea_cols, a_blk)) flags |= a_direct_bit;
     if (tb == 'N' && same_layout(*B, eb_rows, eb_cols, b_blk)) flags |= b_direct_bit;
     if (call.alpha == 1.0 && call.beta == 0.0 && same_layout(*C, ec_rows, ec_cols, c_blk)) flags |= c_direct_bit;
-    if (ta == 'N' && tb == 'N' && s.engine != EngineChoice::redistribute)
-      plan = plan_direct(A->rows, A->cols, B->rows, B->cols, C->rows, C->cols, nprow, npcol,
-                         s.auto_block() ? 1 : s.block);  // block=auto: planned again below
+    if (s.engine != EngineChoice::redistribute) {
+      // An operand unlike C is staged (staged_operand.hpp) when the direct engine
+      // is asked for, or under auto when SUMMA is (HSUMMA groups: the engine).
+      const bool summa = s.group_rows == 1 && s.group_cols == 1;
+      stage_a = !(ta == 'N' && align(A->rows, C->rows, nprow));
+      stage_b = !(tb == 'N' && align(B->cols, C->cols, npcol));
+      if ((stage_a || stage_b) && !(s.engine == EngineChoice::direct || summa))
+        stage_a = stage_b = false;
+      else
+        plan = plan_axes(*A, *B, *C, stage_a, stage_b, s, nprow, npcol, k, s.auto_block() ? 1 : s.block);
+    }
     if (plan) flags |= aligned_bit;
   }
   HYMPI_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &flags, 1, MPI_INT, MPI_BAND, pos.comm));
@@ -120,14 +149,22 @@ Outcome run_pdgemm(const PdgemmCall& call) {
 
   const int in_place = a_direct_bit | b_direct_bit | c_direct_bit;
   if ((flags & aligned_bit) && (s.engine == EngineChoice::direct || (flags & in_place) != in_place)) {
-    if (s.auto_block())
-      plan = plan_direct(A->rows, A->cols, B->rows, B->cols, C->rows, C->cols, nprow, npcol,
-                         grid.direct_block({m, n, k, s}));
+    if (s.auto_block())  // block=auto: planned again with the model's b
+      plan = plan_axes(*A, *B, *C, stage_a, stage_b, s, nprow, npcol, k, grid.direct_block({m, n, k, s}));
+    std::optional<StagedOperand> sa, sb;
+    const std::int64_t kb = staged_k_block(s);
+    if (stage_a)
+      sa.emplace(pos, SourceMatrix{A->rows, A->cols, call.a, A->desc.lld}, ta == 'T', compact(C->rows, nprow),
+                 k_axis(k, kb, npcol));
+    if (stage_b)
+      sb.emplace(pos, SourceMatrix{B->rows, B->cols, call.b, B->desc.lld}, tb == 'T', k_axis(k, kb, nprow),
+                 compact(C->cols, npcol));
     scale_local(*C, call.c, myrow, mycol, call.beta);
     PanelLines& lines = grid.lines();
     lines.reserve(plan->rows.max_count() * plan->width, plan->width * plan->cols.max_count(), s);
-    block_cyclic_summa(*plan, lines, pos, call.alpha, {call.a, A->desc.lld}, {call.b, B->desc.lld}, call.c,
-                       C->desc.lld);
+    const LocalArray a_in = sa ? LocalArray{sa->data.data(), sa->ld} : LocalArray{call.a, A->desc.lld};
+    const LocalArray b_in = sb ? LocalArray{sb->data.data(), sb->ld} : LocalArray{call.b, B->desc.lld};
+    block_cyclic_summa(*plan, lines, pos, call.alpha, a_in, b_in, call.c, C->desc.lld);
     return Outcome::run_direct;
   }
 

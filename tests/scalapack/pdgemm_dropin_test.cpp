@@ -12,8 +12,10 @@
 // A third of the other calls are aligned for the direct engine (N N, A's rows
 // distributed like C's rows and B's columns like C's columns, k free): under
 // engine=direct/auto they must run there (hympi_pdgemm_direct_count), under
-// engine=redistribute (3 more calls per grid) they must not; misaligned calls
-// go through redistribution.
+// engine=redistribute (3 more calls per grid) they must not. Misaligned and
+// transposed calls run there too, with the unlike operand staged, under
+// engine=direct and under auto with groups 1x1; with HSUMMA groups under auto
+// they go through redistribution.
 // Usage: pdgemm_dropin_test [cases] [groups of the grouped variants: 2x2, auto or
 // measured (groups=auto and block=auto by the measured model)].
 // Exit 1 on any failure.
@@ -86,8 +88,9 @@ struct Case {
 enum class Direct { yes, automatic, no };
 
 // Runs one random call on the grid and checks this rank's part, and which library (and engine) ran it.
+// staged: misaligned and transposed calls must run in the direct engine too.
 void run_case(std::mt19937& rng, int ctxt, int P, int Q, int myrow, int mycol, bool expect_hympi, Direct expect_direct,
-              const std::string& where) {
+              const std::string& where, bool staged = false) {
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   const char ops[3] = {'N', 'T', 'C'};
   const double alphas[5] = {1, -1.5, 0.5, 2, 0}, betas[4] = {0, 1, -0.5, 3};
@@ -157,8 +160,9 @@ void run_case(std::mt19937& rng, int ctxt, int P, int Q, int myrow, int mycol, b
   const bool multiply = c.m > 0 && c.n > 0 && c.k > 0 && c.alpha != 0.0;
   const long long direct = hympi_pdgemm_direct_count() - direct_before;
   const bool may_be_in_place = expect_direct == Direct::automatic && c.alpha == 1.0 && c.beta == 0.0;
-  if (expect_direct != Direct::no && aligned && multiply && !may_be_in_place && direct != 1)
-    ++bad, std::fprintf(stderr, "FAIL %s: aligned, but not run by the direct engine\n", text);
+  if (expect_direct != Direct::no && (aligned || staged) && multiply && !may_be_in_place && direct != 1)
+    ++bad, std::fprintf(stderr, "FAIL %s: %s, but not run by the direct engine\n", text,
+                        aligned ? "aligned" : "staged");
   if (expect_direct == Direct::no && direct != 0)
     ++bad, std::fprintf(stderr, "FAIL %s: run by the direct engine with engine=redistribute\n", text);
   if (A.local != A0 || B.local != B0) ++bad, std::fprintf(stderr, "FAIL %s: A or B was written\n", text);
@@ -239,7 +243,9 @@ int main(int argc, char** argv) {
         const std::string where = "grid " + std::to_string(P) + "x" + std::to_string(Q) + " of " +
                                   std::to_string(size) + " policy " + policies[v % 2] + " variant " + std::to_string(v);
         const Direct expect = v == 0 || v == 3 ? Direct::yes : Direct::automatic;
-        for (int c = 0; c < cases; ++c) run_case(rng, ctxt, P, Q, myrow, mycol, true, expect, where);
+        // Staged too: engine=direct, or auto with SUMMA (variant 1; variant 2 has groups).
+        const bool staged = v != 2;
+        for (int c = 0; c < cases; ++c) run_case(rng, ctxt, P, Q, myrow, mycol, true, expect, where, staged);
       }
       // engine=redistribute: aligned calls go through the engine's checkerboard instead.
       set("engine", "redistribute");

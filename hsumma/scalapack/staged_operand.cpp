@@ -1,0 +1,39 @@
+#include "staged_operand.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace hympi::hsumma::scalapack {
+
+Axis compact(const Axis& like, int nprocs) {
+  Axis a;
+  a.owner = like.owner;
+  a.local.resize(like.owner.size());
+  std::vector<std::int64_t> next(static_cast<std::size_t>(nprocs), 0);
+  for (std::size_t i = 0; i < like.owner.size(); ++i) a.local[i] = next[static_cast<std::size_t>(like.owner[i])]++;
+  return a;
+}
+
+Axis k_axis(std::int64_t k, std::int64_t block, int nprocs) {
+  block = std::max<std::int64_t>(1, block);
+  return Axis::of({k, block, block, 0, nprocs}, 0, k);
+}
+
+namespace {
+
+std::int64_t count_of(const Axis& a, int proc) {
+  return std::count(a.owner.begin(), a.owner.end(), proc);
+}
+
+}  // namespace
+
+StagedOperand::StagedOperand(const GridPos& grid, const SourceMatrix& src, bool transpose, Axis staged_rows,
+                             Axis staged_cols)
+    : rows(std::move(staged_rows)), cols(std::move(staged_cols)) {
+  const std::int64_t my_rows = count_of(rows, grid.my_row), my_cols = count_of(cols, grid.my_col);
+  ld = std::max<std::int64_t>(1, my_rows);
+  data.resize(static_cast<std::size_t>(ld * std::max<std::int64_t>(1, my_cols)));
+  redistribute(grid, src, transpose, {rows, cols, data.data(), ld}, 1.0, 0.0);
+}
+
+}  // namespace hympi::hsumma::scalapack
