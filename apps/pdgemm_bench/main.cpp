@@ -53,12 +53,12 @@ Local distribute(int ctxt, int M, int N, int nb, int P, int Q, int myrow, int my
 
 constexpr hympi::apps::AppInfo kApp{
     "hympi-pdgemm-bench",
-    "Times ScaLAPACK pdgemm_ on block-cyclic descriptors (C = A * B, square nb x nb blocks). "
+    "Times ScaLAPACK pdgemm_ on block-cyclic descriptors (C = op(A) * op(B), square nb x nb blocks). "
     "Preload libhympi_scalapack.so to run the same calls through hympi's SUMMA/HSUMMA engine."};
 
 struct Options {
   int n = 4096, nb = 64, reps = 3, warmup = 1;
-  std::string grid;
+  std::string grid, trans = "NN";
   bool check = false;
   hympi::apps::CommonOptions common;
 };
@@ -67,6 +67,8 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("-n,--size", o.n, "m = n = k")->check(CLI::PositiveNumber);
   app.add_option("--nb", o.nb, "block size of the descriptors")->check(CLI::PositiveNumber);
   app.add_option("--grid", o.grid, "process grid PxQ (default 1 x ranks)");
+  app.add_option("--trans", o.trans, "TRANSA and TRANSB: C = op(A) * op(B)")
+      ->check(CLI::IsMember({"NN", "NT", "TN", "TT"}));
   app.add_option("--reps", o.reps, "timed repetitions")->check(CLI::PositiveNumber);
   app.add_option("--warmup", o.warmup, "untimed repetitions first")->check(CLI::NonNegativeNumber);
   app.add_flag("--check", o.check, "check every local entry of C against its exact value (O(n) work per entry)");
@@ -89,6 +91,7 @@ int run(Options& o) {
   const auto record = [&](const char* impl, double best, double median, double gflops, const char* verdict) {
     hympi::apps::Record r;
     r.add("impl", impl).add("n", n).add("nb", nb).add("grid", std::to_string(P) + "x" + std::to_string(Q));
+    r.add("trans", o.trans);
     return r.add("reps", o.reps)
         .add("best_s", best)
         .add("median_s", median)
@@ -104,14 +107,14 @@ int run(Options& o) {
   Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
   Local A = distribute(ctxt, n, n, nb, P, Q, myrow, mycol, 0), B = distribute(ctxt, n, n, nb, P, Q, myrow, mycol, 1);
   Local C = distribute(ctxt, n, n, nb, P, Q, myrow, mycol, 2);
-  const char no = 'N';
+  const char ta = o.trans[0], tb = o.trans[1];
   const int one = 1;
   const double alpha = 1.0, beta = 0.0;
   std::vector<double> times;
   for (int r = 0; r < o.warmup + o.reps; ++r) {
     MPI_Barrier(MPI_COMM_WORLD);
     const double t0 = MPI_Wtime();
-    pdgemm_(&no, &no, &n, &n, &n, &alpha, A.data.data(), &one, &one, A.desc, B.data.data(), &one, &one, B.desc, &beta,
+    pdgemm_(&ta, &tb, &n, &n, &n, &alpha, A.data.data(), &one, &one, A.desc, B.data.data(), &one, &one, B.desc, &beta,
             C.data.data(), &one, &one, C.desc);
     MPI_Barrier(MPI_COMM_WORLD);
     if (r >= o.warmup) times.push_back(MPI_Wtime() - t0);
@@ -122,7 +125,8 @@ int run(Options& o) {
       for (int li = 0; li < C.rows; ++li) {
         const long gi = (long(li / nb) * P + myrow) * nb + li % nb, gj = (long(lj / nb) * Q + mycol) * nb + lj % nb;
         double want = 0;
-        for (long p = 0; p < n; ++p) want += value(0, gi, p) * value(1, p, gj);
+        for (long p = 0; p < n; ++p)
+          want += (ta == 'N' ? value(0, gi, p) : value(0, p, gi)) * (tb == 'N' ? value(1, p, gj) : value(1, gj, p));
         bad += C.data[static_cast<std::size_t>(lj) * C.lld + li] != want;
       }
   long bad_total = 0;
@@ -134,8 +138,9 @@ int run(Options& o) {
   const double gflops = 2.0 * n * double(n) * n / best / 1e9;
   const char* verdict = o.check ? (bad_total ? "failed" : "ok") : "none";
   if (rank == 0)
-    std::printf("pdgemm %-9s n=%d nb=%d grid=%dx%d: best %.3f s, median %.3f s, %.1f GFLOP/s%s\n", impl, n, nb, P, Q,
-                best, median, gflops, o.check ? (bad_total ? ", CHECK FAILED" : ", check ok") : "");
+    std::printf("pdgemm %-9s %s n=%d nb=%d grid=%dx%d: best %.3f s, median %.3f s, %.1f GFLOP/s%s\n", impl,
+                o.trans.c_str(), n, nb, P, Q, best, median, gflops,
+                o.check ? (bad_total ? ", CHECK FAILED" : ", check ok") : "");
   csv.write(record(impl, best, median, gflops, verdict));
   Cblacs_gridexit(ctxt);
   if (rank == 0 && bad_total) std::fprintf(stderr, "%s: check FAILED: %ld wrong entries\n", kApp.name, bad_total);

@@ -1,6 +1,7 @@
 #include "pdgemm_call.hpp"
 
 #include <cctype>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -83,6 +84,27 @@ std::optional<DirectPlan> plan_axes(const CallerMatrix& A, const CallerMatrix& B
                      stage_b ? b_cols : B.cols, C.rows, C.cols, nprow, npcol, cap);
 }
 
+// Narrow k chunks (the caller's k blocks, e.g. nb = 64) make many small
+// broadcasts and rank-nb updates: staging one more operand onto k blocks of the
+// panel width costs one redistribution of it and pays when it at least halves
+// the number of chunks (n = 4096, nb = 64 on 1x2: 1.62 s -> 1.49 s per call).
+void widen(const CallerMatrix& A, const CallerMatrix& B, const CallerMatrix& C, bool& stage_a, bool& stage_b,
+           const Settings& s, int nprow, int npcol, std::int64_t k) {
+  const std::int64_t cap = staged_k_block(s);
+  const auto chunks = [&](bool sa, bool sb) {
+    const auto plan = plan_axes(A, B, C, sa, sb, s, nprow, npcol, k, cap);
+    return plan ? plan->chunks.size() : std::numeric_limits<std::size_t>::max();
+  };
+  const std::size_t now = chunks(stage_a, stage_b);
+  std::size_t best = now;
+  bool best_a = stage_a, best_b = stage_b;
+  for (const auto& [sa, sb] : {std::pair{true, stage_b}, std::pair{stage_a, true}, std::pair{true, true}}) {
+    const std::size_t c = chunks(sa, sb);
+    if (2 * c <= now && c < best) best = c, best_a = sa, best_b = sb;
+  }
+  stage_a = best_a, stage_b = best_b;
+}
+
 }  // namespace
 
 Outcome run_pdgemm(const PdgemmCall& call) {
@@ -130,12 +152,11 @@ Outcome run_pdgemm(const PdgemmCall& call) {
     if (s.engine != EngineChoice::redistribute) {
       // An operand unlike C is staged (staged_operand.hpp) when the direct engine
       // is asked for, or under auto when SUMMA is (HSUMMA groups: the engine).
-      const bool summa = s.group_rows == 1 && s.group_cols == 1;
+      const bool may_stage = s.engine == EngineChoice::direct || (s.group_rows == 1 && s.group_cols == 1);
       stage_a = !(ta == 'N' && align(A->rows, C->rows, nprow));
       stage_b = !(tb == 'N' && align(B->cols, C->cols, npcol));
-      if ((stage_a || stage_b) && !(s.engine == EngineChoice::direct || summa))
-        stage_a = stage_b = false;
-      else
+      if (may_stage) widen(*A, *B, *C, stage_a, stage_b, s, nprow, npcol, k);
+      if (may_stage || !(stage_a || stage_b))  // else: the engine, redistributing
         plan = plan_axes(*A, *B, *C, stage_a, stage_b, s, nprow, npcol, k, s.auto_block() ? 1 : s.block);
     }
     if (plan) flags |= aligned_bit;
