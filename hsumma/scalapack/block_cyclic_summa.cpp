@@ -61,52 +61,26 @@ std::optional<DirectPlan> plan_direct(const Axis& a_rows, const Axis& a_cols, co
   return plan;
 }
 
-PanelLines::PanelLines(const GridPos& pos) {
-  HYMPI_CHECK_MPI(MPI_Comm_split(pos.comm, pos.my_row, pos.my_col, &row_));
-  HYMPI_CHECK_MPI(MPI_Comm_split(pos.comm, pos.my_col, pos.my_row, &col_));
-}
-
-PanelLines::~PanelLines() {
-  a_.reset(), b_.reset();  // built on the communicators
-  MPI_Comm_free(&row_);
-  MPI_Comm_free(&col_);
-}
-
-void PanelLines::reserve(std::int64_t a_count, std::int64_t b_count, const Settings& s) {
-  const bool same = s.policy == policy_ && s.sync == sync_ && s.lookahead == overlap_;
-  policy_ = s.policy, sync_ = s.sync, overlap_ = s.lookahead;
-  EngineOptions o;  // the engine's own broadcast setup (lookahead: room for a panel in flight)
-  o.bcast.policy = s.policy;
-  o.bcast.sync = s.sync;
-  o.layout = layout_from_env();
-  o.lookahead = s.lookahead;
-  // Capacities only grow while the settings stay: alternating shapes rebuild nothing.
-  if (!same || a_count > a_capacity_) {
-    a_capacity_ = same ? std::max(a_count, a_capacity_) : a_count;
-    a_.reset();
-    a_ = make_panel_bcast(row_, a_capacity_, o);
-  }
-  if (!same || b_count > b_capacity_) {
-    b_capacity_ = same ? std::max(b_count, b_capacity_) : b_count;
-    b_.reset();
-    b_ = make_panel_bcast(col_, b_capacity_, o);
-  }
-}
-
 namespace {
 
-// A panel on its way: `bc` is non-null while its broadcast is in flight.
+// A panel on its way. `bc` is non-null while a broadcast is in flight; with
+// groups, `inner` is the stage still to run when it lands (from `inner_root`,
+// this rank its root when `inner_is_root`).
 struct Flight {
   Bcast* bc = nullptr;
   LocalArray panel{nullptr, 1};
+  Bcast* inner = nullptr;
+  int inner_root = 0;
+  bool inner_is_root = false;
+  std::int64_t count = 0;
 };
 
 // Sends the panel rows x cols (column-major, leading dimension ld at the root's
 // `src`) to every rank of the line of `bc`: started only when `overlap`, else
 // complete. A line of one rank (no bc) reads it in place. A contiguous panel is
 // sent from `src` itself (read only), else packed into the broadcast buffer.
-Flight send(Bcast* bc, int root, bool is_root, const double* src, std::int64_t ld, std::int64_t rows, std::int64_t cols,
-            bool overlap) {
+Flight send_one(Bcast* bc, int root, bool is_root, const double* src, std::int64_t ld, std::int64_t rows,
+                std::int64_t cols, bool overlap) {
   if (!bc) return {nullptr, {src, ld}};
   const double* direct = nullptr;
   if (is_root && (ld == rows || cols == 1)) {
@@ -123,11 +97,31 @@ Flight send(Bcast* bc, int root, bool is_root, const double* src, std::int64_t l
   return {nullptr, {bc->result_as<double>(), rows}};
 }
 
+// The panel of grid column (row) `root` along one direction. Without groups
+// across it one broadcast, overlapped when asked. With groups the ranks at the
+// root's place in their groups get it first (outer, overlapped when asked),
+// then every group from them (inner, when it lands).
+Flight send(const PanelLines::Stages& st, int root, bool is_root, const double* src, std::int64_t ld, std::int64_t rows,
+            std::int64_t cols, bool overlap) {
+  const int place = root % st.width, group = root / st.width;
+  if (!st.outer) return send_one(st.inner, place, is_root, src, ld, rows, cols, overlap);
+  const bool at_place = st.my_place == place;
+  Flight f = at_place ? send_one(st.outer, group, is_root, src, ld, rows, cols, overlap) : Flight{};
+  f.inner = st.inner, f.inner_root = place, f.inner_is_root = at_place, f.count = rows * cols;
+  if (!at_place) f.panel = {nullptr, rows};
+  return f;
+}
+
 LocalArray land(Flight& f) {
   if (f.bc) {
     f.bc->wait();
     f.panel.data = f.bc->result_as<double>();
     f.bc = nullptr;
+  }
+  if (f.inner) {  // the outer stage's result (contiguous) goes on inside the group
+    f.inner->run(f.inner_root, f.count, f.inner_is_root ? f.panel.data : nullptr);
+    f.panel.data = f.inner->result_as<double>();
+    f.inner = nullptr;
   }
   return f.panel;
 }

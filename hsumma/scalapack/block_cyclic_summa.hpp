@@ -18,6 +18,7 @@
 
 #include "descriptor.hpp"
 #include "hympi/collectives.hpp"
+#include "panel_lines.hpp"
 #include "redistribute.hpp"
 #include "settings.hpp"
 
@@ -57,32 +58,6 @@ struct DirectPlan {
 // direct engine cannot run them (not aligned).
 std::optional<DirectPlan> plan_direct(const Axis& a_rows, const Axis& a_cols, const Axis& b_rows, const Axis& b_cols,
                                       const Axis& c_rows, const Axis& c_cols, int nprow, int npcol, std::int64_t cap);
-
-// The process-row and process-column communicators of a grid and the panel
-// broadcasts on them, kept per grid (GridEntry) so repeated calls build nothing.
-class PanelLines {
- public:
-  explicit PanelLines(const GridPos& pos);  // collective over pos.comm
-  ~PanelLines();                            // collective over pos.comm
-  PanelLines(const PanelLines&) = delete;
-  PanelLines& operator=(const PanelLines&) = delete;
-
-  // Broadcasts with room for a_count (along rows) and b_count (along columns)
-  // doubles under these settings; rebuilt only when too small or the settings
-  // changed. The arguments must agree on every grid rank: collective when rebuilding.
-  void reserve(std::int64_t a_count, std::int64_t b_count, const Settings& s);
-  Bcast* along_row() const { return a_.get(); }  // null when the grid has one column
-  Bcast* along_col() const { return b_.get(); }  // null when the grid has one row
-  bool overlap() const { return overlap_; }      // built for lookahead (start/wait)
-
- private:
-  MPI_Comm row_ = MPI_COMM_NULL, col_ = MPI_COMM_NULL;  // rank = grid column / grid row
-  std::unique_ptr<Bcast> a_, b_;
-  std::int64_t a_capacity_ = -1, b_capacity_ = -1;
-  Policy policy_ = Policy::hybrid;
-  SyncKind sync_ = SyncKind::flags;
-  bool overlap_ = false;
-};
 
 // One operand's local storage on this rank.
 struct LocalArray {

@@ -65,17 +65,18 @@ Engine& GridEntry::engine(const EngineKey& key) {
   return *engines_.front().second;
 }
 
-std::int64_t GridEntry::direct_block(const EngineKey& key) {
-  for (const auto& [k, b] : direct_blocks_)
-    if (k == key) return b;
-  Settings summa = key.settings;  // the direct engine's schedule: one group
-  summa.group_rows = summa.group_cols = 1;
+AutoPlan GridEntry::direct_plan(const EngineKey& key) {
+  for (const auto& [k, plan] : direct_plans_)
+    if (k == key) return plan;
+  Settings direct = key.settings;  // the direct engine's panels: M = b
+  direct.outer = 0;
   EngineOptions o;
-  o.bcast.policy = summa.policy, o.bcast.sync = summa.sync, o.layout = layout_from_env(), o.lookahead = summa.lookahead;
-  const std::int64_t b = auto_plan(pos_, key.m, key.n, key.k, summa, o).b;
-  if (direct_blocks_.size() >= 16) direct_blocks_.pop_back();
-  direct_blocks_.emplace_front(key, b);
-  return b;
+  o.bcast.policy = direct.policy, o.bcast.sync = direct.sync, o.layout = layout_from_env();
+  o.lookahead = direct.lookahead;
+  const AutoPlan plan = auto_plan(pos_, key.m, key.n, key.k, direct, o);
+  if (direct_plans_.size() >= 16) direct_plans_.pop_back();
+  direct_plans_.emplace_front(key, plan);
+  return plan;
 }
 
 PanelLines& GridEntry::lines() {

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 
+#include "auto_plan.hpp"
 #include "block_cyclic_summa.hpp"
 #include "hympi/hsumma/engine.hpp"
 #include "redistribute.hpp"
@@ -38,13 +39,13 @@ class GridEntry {
   Engine& engine(const EngineKey& key);
   // The row and column panel lines of the direct engine, built on first use. Collective.
   PanelLines& lines();
-  // block=auto for the direct engine (plain SUMMA on the caller's layout): the
-  // model's b for this shape, remembered. Collective on first use of a key.
-  std::int64_t direct_block(const EngineKey& key);
+  // groups=auto / block=auto for the direct engine (its panels: M = b): the
+  // model's groups and b for this shape, remembered. Collective on first use of a key.
+  AutoPlan direct_plan(const EngineKey& key);
 
  private:
   GridPos pos_;
-  std::list<std::pair<EngineKey, std::int64_t>> direct_blocks_;       // most recent first
+  std::list<std::pair<EngineKey, AutoPlan>> direct_plans_;            // most recent first
   std::list<std::pair<EngineKey, std::unique_ptr<Engine>>> engines_;  // most recent first
   std::unique_ptr<PanelLines> lines_;
 };

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <limits>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <vector>
 
@@ -150,14 +151,11 @@ Outcome run_pdgemm(const PdgemmCall& call) {
     if (tb == 'N' && same_layout(*B, eb_rows, eb_cols, b_blk)) flags |= b_direct_bit;
     if (call.alpha == 1.0 && call.beta == 0.0 && same_layout(*C, ec_rows, ec_cols, c_blk)) flags |= c_direct_bit;
     if (s.engine != EngineChoice::redistribute) {
-      // An operand unlike C is staged (staged_operand.hpp) when the direct engine
-      // is asked for, or under auto when SUMMA is (HSUMMA groups: the engine).
-      const bool may_stage = s.engine == EngineChoice::direct || (s.group_rows == 1 && s.group_cols == 1);
+      // An operand unlike C is staged (staged_operand.hpp); narrow k blocks widened.
       stage_a = !(ta == 'N' && align(A->rows, C->rows, nprow));
       stage_b = !(tb == 'N' && align(B->cols, C->cols, npcol));
-      if (may_stage) widen(*A, *B, *C, stage_a, stage_b, s, nprow, npcol, k);
-      if (may_stage || !(stage_a || stage_b))  // else: the engine, redistributing
-        plan = plan_axes(*A, *B, *C, stage_a, stage_b, s, nprow, npcol, k, s.auto_block() ? 1 : s.block);
+      widen(*A, *B, *C, stage_a, stage_b, s, nprow, npcol, k);
+      plan = plan_axes(*A, *B, *C, stage_a, stage_b, s, nprow, npcol, k, s.auto_block() ? 1 : s.block);
     }
     if (plan) flags |= aligned_bit;
   }
@@ -170,8 +168,13 @@ Outcome run_pdgemm(const PdgemmCall& call) {
 
   const int in_place = a_direct_bit | b_direct_bit | c_direct_bit;
   if ((flags & aligned_bit) && (s.engine == EngineChoice::direct || (flags & in_place) != in_place)) {
-    if (s.auto_block())  // block=auto: planned again with the model's b
-      plan = plan_axes(*A, *B, *C, stage_a, stage_b, s, nprow, npcol, k, grid.direct_block({m, n, k, s}));
+    int groups_i = std::gcd(s.group_rows, nprow), groups_j = std::gcd(s.group_cols, npcol);
+    if (s.auto_groups() || s.auto_block()) {
+      const AutoPlan ap = grid.direct_plan({m, n, k, s});
+      groups_i = ap.I, groups_j = ap.J;
+      if (s.auto_block())  // planned again with the model's b
+        plan = plan_axes(*A, *B, *C, stage_a, stage_b, s, nprow, npcol, k, ap.b);
+    }
     std::optional<StagedOperand> sa, sb;
     const std::int64_t kb = staged_k_block(s);
     if (stage_a)
@@ -182,7 +185,7 @@ Outcome run_pdgemm(const PdgemmCall& call) {
                  compact(C->cols, npcol));
     scale_local(*C, call.c, myrow, mycol, call.beta);
     PanelLines& lines = grid.lines();
-    lines.reserve(plan->rows.max_count() * plan->width, plan->width * plan->cols.max_count(), s);
+    lines.reserve(plan->rows.max_count() * plan->width, plan->width * plan->cols.max_count(), s, groups_i, groups_j);
     const LocalArray a_in = sa ? LocalArray{sa->data.data(), sa->ld} : LocalArray{call.a, A->desc.lld};
     const LocalArray b_in = sb ? LocalArray{sb->data.data(), sb->ld} : LocalArray{call.b, B->desc.lld};
     block_cyclic_summa(*plan, lines, pos, call.alpha, a_in, b_in, call.c, C->desc.lld);

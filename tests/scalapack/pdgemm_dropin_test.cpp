@@ -13,9 +13,8 @@
 // distributed like C's rows and B's columns like C's columns, k free): under
 // engine=direct/auto they must run there (hympi_pdgemm_direct_count), under
 // engine=redistribute (3 more calls per grid) they must not. Misaligned and
-// transposed calls run there too, with the unlike operand staged, under
-// engine=direct and under auto with groups 1x1; with HSUMMA groups under auto
-// they go through redistribution.
+// transposed calls run there too, with the unlike operand staged, and with
+// HSUMMA groups (2x2, auto) the direct engine's two-stage panels run.
 // Usage: pdgemm_dropin_test [cases] [groups of the grouped variants: 2x2, auto or
 // measured (groups=auto and block=auto by the measured model)].
 // Exit 1 on any failure.
@@ -161,8 +160,8 @@ void run_case(std::mt19937& rng, int ctxt, int P, int Q, int myrow, int mycol, b
   const long long direct = hympi_pdgemm_direct_count() - direct_before;
   const bool may_be_in_place = expect_direct == Direct::automatic && c.alpha == 1.0 && c.beta == 0.0;
   if (expect_direct != Direct::no && (aligned || staged) && multiply && !may_be_in_place && direct != 1)
-    ++bad, std::fprintf(stderr, "FAIL %s: %s, but not run by the direct engine\n", text,
-                        aligned ? "aligned" : "staged");
+    ++bad,
+        std::fprintf(stderr, "FAIL %s: %s, but not run by the direct engine\n", text, aligned ? "aligned" : "staged");
   if (expect_direct == Direct::no && direct != 0)
     ++bad, std::fprintf(stderr, "FAIL %s: run by the direct engine with engine=redistribute\n", text);
   if (A.local != A0 || B.local != B0) ++bad, std::fprintf(stderr, "FAIL %s: A or B was written\n", text);
@@ -243,9 +242,8 @@ int main(int argc, char** argv) {
         const std::string where = "grid " + std::to_string(P) + "x" + std::to_string(Q) + " of " +
                                   std::to_string(size) + " policy " + policies[v % 2] + " variant " + std::to_string(v);
         const Direct expect = v == 0 || v == 3 ? Direct::yes : Direct::automatic;
-        // Staged too: engine=direct, or auto with SUMMA (variant 1; variant 2 has groups).
-        const bool staged = v != 2;
-        for (int c = 0; c < cases; ++c) run_case(rng, ctxt, P, Q, myrow, mycol, true, expect, where, staged);
+        // Transposed and misaligned calls run there too, staged (groups or not).
+        for (int c = 0; c < cases; ++c) run_case(rng, ctxt, P, Q, myrow, mycol, true, expect, where, true);
       }
       // engine=redistribute: aligned calls go through the engine's checkerboard instead.
       set("engine", "redistribute");

@@ -1,0 +1,61 @@
+#include "panel_lines.hpp"
+
+#include <algorithm>
+
+#include "hympi/hsumma/engine.hpp"
+#include "hympi/layout.hpp"
+
+namespace hympi::hsumma::scalapack {
+
+namespace {
+
+std::unique_ptr<TwoLevelGrid> make_grid(const GridPos& pos, int I, int J) {
+  return std::make_unique<TwoLevelGrid>(pos.comm, TwoLevelShape{pos.rows, pos.cols, I, J, GridOrder::row_major, false});
+}
+
+}  // namespace
+
+PanelLines::PanelLines(const GridPos& pos) : pos_(pos), grid_(make_grid(pos, 1, 1)) {}
+
+PanelLines::~PanelLines() {
+  a_outer_.reset(), a_inner_.reset(), b_outer_.reset(), b_inner_.reset();  // built on the grid's communicators
+}
+
+void PanelLines::reserve(std::int64_t a_count, std::int64_t b_count, const Settings& s, int I, int J) {
+  const bool regroup = I != I_ || J != J_;
+  const bool same = !regroup && s.policy == policy_ && s.sync == sync_ && s.lookahead == overlap_;
+  policy_ = s.policy, sync_ = s.sync, overlap_ = s.lookahead;
+  if (regroup) {
+    a_outer_.reset(), a_inner_.reset(), b_outer_.reset(), b_inner_.reset();
+    grid_ = make_grid(pos_, I, J);
+    I_ = I, J_ = J;
+  }
+  EngineOptions o;  // the engine's own broadcast setup (lookahead: room for a panel in flight)
+  o.bcast.policy = s.policy;
+  o.bcast.sync = s.sync;
+  o.layout = layout_from_env();
+  o.lookahead = s.lookahead;
+  // Capacities only grow while the settings stay: alternating shapes rebuild nothing.
+  if (!same || a_count > a_capacity_) {
+    a_capacity_ = same ? std::max(a_count, a_capacity_) : a_count;
+    a_outer_.reset(), a_inner_.reset();
+    a_outer_ = make_panel_bcast(grid_->outer_row_comm(), a_capacity_, o);
+    a_inner_ = make_panel_bcast(grid_->inner_row_comm(), a_capacity_, o);
+  }
+  if (!same || b_count > b_capacity_) {
+    b_capacity_ = same ? std::max(b_count, b_capacity_) : b_count;
+    b_outer_.reset(), b_inner_.reset();
+    b_outer_ = make_panel_bcast(grid_->outer_col_comm(), b_capacity_, o);
+    b_inner_ = make_panel_bcast(grid_->inner_col_comm(), b_capacity_, o);
+  }
+}
+
+PanelLines::Stages PanelLines::along_row() const {
+  return {a_outer_.get(), a_inner_.get(), grid_->shape().group_cols(), grid_->col_in_group()};
+}
+
+PanelLines::Stages PanelLines::along_col() const {
+  return {b_outer_.get(), b_inner_.get(), grid_->shape().group_rows(), grid_->row_in_group()};
+}
+
+}  // namespace hympi::hsumma::scalapack

@@ -1,0 +1,56 @@
+// The broadcast lines of the direct engine on one grid, kept per grid
+// (GridEntry) so repeated calls build nothing. With I x J HSUMMA groups a panel
+// travels in two stages, as in HSUMMA: among the groups first (outer: the
+// ranks at the root's place in their groups), then inside every group (inner).
+// With 1 x 1 the inner line is the whole process row / column: SUMMA.
+#pragma once
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+
+#include "hympi/collectives.hpp"
+#include "hympi/grid.hpp"
+#include "redistribute.hpp"
+#include "settings.hpp"
+
+namespace hympi::hsumma::scalapack {
+
+class PanelLines {
+ public:
+  explicit PanelLines(const GridPos& pos);  // collective over pos.comm
+  ~PanelLines();                            // collective over pos.comm
+  PanelLines(const PanelLines&) = delete;
+  PanelLines& operator=(const PanelLines&) = delete;
+
+  // Lines for I x J groups (I | P, J | Q) with room for a_count (along rows) and
+  // b_count (along columns) doubles under these settings; rebuilt only when too
+  // small or the groups or settings changed. The arguments must agree on every
+  // grid rank: collective when rebuilding.
+  void reserve(std::int64_t a_count, std::int64_t b_count, const Settings& s, int I, int J);
+
+  // One direction's two stages. outer: among groups (null: one group across);
+  // inner: inside the group (null: one rank across). A root at grid column
+  // (row) r sits at place r % width of group r / width.
+  struct Stages {
+    Bcast* outer;
+    Bcast* inner;
+    int width;     // grid columns (rows) per group
+    int my_place;  // this rank's column (row) inside its group
+  };
+  Stages along_row() const;                  // A panels
+  Stages along_col() const;                  // B panels
+  bool overlap() const { return overlap_; }  // built for lookahead (start/wait)
+
+ private:
+  GridPos pos_;
+  int I_ = 1, J_ = 1;
+  std::unique_ptr<TwoLevelGrid> grid_;
+  std::unique_ptr<Bcast> a_outer_, a_inner_, b_outer_, b_inner_;
+  std::int64_t a_capacity_ = -1, b_capacity_ = -1;
+  Policy policy_ = Policy::hybrid;
+  SyncKind sync_ = SyncKind::flags;
+  bool overlap_ = false;
+};
+
+}  // namespace hympi::hsumma::scalapack
