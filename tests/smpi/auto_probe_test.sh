@@ -9,7 +9,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 command -v smpirun >/dev/null || { echo "smpirun not found: skipped"; exit 77; }
-[ -x "$1/hympi-smpi-auto-groups" ] || { echo "no $1/hympi-smpi-auto-groups: skipped"; exit 77; }
+[ -x "$1/hympi-auto-groups" ] || { echo "no $1/hympi-auto-groups: skipped"; exit 77; }
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 for bcast in binomial_tree scatter_LR_allgather; do
   "$root/apps/smpi/run-auto-probe.sh" --bin "$1" --ranks 256 -n 8192 -b 256 --bcast "$bcast" \

@@ -1,10 +1,11 @@
-// hympi-smpi-auto-groups (SMPI build; also builds against a real MPI): what
-// groups=auto with model=measured chooses, made visible at simulated scale. It
+// hympi-auto-groups (main and SMPI builds): what groups=auto with
+// model=measured chooses on this machine or at simulated scale. It
 // runs the drop-in's probe (hympi/hsumma/line_probe.hpp: HSUMMA's four kinds of
 // broadcast timed on the engine's own communicators, every line at once, at two
 // panel widths) for every group shape of the grid, then the model's choice. One
 // CSV row per shape: the fitted lines, the predicted times, chosen = 1 on the
-// pick. apps/smpi/auto_choice.py compares the pick with the committed sweeps.
+// pick. apps/smpi/auto_choice.py compares the simulated picks with the
+// committed sweeps (apps/smpi/run-auto-probe.sh). Nothing is cached here.
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
@@ -22,7 +23,7 @@ namespace {
 namespace model = hympi::hsumma::model;
 
 constexpr hympi::apps::AppInfo kApp{
-    "hympi-smpi-auto-groups",
+    "hympi-auto-groups",
     "Runs groups=auto's measured probe (HSUMMA's broadcasts on the engine's communicators, every line at once, two "
     "panel widths) for every group shape of a PxQ grid and prints one CSV row per shape with the fitted lines, the "
     "model's predicted time and the shape it chooses."};
