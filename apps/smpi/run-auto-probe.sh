@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run-auto-probe.sh: groups=auto's measured probe (hympi-smpi-auto-groups) in
+# run-auto-probe.sh: groups=auto's measured probe (hympi-auto-groups) in
 # simulation, on the same platform, flags and broadcast algorithm as a committed
 # sweep (run-sweep.sh), so apps/smpi/auto_choice.py can check its pick against
 # the swept times. Writes results/simulated/auto-probe-<machine>-<ranks>-<n>-<b>-<bcast>.csv.
@@ -38,10 +38,10 @@ while [ $# -gt 0 ]; do
 done
 if ! command -v smpirun >/dev/null; then echo "run-auto-probe.sh: smpirun not found (apt install simgrid)" >&2; exit 77; fi
 if [ -z "$bin" ]; then
-  for d in "$root/build-smpi/bin" "$root/build/smpi/bin"; do [ -x "$d/hympi-smpi-auto-groups" ] && bin="$d" && break; done
+  for d in "$root/build-smpi/bin" "$root/build/smpi/bin"; do [ -x "$d/hympi-auto-groups" ] && bin="$d" && break; done
 fi
-if [ -z "$bin" ] || [ ! -x "$bin/hympi-smpi-auto-groups" ]; then
-  echo "run-auto-probe.sh: no SMPI hympi-smpi-auto-groups (configure with -DHYMPI_SMPI=ON, or pass --bin)" >&2; exit 77
+if [ -z "$bin" ] || [ ! -x "$bin/hympi-auto-groups" ]; then
+  echo "run-auto-probe.sh: no SMPI hympi-auto-groups (configure with -DHYMPI_SMPI=ON, or pass --bin)" >&2; exit 77
 fi
 case "$machine" in
   bgp-torus) gf=3.4 ;; xc40-dragonfly) gf=36 ;; ib-fattree) gf=30 ;;
@@ -58,7 +58,7 @@ export HYMPI_SMPI_FOLD_BYTES="${HYMPI_SMPI_FOLD_BYTES:-65536}" OPENBLAS_NUM_THRE
 echo "# SIMULATED (SimGrid SMPI) $machine P=$ranks n=$n b=M=$b bcast=$bcast: groups=auto probe"
 t0=$(date +%s)
 smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}" \
-  --cfg=smpi/bcast:"$bcast" "$bin/hympi-smpi-auto-groups" -n "$n" -b "$b" --gflops "$gflops" --reps 1 \
+  --cfg=smpi/bcast:"$bcast" "$bin/hympi-auto-groups" -n "$n" -b "$b" --gflops "$gflops" --reps 1 \
   --csv "$work/run.csv" > "$work/log" 2>&1 || { cat "$work/log" >&2; exit 1; }
 grep "groups=auto" "$work/log"
 mkdir -p "$(dirname "$out")"
