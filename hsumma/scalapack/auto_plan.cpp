@@ -120,8 +120,7 @@ std::vector<std::int64_t> block_candidates(std::int64_t k) {
   return out;
 }
 
-AutoPlan auto_plan(const GridPos& pos, std::int64_t m, std::int64_t n, std::int64_t k, const Settings& s,
-                   const EngineOptions& o) {
+AutoPlan auto_plan(const GridPos& pos, std::int64_t m, std::int64_t n, std::int64_t k, const Settings& s) {
   const int P = pos.rows, Q = pos.cols;
   std::vector<std::pair<int, int>> wanted{{std::gcd(s.group_rows, P), std::gcd(s.group_cols, Q)}};
   if (s.auto_groups()) wanted = model::group_shapes(P, Q);
@@ -129,8 +128,7 @@ AutoPlan auto_plan(const GridPos& pos, std::int64_t m, std::int64_t n, std::int6
   model::Problem pb;
   pb.m = static_cast<double>(m), pb.n = static_cast<double>(n), pb.k = static_cast<double>(k);
   pb.b = static_cast<double>(blocks.back()), pb.M = static_cast<double>(s.outer), pb.P = P, pb.Q = Q;
-  const auto widest_M = [&](std::int64_t b) { return s.outer <= b ? b : (s.outer + b - 1) / b * b; };
-  if (P * Q == 1) return {1, 1, blocks.back(), widest_M(blocks.back())};
+  if (P * Q == 1) return {1, 1, blocks.back(), s.outer_for(blocks.back())};
 
   const model::Machine mc = agreed_machine(pos.comm);
   std::vector<model::BlockRate> rates;
@@ -142,9 +140,9 @@ AutoPlan auto_plan(const GridPos& pos, std::int64_t m, std::int64_t n, std::int6
     // Panels are timed at the power of two at or above the call's, so the tuning
     // file holds a few entries per grid, not one per matrix size.
     pr.P = P, pr.Q = Q, pr.a_rows = power_of_two_above(a_rows), pr.b_cols = power_of_two_above(b_cols);
-    pr.engine = o;
+    pr.engine = engine_options(s);
     pr.narrow = blocks.size() > 1 ? blocks.front() : std::max<std::int64_t>(1, blocks.front() / 4);
-    pr.wide = std::max(widest_M(blocks.back()), 2 * pr.narrow);
+    pr.wide = std::max(s.outer_for(blocks.back()), 2 * pr.narrow);
     shapes = measured_shapes(pos, pr, wanted);
   } else {
     for (const auto& [I, J] : wanted) shapes.push_back(model::formula_shape(pb, mc, s.model, I, J));

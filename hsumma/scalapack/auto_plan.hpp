@@ -20,8 +20,7 @@ struct AutoPlan {
 
 // Collective over pos.comm. Fixed settings (groups IxJ, a block) stay as given;
 // only what is auto is chosen. I | P and J | Q on return.
-AutoPlan auto_plan(const GridPos& pos, std::int64_t m, std::int64_t n, std::int64_t k, const Settings& s,
-                   const EngineOptions& o);
+AutoPlan auto_plan(const GridPos& pos, std::int64_t m, std::int64_t n, std::int64_t k, const Settings& s);
 
 // The b block=auto tries: 64, 128, 256, 512 (those <= k, at least one).
 std::vector<std::int64_t> block_candidates(std::int64_t k);

@@ -6,8 +6,6 @@
 #include <cstring>
 
 #include "hympi/error.hpp"
-#include "hympi/hsumma/engine.hpp"
-#include "hympi/layout.hpp"
 
 namespace hympi::hsumma::scalapack {
 

@@ -6,7 +6,6 @@
 #include "auto_plan.hpp"
 #include "hympi/error.hpp"
 #include "hympi/hsumma/scalapack.hpp"
-#include "hympi/layout.hpp"
 
 namespace hympi::hsumma::scalapack {
 
@@ -48,16 +47,11 @@ Engine& GridEntry::engine(const EngineKey& key) {
     }
   if (engines_.size() >= max_engines) engines_.pop_back();
   const Settings& s = key.settings;
-  EngineOptions o;
+  EngineOptions o = engine_options(s);
   o.m = key.m, o.n = key.n, o.k = key.k;
-  o.bcast.policy = s.policy;
-  o.bcast.sync = s.sync;
-  o.layout = layout_from_env();
-  o.lookahead = s.lookahead;
   // Groups that do not divide the grid shrink to the largest that do.
-  AutoPlan plan{std::gcd(s.group_rows, pos_.rows), std::gcd(s.group_cols, pos_.cols), s.block,
-                s.outer <= s.block ? s.block : (s.outer + s.block - 1) / s.block * s.block};
-  if (s.auto_groups() || s.auto_block()) plan = auto_plan(pos_, key.m, key.n, key.k, s, o);
+  AutoPlan plan{std::gcd(s.group_rows, pos_.rows), std::gcd(s.group_cols, pos_.cols), s.block, s.outer_for(s.block)};
+  if (s.auto_groups() || s.auto_block()) plan = auto_plan(pos_, key.m, key.n, key.k, s);
   const auto [I, J, b, M] = plan;
   o.b = b, o.M = M;
   const TwoLevelShape shape{pos_.rows, pos_.cols, I, J, GridOrder::row_major, false};
@@ -70,10 +64,7 @@ AutoPlan GridEntry::direct_plan(const EngineKey& key) {
     if (k == key) return plan;
   Settings direct = key.settings;  // the direct engine's panels: M = b
   direct.outer = 0;
-  EngineOptions o;
-  o.bcast.policy = direct.policy, o.bcast.sync = direct.sync, o.layout = layout_from_env();
-  o.lookahead = direct.lookahead;
-  const AutoPlan plan = auto_plan(pos_, key.m, key.n, key.k, direct, o);
+  const AutoPlan plan = auto_plan(pos_, key.m, key.n, key.k, direct);
   if (direct_plans_.size() >= 16) direct_plans_.pop_back();
   direct_plans_.emplace_front(key, plan);
   return plan;

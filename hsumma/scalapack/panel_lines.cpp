@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "hympi/hsumma/engine.hpp"
-#include "hympi/layout.hpp"
 
 namespace hympi::hsumma::scalapack {
 
@@ -30,11 +29,7 @@ void PanelLines::reserve(std::int64_t a_count, std::int64_t b_count, const Setti
     grid_ = make_grid(pos_, I, J);
     I_ = I, J_ = J;
   }
-  EngineOptions o;  // the engine's own broadcast setup (lookahead: room for a panel in flight)
-  o.bcast.policy = s.policy;
-  o.bcast.sync = s.sync;
-  o.layout = layout_from_env();
-  o.lookahead = s.lookahead;
+  const EngineOptions o = engine_options(s);  // the engine's own (lookahead: room for a panel in flight)
   // Capacities only grow while the settings stay: alternating shapes rebuild nothing.
   if (!same || a_count > a_capacity_) {
     a_capacity_ = same ? std::max(a_count, a_capacity_) : a_count;

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <exception>
 
+#include "hympi/layout.hpp"
+
 namespace hympi::hsumma::scalapack {
 
 const char* const setting_keys[10] = {"enabled", "policy",    "sync",  "groups", "block",
@@ -85,6 +87,15 @@ bool Settings::operator==(const Settings& o) const {
   return enabled == o.enabled && policy == o.policy && sync == o.sync && group_rows == o.group_rows &&
          group_cols == o.group_cols && block == o.block && outer == o.outer && lookahead == o.lookahead &&
          measured == o.measured && model == o.model;
+}
+
+EngineOptions engine_options(const Settings& s) {
+  EngineOptions o;
+  o.bcast.policy = s.policy;
+  o.bcast.sync = s.sync;
+  o.layout = layout_from_env();
+  o.lookahead = s.lookahead;
+  return o;
 }
 
 Settings& settings() {

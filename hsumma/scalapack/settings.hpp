@@ -7,6 +7,7 @@
 
 #include "hympi/collectives.hpp"
 #include "hympi/hsumma/cost_model.hpp"
+#include "hympi/hsumma/engine.hpp"
 #include "hympi/node_sync.hpp"
 
 namespace hympi::hsumma::scalapack {
@@ -39,7 +40,13 @@ struct Settings {
   bool auto_groups() const { return group_rows == 0; }
   bool auto_block() const { return block == 0; }
   const char* model_name() const { return measured ? "measured" : model::bcast_name(model); }
+  // The outer panel width M for inner width b: `outer` rounded up to a multiple of b (0: b).
+  std::int64_t outer_for(std::int64_t b) const { return outer <= b ? b : (outer + b - 1) / b * b; }
 };
+
+// The broadcast setup of the engines and probes under these settings (policy,
+// sync, lookahead, the node layout of the environment); sizes are left unset.
+EngineOptions engine_options(const Settings& s);
 
 // The keys set() accepts, in the order documented.
 extern const char* const setting_keys[10];

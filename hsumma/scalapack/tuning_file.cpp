@@ -61,6 +61,12 @@ std::string write_atomically(const std::string& path, const std::string& body) {
   return "";
 }
 
+// The machine's lines of the file.
+void write_machine(std::ostringstream& body, const model::Machine& mc) {
+  body.precision(9);
+  body << "alpha=" << mc.alpha << "\nbeta=" << mc.beta << "\ngamma=" << mc.gamma << "\n";
+}
+
 bool plausible(double v, double lo, double hi) {
   return std::isfinite(v) && v >= lo && v <= hi;
 }
@@ -111,8 +117,7 @@ std::optional<model::Machine> read_tuning_file(const std::string& path) {
 
 std::string write_tuning_file(const std::string& path, const model::Machine& mc) {
   std::ostringstream body;
-  body.precision(9);
-  body << "alpha=" << mc.alpha << "\nbeta=" << mc.beta << "\ngamma=" << mc.gamma << "\n";
+  write_machine(body, mc);
   for (const std::string& line : measured_lines(path)) body << line << "\n";
   return write_atomically(path, body.str());
 }
@@ -139,8 +144,7 @@ std::string write_measured(const std::string& path, const std::string& key, cons
   const std::string prefix = kMeasured + key + "=";
   std::ostringstream body;
   body.precision(9);
-  if (const auto mc = read_tuning_file(path))
-    body << "alpha=" << mc->alpha << "\nbeta=" << mc->beta << "\ngamma=" << mc->gamma << "\n";
+  if (const auto mc = read_tuning_file(path)) write_machine(body, *mc);
   std::vector<std::string> kept;
   for (const std::string& line : measured_lines(path))
     if (line.rfind(prefix, 0) != 0) kept.push_back(line);

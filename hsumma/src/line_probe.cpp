@@ -37,18 +37,24 @@ std::vector<model::MeasuredShape> probe_lines(MPI_Comm comm, const LineProbe& pr
     const MPI_Comm comms[kKinds] = {grid.outer_row_comm(), grid.outer_col_comm(), grid.inner_row_comm(),
                                     grid.inner_col_comm()};
     const int sizes[kKinds] = {J, I, pr.Q / J, pr.P / I};
+    const std::int64_t across[kKinds] = {pr.a_rows, pr.b_cols, pr.a_rows, pr.b_cols};  // panel extent but k
+    // One broadcast object per kind, for the lines and the schedule step. A line
+    // of one process has none (the same verdict on every rank: the shape says
+    // so). An outer panel lies in one process column (row) of a group, so only
+    // the outer lines of that column-in-group (row-in-group) broadcast at a time.
+    std::unique_ptr<Bcast> bcs[kKinds];
+    for (int kind = 0; kind < kKinds; ++kind) {
+      const bool idle =
+          sizes[kind] == 1 || (kind == 0 && grid.col_in_group() != 0) || (kind == 1 && grid.row_in_group() != 0);
+      if (!idle) bcs[kind] = make_panel_bcast(comms[kind], across[kind] * pr.wide, pr.engine);
+    }
     // times[(kind * 2 + width) * reps + rep]; a line of one process stays 0.
     std::vector<double> times(static_cast<std::size_t>(kKinds) * 2 * pr.reps, 0.0);
     for (int kind = 0; kind < kKinds; ++kind) {
-      if (sizes[kind] == 1) continue;  // the same verdict on every rank: the shape says so
-      // An outer panel lies in one process column (row) of a group, so only the
-      // outer lines of that column-in-group (row-in-group) broadcast at a time.
-      const bool idle = (kind == 0 && grid.col_in_group() != 0) || (kind == 1 && grid.row_in_group() != 0);
-      const std::int64_t across = kind % 2 == 0 ? pr.a_rows : pr.b_cols;
-      const auto bc = idle ? nullptr : make_panel_bcast(comms[kind], across * pr.wide, pr.engine);
+      if (sizes[kind] == 1) continue;
       for (int w = 0; w < 2; ++w)
         for (int rep = -1; rep < pr.reps; ++rep) {
-          const double t = timed_bcast(comm, bc.get(), across * widths[w]);
+          const double t = timed_bcast(comm, bcs[kind].get(), across[kind] * widths[w]);
           if (rep >= 0) times[(kind * 2 + w) * pr.reps + rep] = t;
         }
     }
@@ -58,45 +64,34 @@ std::vector<model::MeasuredShape> probe_lines(MPI_Comm comm, const LineProbe& pr
     // the broadcasts: ranks that finish one early start the next, which hides
     // part of their cost on some networks), at the probe's b = narrow, M = wide.
     const std::int64_t inner_steps = pr.wide / pr.narrow;
-    double step = 0;
-    {
-      std::unique_ptr<Bcast> bcs[kKinds];
-      for (int kind = 0; kind < kKinds; ++kind) {
-        const bool idle =
-            sizes[kind] == 1 || (kind == 0 && grid.col_in_group() != 0) || (kind == 1 && grid.row_in_group() != 0);
-        const std::int64_t across = kind % 2 == 0 ? pr.a_rows : pr.b_cols;
-        if (!idle) bcs[kind] = make_panel_bcast(comms[kind], across * pr.wide, pr.engine);
-      }
-      HYMPI_CHECK_MPI(MPI_Barrier(comm));
-      const double t0 = MPI_Wtime();
-      for (int s = 0; s < kScheduleSteps; ++s) {
-        if (bcs[0]) bcs[0]->run(0, pr.a_rows * pr.wide);
-        if (bcs[1]) bcs[1]->run(0, pr.wide * pr.b_cols);
-        for (std::int64_t i = 0; i < inner_steps; ++i) {
-          if (bcs[2]) bcs[2]->run(0, pr.a_rows * pr.narrow);
-          if (bcs[3]) bcs[3]->run(0, pr.narrow * pr.b_cols);
-        }
-      }
-      step = (MPI_Wtime() - t0) / kScheduleSteps;
-      HYMPI_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &step, 1, MPI_DOUBLE, MPI_MAX, comm));
+    HYMPI_CHECK_MPI(MPI_Barrier(comm));
+    const double t0 = MPI_Wtime();
+    for (int s = 0; s < kScheduleSteps; ++s) {
+      for (int kind : {0, 1})
+        if (bcs[kind]) bcs[kind]->run(0, across[kind] * pr.wide);
+      for (std::int64_t i = 0; i < inner_steps; ++i)
+        for (int kind : {2, 3})
+          if (bcs[kind]) bcs[kind]->run(0, across[kind] * pr.narrow);
     }
-    model::Line lines[kKinds];
+    double step = (MPI_Wtime() - t0) / kScheduleSteps;
+    HYMPI_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &step, 1, MPI_DOUBLE, MPI_MAX, comm));
+    model::Line lines[kKinds];  // a line of one process: zero
     for (int kind = 0; kind < kKinds; ++kind) {
-      const std::int64_t across = kind % 2 == 0 ? pr.a_rows : pr.b_cols;
       double best[2];
       for (int w = 0; w < 2; ++w) {
         const auto first = times.begin() + (kind * 2 + w) * pr.reps;
         best[w] = *std::min_element(first, first + pr.reps);
       }
-      const double bytes = sizeof(double) * static_cast<double>(across);
+      const double bytes = sizeof(double) * static_cast<double>(across[kind]);
       if (sizes[kind] > 1) lines[kind] = model::Line::fit(bytes * widths[0], best[0], bytes * widths[1], best[1]);
     }
     model::MeasuredShape shape{I, J, lines[0], lines[1], lines[2], lines[3], 1.0};
     // What the schedule hides: its step against the sum of the lines alone.
-    const double alone = (sizes[0] > 1 ? lines[0].time(8.0 * pr.a_rows * pr.wide) : 0) +
-                         (sizes[1] > 1 ? lines[1].time(8.0 * pr.wide * pr.b_cols) : 0) +
-                         inner_steps * ((sizes[2] > 1 ? lines[2].time(8.0 * pr.a_rows * pr.narrow) : 0) +
-                                        (sizes[3] > 1 ? lines[3].time(8.0 * pr.narrow * pr.b_cols) : 0));
+    const auto alone_at = [&](int kind, std::int64_t width) {
+      return lines[kind].time(sizeof(double) * static_cast<double>(across[kind] * width));
+    };
+    const double alone =
+        alone_at(0, pr.wide) + alone_at(1, pr.wide) + inner_steps * (alone_at(2, pr.narrow) + alone_at(3, pr.narrow));
     if (alone > 0) shape.schedule = std::clamp(step / alone, 0.05, 1.0);
     out.push_back(shape);
   }
