@@ -5,6 +5,7 @@
 #include <memory>
 #include <numeric>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "block_cyclic_summa.hpp"
@@ -71,29 +72,35 @@ std::int64_t staged_k_block(const Settings& s) {
   return s.auto_block() ? 512 : s.block;
 }
 
-// The direct engine's plan with A and/or B as they will be staged (replicated
-// data only: every grid rank plans alike). cap: the widest k chunk.
+// The layouts staged operands get (staged_operand.hpp): A's rows like C's and
+// k over the process columns, B's columns like C's and k over the process rows.
+// Empty for an operand not staged. Replicated data only.
+struct StagedAxes {
+  Axis a_rows, a_cols, b_rows, b_cols;
+  StagedAxes(const CallerMatrix& C, bool stage_a, bool stage_b, const Settings& s, int nprow, int npcol,
+             std::int64_t k) {
+    if (stage_a) a_rows = compact(C.rows, nprow), a_cols = k_axis(k, staged_k_block(s), npcol);
+    if (stage_b) b_rows = k_axis(k, staged_k_block(s), nprow), b_cols = compact(C.cols, npcol);
+  }
+};
+
+// The direct engine's plan with A and/or B as they will be staged (every grid
+// rank plans alike). cap: the widest k chunk.
 std::optional<DirectPlan> plan_axes(const CallerMatrix& A, const CallerMatrix& B, const CallerMatrix& C, bool stage_a,
-                                    bool stage_b, const Settings& s, int nprow, int npcol, std::int64_t k,
-                                    std::int64_t cap) {
-  const std::int64_t kb = staged_k_block(s);
-  const Axis a_rows = stage_a ? compact(C.rows, nprow) : Axis{};
-  const Axis a_cols = stage_a ? k_axis(k, kb, npcol) : Axis{};
-  const Axis b_rows = stage_b ? k_axis(k, kb, nprow) : Axis{};
-  const Axis b_cols = stage_b ? compact(C.cols, npcol) : Axis{};
-  return plan_direct(stage_a ? a_rows : A.rows, stage_a ? a_cols : A.cols, stage_b ? b_rows : B.rows,
-                     stage_b ? b_cols : B.cols, C.rows, C.cols, nprow, npcol, cap);
+                                    bool stage_b, const StagedAxes& st, int nprow, int npcol, std::int64_t cap) {
+  return plan_direct(stage_a ? st.a_rows : A.rows, stage_a ? st.a_cols : A.cols, stage_b ? st.b_rows : B.rows,
+                     stage_b ? st.b_cols : B.cols, C.rows, C.cols, nprow, npcol, cap);
 }
 
 // Narrow k chunks (the caller's k blocks, e.g. nb = 64) make many small
 // broadcasts and rank-nb updates: staging one more operand onto k blocks of the
 // panel width costs one redistribution of it and pays when it at least halves
-// the number of chunks (n = 4096, nb = 64 on 1x2: 1.62 s -> 1.49 s per call).
+// the number of chunks (n = 4096, nb = 64 on 1x2: 1.62 s -> 1.39 s per call).
 void widen(const CallerMatrix& A, const CallerMatrix& B, const CallerMatrix& C, bool& stage_a, bool& stage_b,
            const Settings& s, int nprow, int npcol, std::int64_t k) {
   const std::int64_t cap = staged_k_block(s);
   const auto chunks = [&](bool sa, bool sb) {
-    const auto plan = plan_axes(A, B, C, sa, sb, s, nprow, npcol, k, cap);
+    const auto plan = plan_axes(A, B, C, sa, sb, StagedAxes(C, sa, sb, s, nprow, npcol, k), nprow, npcol, cap);
     return plan ? plan->chunks.size() : std::numeric_limits<std::size_t>::max();
   };
   const std::size_t now = chunks(stage_a, stage_b);
@@ -135,6 +142,7 @@ Outcome run_pdgemm(const PdgemmCall& call) {
   std::unique_ptr<CallerMatrix> A, B, C;
   std::optional<DirectPlan> plan;
   bool stage_a = false, stage_b = false;
+  std::optional<StagedAxes> staged;
   Axis ea_rows, ea_cols, eb_rows, eb_cols, ec_rows, ec_cols;
   if (flags) C = std::make_unique<CallerMatrix>(*dc, nprow, npcol, call.ic, call.jc, m, n);
   if (multiply) {
@@ -155,7 +163,8 @@ Outcome run_pdgemm(const PdgemmCall& call) {
       stage_a = !(ta == 'N' && align(A->rows, C->rows, nprow));
       stage_b = !(tb == 'N' && align(B->cols, C->cols, npcol));
       widen(*A, *B, *C, stage_a, stage_b, s, nprow, npcol, k);
-      plan = plan_axes(*A, *B, *C, stage_a, stage_b, s, nprow, npcol, k, s.auto_block() ? 1 : s.block);
+      staged.emplace(*C, stage_a, stage_b, s, nprow, npcol, k);
+      plan = plan_axes(*A, *B, *C, stage_a, stage_b, *staged, nprow, npcol, s.auto_block() ? 1 : s.block);
     }
     if (plan) flags |= aligned_bit;
   }
@@ -173,16 +182,15 @@ Outcome run_pdgemm(const PdgemmCall& call) {
       const AutoPlan ap = grid.direct_plan({m, n, k, s});
       groups_i = ap.I, groups_j = ap.J;
       if (s.auto_block())  // planned again with the model's b
-        plan = plan_axes(*A, *B, *C, stage_a, stage_b, s, nprow, npcol, k, ap.b);
+        plan = plan_axes(*A, *B, *C, stage_a, stage_b, *staged, nprow, npcol, ap.b);
     }
     std::optional<StagedOperand> sa, sb;
-    const std::int64_t kb = staged_k_block(s);
     if (stage_a)
-      sa.emplace(pos, SourceMatrix{A->rows, A->cols, call.a, A->desc.lld}, ta == 'T', compact(C->rows, nprow),
-                 k_axis(k, kb, npcol));
+      sa.emplace(pos, SourceMatrix{A->rows, A->cols, call.a, A->desc.lld}, ta == 'T', std::move(staged->a_rows),
+                 std::move(staged->a_cols));
     if (stage_b)
-      sb.emplace(pos, SourceMatrix{B->rows, B->cols, call.b, B->desc.lld}, tb == 'T', k_axis(k, kb, nprow),
-                 compact(C->cols, npcol));
+      sb.emplace(pos, SourceMatrix{B->rows, B->cols, call.b, B->desc.lld}, tb == 'T', std::move(staged->b_rows),
+                 std::move(staged->b_cols));
     scale_local(*C, call.c, myrow, mycol, call.beta);
     PanelLines& lines = grid.lines();
     lines.reserve(plan->rows.max_count() * plan->width, plan->width * plan->cols.max_count(), s, groups_i, groups_j);
