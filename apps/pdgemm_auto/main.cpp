@@ -28,9 +28,11 @@ namespace model = hympi::hsumma::model;
 
 constexpr hympi::apps::AppInfo kApp{
     "hympi-pdgemm-auto",
-    "Shows what HYMPI_PDGEMM_GROUPS=auto picks: the HSUMMA groups I x J minimising the alpha-beta model "
-    "(apps/model) for a problem, with alpha, beta and the DGEMM rate given or measured by the drop-in's probe "
-    "(cached in the tuning file: HYMPI_TUNING_FILE, else $XDG_CACHE_HOME or ~/.cache/hympi/tuning-<host>.txt)."};
+    "Shows what HYMPI_PDGEMM_GROUPS=auto picks with the formula models (HYMPI_PDGEMM_MODEL=vandegeijn, binomial, "
+    "pipelined): the HSUMMA groups I x J minimising the alpha-beta model (apps/model) for a problem, with alpha, "
+    "beta and the DGEMM rate given or measured by the drop-in's probe (cached in the tuning file: "
+    "HYMPI_TUNING_FILE, else $XDG_CACHE_HOME or ~/.cache/hympi/tuning-<host>.txt). The default model=measured: "
+    "hympi-auto-groups."};
 
 struct Options {
   long long m = 0, n = 4096, k = 0, b = 256, M = 0;
