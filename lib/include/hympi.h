@@ -122,7 +122,7 @@ int hympi_allreduce_init(int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm c
                          hympi_request_t* request);
 /* The same reduction to `root` (fixed at init, as MPI_Reduce_init): every rank
  * writes its slot, only the root's result is non-NULL (result count 0 elsewhere).
- * hympi_start completes it (the core's Reduce is blocking). */
+ * Nonblocking like the others (the core's Reduce::start). */
 int hympi_reduce_init(int64_t count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
                       hympi_request_t* request);
 

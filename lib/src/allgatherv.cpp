@@ -223,6 +223,7 @@ class HybridAllgatherv final : public Allgatherv {
       sync_->full();
     } else {
       sync_->arrive();
+      detail::ProgressEngine::poke();  // what else flies posts what it can before this rank blocks in MPI
       if (topo_.is_leader()) post_slice(phase_, 0, topo_.bridge_comm(), nullptr);
       sync_->release();
     }
@@ -354,8 +355,9 @@ class HybridAllgatherv final : public Allgatherv {
 
 std::unique_ptr<Allgatherv> Allgatherv::create(const Topology& topo, std::vector<std::int64_t> counts,
                                                std::size_t elem_size, CollectiveOptions options) {
-  require(elem_size > 0, "allgatherv element size must be > 0");
-  detail::check_exchange_options(topo, options);
+  // Agreed before any rank refuses: a bad element size on one rank fails on every rank.
+  detail::check_exchange_options(topo, options, [&] { require(elem_size > 0, "allgatherv element size must be > 0"); },
+                                 {{"allgatherv element size", static_cast<std::int64_t>(elem_size)}});
   if (options.policy == Policy::pure)
     return std::make_unique<PureAllgatherv>(topo, std::move(counts), elem_size, options);
   return std::make_unique<HybridAllgatherv>(topo, std::move(counts), elem_size, options);

@@ -16,14 +16,36 @@ bool progress_thread_available(const CollectiveOptions& options) {
   return provided == MPI_THREAD_MULTIPLE;
 }
 
-void check_exchange_options(const Topology& topo, const CollectiveOptions& options) {
-  int extremes[3] = {options.leaders, -options.leaders, progress_thread_available(options) ? 0 : 1};
-  HYMPI_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, extremes, 3, MPI_INT, MPI_MAX, topo.comm()));
-  const int highest = extremes[0], lowest = -extremes[1];
-  require(lowest >= 0, "leaders must be >= 0 (0 = automatic, 1 = one leader per node), got " + std::to_string(lowest));
-  require(lowest == highest, "leaders differs between ranks (" + std::to_string(lowest) + " and " +
-                                 std::to_string(highest) + "); every rank must pass the same value");
-  require(extremes[2] == 0, kProgressThreadNeedsMultiple);
+void require_same(MPI_Comm comm, const std::vector<Agreed>& values) {
+  const std::size_t n = values.size();
+  std::vector<std::int64_t> mine(2 * n), extremes(2 * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    mine[i] = values[i].value;
+    mine[n + i] = -values[i].value;  // INT64_MIN never occurs: values are sizes, counts and flags
+  }
+  HYMPI_CHECK_MPI(MPI_Allreduce(mine.data(), extremes.data(), static_cast<int>(2 * n), MPI_INT64_T, MPI_MAX, comm));
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int64_t highest = extremes[i], lowest = -extremes[n + i];
+    require(lowest == highest, std::string(values[i].what) + " differs between ranks (" + std::to_string(lowest) +
+                                   " and " + std::to_string(highest) + "); every rank must pass the same value");
+  }
+}
+
+void check_exchange_options(const Topology& topo, const CollectiveOptions& options,
+                            const std::function<void()>& local_checks, std::vector<Agreed> values) {
+  topo.require_comm_alive("collective creation");
+  checked_together(topo.comm(), [&] {
+    require(options.leaders >= 0,
+            "leaders must be >= 0 (0 = automatic, 1 = one leader per node), got " + std::to_string(options.leaders));
+    require(progress_thread_available(options), kProgressThreadNeedsMultiple);
+    if (local_checks) local_checks();
+  });
+  values.push_back({"leaders", options.leaders});
+  values.push_back({"policy", static_cast<std::int64_t>(options.policy)});
+  values.push_back({"sync", static_cast<std::int64_t>(options.sync)});
+  values.push_back({"overlap", options.overlap});
+  values.push_back({"progress_thread", options.progress_thread});
+  require_same(topo.comm(), values);
 }
 
 int automatic_leaders(std::uint64_t bytes, int largest_node) {

@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "hympi/collectives.hpp"
@@ -19,11 +20,24 @@ class Topology;
 
 namespace detail {
 
-// Collective over topo.comm(), one MPI_Allreduce: options.leaders must be >= 0
-// and equal on every rank, and a progress thread asked for must be available
-// (progress_thread_available); otherwise every rank throws the same
-// hympi::Error naming the problem.
-void check_exchange_options(const Topology& topo, const CollectiveOptions& options);
+// A value every rank must pass identically, named for the error message.
+struct Agreed {
+  const char* what;
+  std::int64_t value;
+};
+
+// Collective over comm, one MPI_Allreduce: every rank throws the same
+// hympi::Error naming the first value that differs between ranks.
+void require_same(MPI_Comm comm, const std::vector<Agreed>& values);
+
+// Collective over topo.comm(), agreement before refusal: the local checks
+// (options.leaders >= 0, a progress thread asked for is available, then
+// `local_checks`, which may throw hympi::Error) are agreed on every rank, then
+// every option and `values` (element size, capacity, ...) must be the same on
+// every rank. Otherwise every rank throws the same hympi::Error naming the
+// problem, and nobody is left inside a later collective.
+void check_exchange_options(const Topology& topo, const CollectiveOptions& options,
+                            const std::function<void()>& local_checks = {}, std::vector<Agreed> values = {});
 
 // options.progress_thread needs MPI_THREAD_MULTIPLE; true when this process can
 // honour it (or it is not asked). Local: callers agree it with their other checks.

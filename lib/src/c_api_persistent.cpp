@@ -31,7 +31,7 @@ class Operation {
 
 namespace {
 
-// Allgatherv (and Allreduce, same shape): slot()/result() and start/test/wait as is.
+// Allgatherv, Allreduce and Reduce (same shape): slot()/result() and start/test/wait as is.
 template <class Collective>
 class Exchange final : public Operation {
  public:
@@ -64,21 +64,9 @@ class FixedBcast final : public Operation {
   bool is_root_;
 };
 
-// Reduce with the root fixed at init, as MPI_Reduce_init. The core's Reduce is
-// blocking, so start() completes it (test and wait then find it done); the slot
-// is every rank's, the result only the root's.
-class FixedReduce final : public Operation {
- public:
-  explicit FixedReduce(std::unique_ptr<Reduce> impl) : impl_(std::move(impl)) {}
-  void* slot() override { return impl_->slot(); }
-  const void* result() const override { return impl_->result(); }
-  void start() override { impl_->run(); }
-  bool test() override { return true; }
-  void wait() override {}
-
- private:
-  std::unique_ptr<Reduce> impl_;
-};
+// Reduce with the root fixed at init, as MPI_Reduce_init: the slot is every
+// rank's, the result only the root's.
+using FixedReduce = Exchange<Reduce>;
 
 // What every rank must agree on, compared in one MPI_Allreduce (max of v and of -v).
 struct Agreed {

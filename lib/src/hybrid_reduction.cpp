@@ -9,7 +9,7 @@
 // run k+1 (the sync of step 1). start/test/wait (allreduce) take the same steps
 // through the node exchange (node_exchange.hpp): the syncs become announcements,
 // the combining runs in whichever test()/wait() sees the node arrived, and the
-// owners' bridge allreduces are MPI_Iallreduce requests.
+// owners' bridge reductions are MPI_Iallreduce / MPI_Ireduce requests.
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -77,9 +77,8 @@ class HybridReduction final : public ReductionEngine {
   }
 
   void start() override {
-    if (args_.root >= 0) return run();  // Reduce has no nonblocking face
-    topo_.require_comm_alive("allreduce start()");
-    require(!exchange_->in_flight(), "allreduce start() while the previous start() is in flight: call wait() first");
+    topo_.require_comm_alive(args_.root < 0 ? "allreduce start()" : "reduce start()");
+    require(!exchange_->in_flight(), "reduction start() while the previous start() is in flight: call wait() first");
     const int which = phase_;
     exchange_->start(
         [this, which](int j, MPI_Comm bridge, Requests& requests) { post_piece(which, j, bridge, requests); },
@@ -97,12 +96,24 @@ class HybridReduction final : public ReductionEngine {
     return {part_begin(args_.count, leaders_, j), part_begin(args_.count, leaders_, j + 1)};
   }
 
-  // Piece j of half `which`, allreduced in place on its bridge as nonblocking requests.
+  // Piece j of half `which` on its bridge as nonblocking requests: allreduced in
+  // place, or reduced to the root's node (through scratch_, as the blocking form).
   void post_piece(int which, int j, MPI_Comm bridge, Requests& requests) {
     const BridgePiece p = piece(j);
+    const int root_node = args_.root < 0 ? -1 : topo_.node_of(args_.root);
     for_each_int_chunk(p.hi - p.lo, [&](std::int64_t offset, int n) {
-      std::byte* data = result_of(which) + static_cast<std::size_t>(p.lo + offset) * args_.extent;
-      HYMPI_CHECK_MPI(MPI_Iallreduce(MPI_IN_PLACE, data, n, args_.type, args_.op, bridge, requests.add()));
+      const std::size_t at = static_cast<std::size_t>(p.lo + offset) * args_.extent;
+      std::byte* data = result_of(which) + at;
+      if (root_node < 0) {
+        HYMPI_CHECK_MPI(MPI_Iallreduce(MPI_IN_PLACE, data, n, args_.type, args_.op, bridge, requests.add()));
+      } else if (topo_.node_index() == root_node) {
+        std::memcpy(scratch_.data() + at, data, static_cast<std::size_t>(n) * args_.extent);
+        HYMPI_CHECK_MPI(
+            MPI_Ireduce(scratch_.data() + at, data, n, args_.type, args_.op, root_node, bridge, requests.add()));
+      } else {
+        HYMPI_CHECK_MPI(
+            MPI_Ireduce(data, scratch_.data() + at, n, args_.type, args_.op, root_node, bridge, requests.add()));
+      }
     });
   }
 
@@ -123,6 +134,7 @@ class HybridReduction final : public ReductionEngine {
   }
 
   void reduce_across_nodes() {
+    ProgressEngine::poke();  // what else flies posts what it can before this rank blocks in MPI
     const int root_node = args_.root < 0 ? -1 : topo_.node_of(args_.root);
     for (int j : bridges_->owned()) {
       const BridgePiece p = piece(j);
@@ -133,10 +145,12 @@ class HybridReduction final : public ReductionEngine {
           HYMPI_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, data, n, args_.type, args_.op, comm));
         else if (topo_.node_index() == root_node) {
           // Not MPI_IN_PLACE: MPICH 4.0's node-aware reduce crashed with it at the root.
-          std::memcpy(scratch_.data(), data, static_cast<std::size_t>(n) * args_.extent);
-          HYMPI_CHECK_MPI(MPI_Reduce(scratch_.data(), data, n, args_.type, args_.op, root_node, comm));
+          std::byte* copy = scratch_.data() + static_cast<std::size_t>(p.lo + offset) * args_.extent;
+          std::memcpy(copy, data, static_cast<std::size_t>(n) * args_.extent);
+          HYMPI_CHECK_MPI(MPI_Reduce(copy, data, n, args_.type, args_.op, root_node, comm));
         } else {  // MPICH 4.0 also writes through a non-root's recvbuf: give it room
-          HYMPI_CHECK_MPI(MPI_Reduce(data, scratch_.data(), n, args_.type, args_.op, root_node, comm));
+          std::byte* room = scratch_.data() + static_cast<std::size_t>(p.lo + offset) * args_.extent;
+          HYMPI_CHECK_MPI(MPI_Reduce(data, room, n, args_.type, args_.op, root_node, comm));
         }
       });
     }
@@ -153,12 +167,10 @@ class HybridReduction final : public ReductionEngine {
     if (topo_.num_nodes() > 1) size_scratch();
   }
 
-  // A reduce's bridge members need a separate buffer for MPI_Reduce: one chunk of their largest piece.
+  // A reduce's bridge members need a separate buffer for MPI_(I)Reduce, at the
+  // offsets of the vector (their pieces fly at once in the nonblocking form).
   void size_scratch() {
-    if (args_.root < 0) return;
-    std::int64_t most = 0;
-    for (int j : bridges_->owned()) most = std::max(most, piece(j).hi - piece(j).lo);
-    scratch_.resize(static_cast<std::size_t>(std::min(most, kChunk)) * args_.extent);
+    if (args_.root >= 0 && bridges_->owns_any()) scratch_.resize(args_.bytes);
   }
 
   const Topology& topo_;

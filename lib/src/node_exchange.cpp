@@ -3,22 +3,19 @@
 #include <utility>
 
 #include "hympi/topology.hpp"
-#include "progress.hpp"
 
 namespace hympi::detail {
 
 NodeExchange::~NodeExchange() {
-  if (worker_.joinable()) {
-    worker_.join();
-    if (worker_error_) return;  // nobody left to tell; requests_ still completes its requests
-  }
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (finalized || !in_flight()) return;
-  try {
-    wait();
-  } catch (...) {  // nothing can be thrown from a destructor; requests_ still completes its requests
+  if (!finalized && in_flight()) {
+    try {
+      wait();
+    } catch (...) {  // nothing can be thrown from a destructor; requests_ still completes its requests
+    }
   }
+  ProgressEngine::remove(*this);  // a failed flight may still be registered
 }
 
 void NodeExchange::start(Post post, Combine combine, Land land) {
@@ -29,38 +26,14 @@ void NodeExchange::start(Post post, Combine combine, Land land) {
   sync_.start_full();
   phase_ = Phase::arriving;
   active_ = true;
-  if (!background_) {
-    step();
-    return;
-  }
-  worker_done_.store(false, std::memory_order_relaxed);
-  worker_error_ = nullptr;
-  worker_ = std::thread([this] {
-    try {
-      finish();
-    } catch (...) {
-      worker_error_ = std::current_exception();
-    }
-    worker_done_.store(true, std::memory_order_release);
-  });
-}
-
-// The worker's outcome, once it has finished: its error is the caller's.
-bool NodeExchange::join_worker() {
-  if (!worker_done_.load(std::memory_order_acquire)) return false;
-  worker_.join();
-  if (worker_error_) {
-    phase_ = Phase::idle;
-    active_ = false;
-    std::rethrow_exception(std::exchange(worker_error_, nullptr));
-  }
-  return true;
+  ProgressEngine::add(*this, topo_.node_comm(), background_);
 }
 
 void NodeExchange::run(const Post& post) {
   require(!in_flight(), "a hybrid collective was run while another one is in flight: complete it first");
   sync_.full();
   if (topo_.num_nodes() == 1) return;
+  ProgressEngine::poke();  // what else flies posts what it can before this rank blocks in MPI
   post_owned(post);
   requests_.wait();
   sync_.full();
@@ -79,22 +52,32 @@ bool NodeExchange::landed(bool complete) {
 
 bool NodeExchange::test() {
   if (!active_) return true;
-  return landed(worker_.joinable() ? join_worker() : step());
+  try {
+    return landed(ProgressEngine::test(*this));
+  } catch (...) {  // a failed step ends the flight: the object can start again
+    phase_ = Phase::idle;
+    active_ = false;
+    throw;
+  }
 }
 
 void NodeExchange::wait() {
   if (!active_) return;
-  if (!worker_.joinable()) {
-    finish();
-    landed(true);
-    return;
+  try {
+    ProgressEngine::wait(*this, sync_.spins_before_yield());
+  } catch (...) {
+    phase_ = Phase::idle;
+    active_ = false;
+    throw;
   }
-  for (int spins = 0; !join_worker();)
-    if (spins < sync_.spins_before_yield())
-      ++spins;
-    else
-      std::this_thread::yield();  // the worker drives MPI; this thread only waits for it
   landed(true);
+}
+
+// Only the bridge phase waits inside MPI: the node phases are shared-memory flags.
+bool NodeExchange::block() {
+  if (phase_ != Phase::bridging) return false;
+  requests_.wait_blocking();
+  return true;
 }
 
 bool NodeExchange::step() {
@@ -130,14 +113,6 @@ bool NodeExchange::step() {
         phase_ = Phase::idle;
         return true;
     }
-}
-
-void NodeExchange::finish() {
-  for (int spins = 0; !step();)
-    if (spins < sync_.spins_before_yield())
-      ++spins;
-    else
-      progress_then_idle(topo_.node_comm());
 }
 
 }  // namespace hympi::detail

@@ -1,5 +1,6 @@
 // Private helper of the core: the node's part of a hybrid collective in flight,
-// written once for Allgatherv and Bcast (nonblocking, and blocking multi-leader).
+// written once for Allgatherv, Bcast, Allreduce and Reduce (nonblocking, and
+// blocking multi-leader).
 //
 //   start():  this rank's stores are published, its arrival announced (no wait)
 //   arrived:  once the whole node has arrived, each slice owner (bridges.hpp)
@@ -9,31 +10,23 @@
 //   released: a rank whose own requests completed announces it; once every node
 //             rank has, the node copy is complete and readable by everyone.
 //
-// test() takes whatever step is ready and never blocks; wait() repeats it and
-// drives MPI progress in between. Any node rank entering test()/wait() moves the
-// node forward: the one that sees the node arrived posts its slices at once, and
-// a node rank's progress polls complete the bridge messages of its own slices.
-// An MPI request can only be completed by the process that posted it, so the
-// node's bridge work is spread over k owners (leaders = k); a busy owner delays
-// its slice only, and with k = node size every rank carries a share.
-//
+// The exchange is a Flight of the process's progress engine (progress.hpp):
+// whichever hympi test()/wait() this process enters, of any object, takes the
+// steps that are ready, so a node rank's arrival is answered by whichever of its
+// neighbours next enters the library, and several exchanges in flight complete
+// in any order. An MPI request can only be completed by the process that posted
+// it, so the node's bridge work is spread over k owners (leaders = k); a busy
+// owner delays its slice only, and with k = node size every rank carries a share.
 // With a progress thread (CollectiveOptions::progress_thread, MPI_THREAD_MULTIPLE)
-// start() hands the whole sequence to a thread of this process, which takes
-// every step as soon as it is ready and drives MPI meanwhile: a rank busy
-// computing, owner or not, no longer holds its node or the other nodes back.
-// test() then only looks whether the thread has finished; the caller's thread
-// must not touch the exchange (it does not: the collectives refuse run() and
-// slot writes are forbidden while one is in flight).
+// the process's worker takes the same steps in the background.
 #pragma once
 #include <mpi.h>
 
-#include <atomic>
-#include <exception>
 #include <functional>
-#include <thread>
 
 #include "bridges.hpp"
 #include "hympi/node_sync.hpp"
+#include "progress.hpp"
 #include "requests.hpp"
 
 namespace hympi {
@@ -42,7 +35,7 @@ class Topology;
 
 namespace detail {
 
-class NodeExchange {
+class NodeExchange final : public Flight {
  public:
   // Starts the nonblocking bridge exchange of one slice as requests.add() requests.
   using Post = std::function<void(int slice, MPI_Comm bridge, Requests& requests)>;
@@ -53,7 +46,7 @@ class NodeExchange {
   // flight until then, even if it could finish inside start().
   using Land = std::function<void()>;
 
-  // background: start() completes the exchange in a progress thread.
+  // background: the process's progress worker drives the exchange too.
   NodeExchange(const Topology& topo, NodeSync& sync, const Bridges& bridges, bool background = false)
       : topo_(topo), sync_(sync), bridges_(bridges), background_(background) {}
   // Destroyed in flight (every rank destroys it): the exchange completes first.
@@ -64,20 +57,22 @@ class NodeExchange {
   // Takes the first steps at once (posts when the node is already there).
   void start(Post post, Combine combine = {}, Land land = {});
   // The same exchange, blocking (run() with several leaders): a node barrier, the
-  // owners' slices posted and completed in one MPI_Waitall (which lets the MPI, or
-  // a simulator, block instead of being polled), a node barrier.
+  // owners' slices posted and completed (one MPI_Waitall when nothing else is in
+  // flight, which lets the MPI, or a simulator, block), a node barrier.
   void run(const Post& post);
-  // True once the node copy is complete (then idle again, and landed).
+  // True once the node copy is complete (then idle again, and landed). Takes a
+  // round of the progress engine: every operation in flight moves.
   bool test();
   void wait();
   bool in_flight() const { return active_; }
 
+  bool advance() override { return step(); }
+  bool block() override;
+
  private:
   enum class Phase { idle, arriving, combining, bridging, releasing };
   void post_owned(const Post& post);
-  bool step();    // takes every step that is ready; true once complete
-  void finish();  // step() until complete, driving MPI progress in between
-  bool join_worker();
+  bool step();                 // takes every step that is ready; true once complete
   bool landed(bool complete);  // ends the flight (and runs land_) when complete
 
   const Topology& topo_;
@@ -90,9 +85,6 @@ class NodeExchange {
   bool active_ = false;  // from start() to the test()/wait() that finds it complete
   Requests requests_;
   const bool background_;
-  std::thread worker_;
-  std::atomic<bool> worker_done_{false};
-  std::exception_ptr worker_error_;
 };
 
 }  // namespace detail

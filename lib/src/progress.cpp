@@ -3,6 +3,11 @@
 #include <sched.h>
 
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
 
 namespace hympi {
 
@@ -16,8 +21,185 @@ void set_idle_function(IdleFunction function) {
 
 namespace detail {
 
+namespace {
+
+// The engine's state. Never destroyed: a detached worker may still sleep on it
+// at exit, and collectives destroyed by static destructors still unregister.
+struct EngineState {
+  std::mutex mutex;
+  std::condition_variable wake;  // the worker sleeps while no background flight flies
+  std::vector<Flight*> flights;  // start order
+  int background = 0;
+  bool worker = false;
+  std::atomic<int> count{0};  // flights.size(), readable without the lock
+};
+
+EngineState& state() {
+  static EngineState* const s = new EngineState;
+  return *s;
+}
+
+// Set while this thread takes a round: a step never waits, but a user's reduction
+// op runs inside one, and whatever it calls must not start a round inside a round.
+thread_local bool t_in_round = false;
+
+// Whether a flight may block inside MPI while no other thread can take rounds:
+// only when the application cannot call hympi from another thread.
+bool single_threaded() {
+  static const bool single = [] {
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&provided);
+    return provided != MPI_THREAD_MULTIPLE;
+  }();
+  return single;
+}
+
+// After spinning has not helped: MPI progress, then give the core away.
+void idle_step(MPI_Comm comm) {
+  if (const IdleFunction custom = g_idle.load(std::memory_order_relaxed)) {
+    if (requests_in_flight() > 0) drive_progress(comm);
+    custom();
+    return;
+  }
+  drive_progress(comm);
+  sched_yield();
+}
+
+}  // namespace
+
+void ProgressEngine::retire(std::size_t index) {
+  EngineState& s = state();
+  Flight* f = s.flights[index];
+  s.flights.erase(s.flights.begin() + static_cast<std::ptrdiff_t>(index));
+  s.count.store(static_cast<int>(s.flights.size()), std::memory_order_relaxed);
+  if (f->background_) --s.background;
+  f->registered_ = false;
+  f->done_.store(true, std::memory_order_release);
+}
+
+void ProgressEngine::round_locked() {
+  if (t_in_round) return;
+  struct Guard {
+    Guard() { t_in_round = true; }
+    ~Guard() { t_in_round = false; }
+  } guard;
+  EngineState& s = state();
+  for (std::size_t i = 0; i < s.flights.size();) {
+    Flight* f = s.flights[i];
+    bool complete = false;
+    try {
+      complete = f->advance();
+    } catch (...) {  // the owner's error: rethrown in its own test/wait, nobody else's
+      f->error_ = std::current_exception();
+      complete = true;
+    }
+    if (complete)
+      retire(i);
+    else
+      ++i;
+  }
+}
+
+void ProgressEngine::add(Flight& flight, MPI_Comm comm, bool background) {
+  EngineState& s = state();
+  std::unique_lock<std::mutex> lock(s.mutex);
+  flight.done_.store(false, std::memory_order_relaxed);
+  flight.error_ = nullptr;
+  flight.comm_ = comm;
+  flight.background_ = background;
+  flight.registered_ = true;
+  s.flights.push_back(&flight);
+  s.count.store(static_cast<int>(s.flights.size()), std::memory_order_relaxed);
+  if (background) {
+    ++s.background;
+    if (!s.worker) {
+      s.worker = true;
+      std::thread(worker_loop).detach();
+    }
+    s.wake.notify_one();
+  }
+  round_locked();
+}
+
+bool ProgressEngine::finished(Flight& flight) {
+  if (!flight.done_.load(std::memory_order_acquire)) return false;
+  if (flight.error_) std::rethrow_exception(std::exchange(flight.error_, nullptr));
+  return true;
+}
+
+bool ProgressEngine::test(Flight& flight) {
+  if (!flight.done_.load(std::memory_order_acquire)) {
+    std::lock_guard<std::mutex> lock(state().mutex);
+    round_locked();
+  }
+  if (finished(flight)) return true;
+  drive_progress(flight.comm_);  // a polling caller moves the application's messages too
+  return false;
+}
+
+void ProgressEngine::wait(Flight& flight, int spins_before_yield) {
+  EngineState& s = state();
+  for (int spins = 0;;) {
+    bool alone = false;
+    {
+      std::lock_guard<std::mutex> lock(s.mutex);
+      round_locked();
+      alone = flight.registered_ && s.flights.size() == 1 && !s.worker && single_threaded();
+    }
+    if (finished(flight)) return;
+    if (alone && flight.block()) {
+      continue;  // nothing else to move: MPI waited (the steps re-check)
+    } else if (spins < spins_before_yield) {
+      ++spins;  // saturates: no overflow however long the wait
+    } else {
+      idle_step(flight.comm_);
+    }
+  }
+}
+
+void ProgressEngine::remove(Flight& flight) {
+  EngineState& s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  for (std::size_t i = 0; i < s.flights.size(); ++i)
+    if (s.flights[i] == &flight) return retire(i);
+}
+
+bool ProgressEngine::busy() {
+  return state().count.load(std::memory_order_relaxed) > 0;
+}
+
+void ProgressEngine::poke() {
+  if (t_in_round || !busy()) return;
+  std::lock_guard<std::mutex> lock(state().mutex);
+  round_locked();
+}
+
+// The persistent worker of progress threads: rounds while a background flight
+// flies, driving MPI between them; asleep otherwise (it never touches MPI then,
+// so it may outlive MPI_Finalize).
+void ProgressEngine::worker_loop() {
+  EngineState& s = state();
+  std::unique_lock<std::mutex> lock(s.mutex);
+  for (int spins = 0;;) {
+    s.wake.wait(lock, [&] { return s.background > 0; });
+    round_locked();
+    if (s.background == 0) {
+      spins = 0;
+      continue;
+    }
+    lock.unlock();
+    if (spins < 64) {
+      ++spins;
+    } else {
+      drive_progress(MPI_COMM_WORLD);  // not a flight's communicator: its owner may free it meanwhile
+      std::this_thread::yield();
+    }
+    lock.lock();
+  }
+}
+
 std::atomic<int>& requests_in_flight() {
-  static std::atomic<int> count{0};  // progress threads (node_exchange.hpp) post requests too
+  static std::atomic<int> count{0};  // the worker posts requests too
   return count;
 }
 
@@ -27,13 +209,8 @@ void drive_progress(MPI_Comm comm) {
 }
 
 void progress_then_idle(MPI_Comm comm) {
-  if (const IdleFunction custom = g_idle.load(std::memory_order_relaxed)) {
-    if (requests_in_flight() > 0) drive_progress(comm);
-    custom();
-    return;
-  }
-  drive_progress(comm);
-  sched_yield();
+  ProgressEngine::poke();
+  idle_step(comm);
 }
 
 }  // namespace detail

@@ -31,16 +31,19 @@ class PureReduction final : public ReductionEngine {
             MPI_Reduce(send_.data() + at, result_.data() + at, n, args_.type, args_.op, args_.root, topo_.comm()));
     });
   }
-  // MPI_Iallreduce per int-sized chunk (only Allreduce has a nonblocking face).
+  // MPI_Iallreduce / MPI_Ireduce per int-sized chunk.
   void start() override {
-    if (args_.root >= 0) return run();
-    topo_.require_comm_alive("allreduce start()");
+    topo_.require_comm_alive(args_.root < 0 ? "allreduce start()" : "reduce start()");
     require_idle("start()");
     in_flight_ = true;
     for_each_int_chunk(args_.count, [&](std::int64_t offset, int n) {
       const std::size_t at = static_cast<std::size_t>(offset) * args_.extent;
-      HYMPI_CHECK_MPI(MPI_Iallreduce(send_.data() + at, result_.data() + at, n, args_.type, args_.op, topo_.comm(),
-                                     requests_.add()));
+      if (args_.root < 0)
+        HYMPI_CHECK_MPI(MPI_Iallreduce(send_.data() + at, result_.data() + at, n, args_.type, args_.op, topo_.comm(),
+                                       requests_.add()));
+      else
+        HYMPI_CHECK_MPI(MPI_Ireduce(send_.data() + at, result_.data() + at, n, args_.type, args_.op, args_.root,
+                                    topo_.comm(), requests_.add()));
     });
   }
   bool test() override {
@@ -55,7 +58,8 @@ class PureReduction final : public ReductionEngine {
 
  private:
   void require_idle(const char* call) const {
-    require(!in_flight_, std::string("allreduce ") + call + " while a start() is in flight: call wait() first");
+    require(!in_flight_, std::string(args_.root < 0 ? "allreduce " : "reduce ") + call +
+                             " while a start() is in flight: call wait() first");
   }
 
   const Topology& topo_;

@@ -21,6 +21,9 @@ class EngineFace : public Face {
   }
   void* slot() override { return engine_->slot(); }
   void run() override { engine_->run(); }
+  void start() override { engine_->start(); }
+  bool test() override { return engine_->test(); }
+  void wait() override { engine_->wait(); }
   std::size_t bytes_per_node() const override { return engine_->bytes_per_node(); }
 
  protected:
@@ -31,9 +34,6 @@ class EngineAllreduce final : public EngineFace<Allreduce> {
  public:
   using EngineFace::EngineFace;
   const void* result() const override { return engine_->result(); }
-  void start() override { engine_->start(); }
-  bool test() override { return engine_->test(); }
-  void wait() override { engine_->wait(); }
 };
 
 // Only the root's result() is non-null (its node holds the result).

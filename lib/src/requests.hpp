@@ -1,5 +1,5 @@
 // Private helper of the core: MPI requests counted as in flight for the progress
-// poke (progress.hpp). Destroying the set completes what is still in flight: an
+// engine's idle rule (progress.hpp). Destroying the set completes what is still in flight: an
 // object destroyed with a collective in flight (an exception unwinding a lookahead
 // loop) must not free memory MPI still writes into. Declare it after the buffers
 // it points into, so that it goes first.
@@ -41,7 +41,22 @@ class Requests {
     if (done) clear();
     return done != 0;
   }
+  // Completes every request. While other hympi operations fly in this process
+  // they move meanwhile (progress engine): one of them may be what a peer needs
+  // before it can complete ours.
   void wait() {
+    if (requests_.empty()) return;
+    if (!ProgressEngine::busy()) return wait_blocking();
+    for (int spins = 0; !test();) {
+      ProgressEngine::poke();
+      if (spins < 64)
+        ++spins;
+      else
+        progress_then_idle(MPI_COMM_WORLD);
+    }
+  }
+  // MPI_Waitall: only where nothing else needs moving meanwhile.
+  void wait_blocking() {
     if (requests_.empty()) return;
     HYMPI_CHECK_MPI(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
     clear();

@@ -8,9 +8,12 @@
 // result stays valid until this rank's next run() and no rank overwrites data a
 // neighbour may still be reading (the sync inside the next run() is the fence).
 //
-// Inside an application: every wait inside a collective drives MPI progress, so
-// the application's own messages in flight (an MPI_Irecv posted before run(), an
-// MPI_Send a neighbour is blocked in) keep moving. Like MPI's blocking collectives,
+// Inside an application: every hympi test()/wait() of any object, and every
+// long wait inside a collective, advances every hympi operation in flight in
+// this process and drives MPI progress (progress engine, README "Completion and
+// progress rules"), so operations started in the same order complete in any
+// order and the application's own messages in flight (an MPI_Irecv posted before
+// run(), an MPI_Send a neighbour is blocked in) keep moving. Like MPI's blocking collectives,
 // run(), start() and wait() may block until the other ranks of the node (start:
 // the node; run/wait: the communicator) reach the same call: a rank must not wait
 // for a message that a node neighbour only sends after its own call.
@@ -55,12 +58,13 @@ struct CollectiveOptions {
   // Reductions only: the same bits for any placement, node layout and policy
   // (contributions combined in communicator-rank order). Costs more traffic.
   bool deterministic = false;
-  // Hybrid nonblocking collectives (start/test/wait): a thread of each process
-  // completes the node's part and its bridge slices in the background, so a rank
-  // busy computing, leader or not, holds nobody back. Needs MPI_THREAD_MULTIPLE
-  // (MPI_Init_thread; otherwise an error on every rank at creation); costs a
-  // thread per collective in flight, competing for the core with the caller's
-  // work. Pure collectives rely on the MPI's own progress.
+  // Hybrid nonblocking collectives (start/test/wait): the process's one
+  // persistent progress worker completes the node's part and its bridge slices
+  // in the background, so a rank busy computing, leader or not, holds nobody
+  // back. Needs MPI_THREAD_MULTIPLE (MPI_Init_thread; otherwise an error on
+  // every rank at creation); must be the same on every rank. The worker spins on
+  // a core while an operation flies, competing with the caller's work. Pure
+  // collectives rely on the MPI's own progress.
   bool progress_thread = false;
 };
 
@@ -105,9 +109,10 @@ class Allgatherv {
   // is complete once every node rank has. An MPI request can only be completed by
   // the process that posted it, so a busy owner delays its own slice only: with
   // leaders = node size every rank carries a share and no single rank holds the
-  // node; with options.progress_thread a thread of each process takes the steps,
-  // so a rank that computes without calling test() holds nobody back. Every wait
-  // drives MPI progress (the application's messages move).
+  // node; with options.progress_thread the process's progress worker takes the
+  // steps, so a rank that computes without calling test() holds nobody back.
+  // Every test() and wait(), of any object, moves every hympi operation in flight
+  // and drives MPI progress (the application's messages move).
   virtual void start() { run(); }
   virtual bool test() { return true; }
   virtual void wait() {}
@@ -138,6 +143,8 @@ class Bcast {
   virtual ~Bcast() = default;
 
   // Collective over topo.comm(). Room for up to `capacity` elements of `elem_size` bytes.
+  // elem_size must be the same on every rank (checked); capacity may differ, and
+  // the largest is every rank's capacity() (one window layout per node).
   static std::unique_ptr<Bcast> create(const Topology& topo, std::int64_t capacity, std::size_t elem_size,
                                        CollectiveOptions options);
 

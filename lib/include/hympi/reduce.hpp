@@ -87,10 +87,17 @@ class Reduce {
 
   virtual void* slot() = 0;
   virtual void run() = 0;
-  // On the root: the count() reduced elements, valid until its next run().
+  // On the root: the count() reduced elements, valid until its next run()/start().
   // Elsewhere: nullptr.
   virtual const void* result() const = 0;
   virtual std::size_t bytes_per_node() const = 0;
+
+  // Nonblocking, same rules as Allreduce::start/test/wait. Pure: MPI_Ireduce.
+  // Hybrid: the node combines its shares, the slice owners' MPI_Ireduce carry
+  // them to the root's node. Deterministic: blocking.
+  virtual void start() { run(); }
+  virtual bool test() { return true; }
+  virtual void wait() {}
 
   template <class T>
   T* slot_as() {
