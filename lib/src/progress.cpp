@@ -26,9 +26,12 @@ namespace {
 // The engine's state. Never destroyed: a detached worker may still sleep on it
 // at exit, and collectives destroyed by static destructors still unregister.
 struct EngineState {
-  std::mutex mutex;
-  std::condition_variable wake;  // the worker sleeps while no background flight flies
-  std::vector<Flight*> flights;  // start order
+  // Recursive: a user's reduction op runs inside a round, and a hympi call it
+  // makes must find `in_round` set instead of deadlocking on the lock.
+  std::recursive_mutex mutex;
+  std::condition_variable_any wake;  // the worker sleeps while no background flight flies
+  bool in_round = false;             // a round is being taken (under the lock)
+  std::vector<Flight*> flights;      // start order
   int background = 0;
   bool worker = false;
   std::atomic<int> count{0};  // flights.size(), readable without the lock
@@ -38,10 +41,6 @@ EngineState& state() {
   static EngineState* const s = new EngineState;
   return *s;
 }
-
-// Set while this thread takes a round: a step never waits, but a user's reduction
-// op runs inside one, and whatever it calls must not start a round inside a round.
-thread_local bool t_in_round = false;
 
 // Whether a flight may block inside MPI while no other thread can take rounds:
 // only when the application cannot call hympi from another thread.
@@ -78,12 +77,15 @@ void ProgressEngine::retire(std::size_t index) {
 }
 
 void ProgressEngine::round_locked() {
-  if (t_in_round) return;
-  struct Guard {
-    Guard() { t_in_round = true; }
-    ~Guard() { t_in_round = false; }
-  } guard;
+  // No TLS: under SimGrid SMPI every simulated rank shares one OS thread, while
+  // this state (a global of the program) is privatized per rank.
   EngineState& s = state();
+  if (s.in_round) return;
+  struct Guard {
+    bool& flag;
+    explicit Guard(bool& f) : flag(f) { flag = true; }
+    ~Guard() { flag = false; }
+  } guard(s.in_round);
   for (std::size_t i = 0; i < s.flights.size();) {
     Flight* f = s.flights[i];
     bool complete = false;
@@ -102,7 +104,7 @@ void ProgressEngine::round_locked() {
 
 void ProgressEngine::add(Flight& flight, MPI_Comm comm, bool background) {
   EngineState& s = state();
-  std::unique_lock<std::mutex> lock(s.mutex);
+  std::unique_lock<std::recursive_mutex> lock(s.mutex);
   flight.done_.store(false, std::memory_order_relaxed);
   flight.error_ = nullptr;
   flight.comm_ = comm;
@@ -129,7 +131,7 @@ bool ProgressEngine::finished(Flight& flight) {
 
 bool ProgressEngine::test(Flight& flight) {
   if (!flight.done_.load(std::memory_order_acquire)) {
-    std::lock_guard<std::mutex> lock(state().mutex);
+    std::lock_guard<std::recursive_mutex> lock(state().mutex);
     round_locked();
   }
   if (finished(flight)) return true;
@@ -142,7 +144,7 @@ void ProgressEngine::wait(Flight& flight, int spins_before_yield) {
   for (int spins = 0;;) {
     bool alone = false;
     {
-      std::lock_guard<std::mutex> lock(s.mutex);
+      std::lock_guard<std::recursive_mutex> lock(s.mutex);
       round_locked();
       alone = flight.registered_ && s.flights.size() == 1 && !s.worker && single_threaded();
     }
@@ -159,7 +161,7 @@ void ProgressEngine::wait(Flight& flight, int spins_before_yield) {
 
 void ProgressEngine::remove(Flight& flight) {
   EngineState& s = state();
-  std::lock_guard<std::mutex> lock(s.mutex);
+  std::lock_guard<std::recursive_mutex> lock(s.mutex);
   for (std::size_t i = 0; i < s.flights.size(); ++i)
     if (s.flights[i] == &flight) return retire(i);
 }
@@ -169,8 +171,8 @@ bool ProgressEngine::busy() {
 }
 
 void ProgressEngine::poke() {
-  if (t_in_round || !busy()) return;
-  std::lock_guard<std::mutex> lock(state().mutex);
+  if (!busy()) return;
+  std::lock_guard<std::recursive_mutex> lock(state().mutex);
   round_locked();
 }
 
@@ -179,7 +181,7 @@ void ProgressEngine::poke() {
 // so it may outlive MPI_Finalize).
 void ProgressEngine::worker_loop() {
   EngineState& s = state();
-  std::unique_lock<std::mutex> lock(s.mutex);
+  std::unique_lock<std::recursive_mutex> lock(s.mutex);
   for (int spins = 0;;) {
     s.wake.wait(lock, [&] { return s.background > 0; });
     round_locked();
