@@ -72,6 +72,20 @@ void node_shared_array_freed(hympi::Policy policy, hympi::SyncKind sync, const s
   check(fresh.as<double>()[0] == 3.0, what + "a new array works afterwards");
 }
 
+// The building block under both: a node buffer keeps its topology alive too; a
+// growth after the free throws on every rank, and the buffer dies safely.
+void node_buffer_freed() {
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  auto buffer = std::make_unique<hympi::NodeBuffer>(hympi::Topology::of(comm), 64);
+  MPI_Comm_free(&comm);
+  hympi::test::expect_same_error(
+      "communicator was freed", [&] { buffer->reserve(std::size_t{1} << 20); },
+      "node buffer reserve after MPI_Comm_free");
+  check(buffer->capacity() >= 64 && buffer->data() != nullptr, "the node buffer is unchanged after the refusal");
+  buffer.reset();
+}
+
 // A broadcast in flight when its object dies must complete first, on every rank.
 void destroyed_in_flight(hympi::CollectiveOptions opt, const std::string& tag) {
   const auto& topo = hympi::Topology::of(MPI_COMM_WORLD);
@@ -136,6 +150,7 @@ int main(int argc, char** argv) {
         // Growth is a shared-window matter; pure's private vector fails with bad_alloc.
         if (!overlap && policy == hympi::Policy::hybrid) growth_failure(opt, tag);
       }
+  node_buffer_freed();
   const int rc = hympi::test::finish("robust_lifetime");
   MPI_Finalize();
   return rc;
