@@ -101,13 +101,24 @@ int hympi_pdgemm_set(const char* key, const char* value) {
   return 0;
 }
 
+// All or nothing: every known key found in `info` is applied to a copy, which is
+// committed only when all were good (a refused key leaves no half-applied set).
 int hympi_pdgemm_set_info(MPI_Info info) {
+  last_error.clear();
+  if (info == MPI_INFO_NULL) return 0;  // no keys; MPI_Info_get would raise an MPI error on it
+  hs::Settings changed = hs::settings();
   for (const char* key : hs::setting_keys) {
     char value[MPI_MAX_INFO_VAL + 1];
     int found = 0;
-    MPI_Info_get(info, key, MPI_MAX_INFO_VAL, value, &found);
-    if (found && hympi_pdgemm_set(key, value) != 0) return -1;
+    if (MPI_Info_get(info, key, MPI_MAX_INFO_VAL, value, &found) != MPI_SUCCESS) {
+      last_error = std::string("cannot read info key ") + key;
+      return -1;
+    }
+    if (!found) continue;
+    last_error = changed.set(key, value);
+    if (!last_error.empty()) return -1;
   }
+  hs::settings() = changed;
   return 0;
 }
 

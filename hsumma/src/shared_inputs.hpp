@@ -45,8 +45,8 @@ class SharedInputs {
   const double* base() const { return window_.as<double>(); }
   std::int64_t generation_offset() const { return generation_ * generation_size_; }
 
-  const Topology& topo_;
-  NodeSharedArray window_;
+  const Topology& topo_;         // valid as long as window_, which keeps the topology alive
+  NodeSharedArray window_;       // after MPI_Comm_free its publish() throws "communicator was freed"
   std::vector<Offsets> offset_;  // per comm rank (only my node's are set)
   std::int64_t a_elems_ = 0, b_elems_ = 0, generation_size_ = 0;
   int generation_ = 1;  // the one last published; publish() fills the other

@@ -38,7 +38,13 @@ const char* hympi_version(void);
  * discovery), free afterwards. */
 int hympi_node_info(MPI_Comm comm, int* node_rank, int* node_size, int* node_index, int* num_nodes);
 
-/* counts: one per rank of comm, identical on every rank (checked exactly).
+/* The creates (here, bcast and the reductions below) are collective over comm,
+ * and so are their errors: a bad argument on any one rank (policy, sync, a NULL
+ * out or counts, ...) is the same error code and hympi_last_error() text on every
+ * rank, and a failed create leaves *out NULL (when out is not NULL). A NULL
+ * handle given to a later call is this rank's own mistake: that call returns
+ * HYMPI_ERR_ARG at once, without communicating.
+ * counts: one per rank of comm, identical on every rank (checked exactly).
  * slot and result pointers stay valid until this rank's next run (or the free);
  * every error is raised on every rank of comm, and a failed call leaves the
  * object as it was. Free objects before freeing their communicator: once it is
@@ -174,7 +180,8 @@ void hympi_last_error_copy(char* buf, int len);
 /* ---- Reductions (hympi/reduce.hpp) -------------------------------------------
  * count elements of a predefined datatype per rank, combined by a commutative
  * MPI_Op (predefined or MPI_Op_create(..., 1, ...)); count, type, op, root and
- * the options must agree on every rank (checked: the same error everywhere).
+ * the options must agree on every rank (checked: the same error everywhere, as
+ * for a bad policy, sync, leaders < 0 or NULL out on one rank; *out stays NULL).
  * Write this rank's vector into _slot, call _run (collective), read _result:
  * valid until this rank's next _run. A reduce's _result is NULL except on root.
  * leaders: bridge ranks per node under hybrid (0 = automatic, see README);

@@ -16,10 +16,31 @@ struct hympi_bcast_s {
   std::unique_ptr<hympi::Bcast> impl;
 };
 
+using hympi::c_api::agreed_topology;
+using hympi::c_api::clear_output;
 using hympi::c_api::guarded;
 using hympi::c_api::last_error;
 using hympi::c_api::options;
 using hympi::c_api::require_handle;
+
+namespace {
+
+// The two bcast creates differ only in overlap.
+int create_bcast(MPI_Comm comm, int64_t capacity, size_t elem_size, int policy, int sync, bool overlap,
+                 hympi_bcast_t* out) {
+  return guarded([&] {
+    clear_output(out);
+    hympi::CollectiveOptions opts;
+    const auto& topo = agreed_topology(comm, [&] {
+      require_handle(out, "output handle");
+      opts = options(policy, sync);
+    });
+    opts.overlap = overlap;
+    *out = new hympi_bcast_s{hympi::Bcast::create(topo, capacity, elem_size, opts)};
+  });
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -46,21 +67,28 @@ int hympi_node_info(MPI_Comm comm, int* node_rank, int* node_size, int* node_ind
 int hympi_allgatherv_create(MPI_Comm comm, const int64_t* counts, size_t elem_size, int policy, int sync,
                             hympi_allgatherv_t* out) {
   return guarded([&] {
-    require_handle(out, "output handle");
-    require_handle(counts, "counts");
-    const auto& topo = hympi::Topology::of(comm);
+    clear_output(out);
+    hympi::CollectiveOptions opts;
+    const auto& topo = agreed_topology(comm, [&] {
+      require_handle(out, "output handle");
+      require_handle(counts, "counts");
+      opts = options(policy, sync);
+    });
     std::vector<std::int64_t> v(counts, counts + topo.size());
-    *out = new hympi_allgatherv_s{hympi::Allgatherv::create(topo, std::move(v), elem_size, options(policy, sync))};
+    *out = new hympi_allgatherv_s{hympi::Allgatherv::create(topo, std::move(v), elem_size, opts)};
   });
 }
 
 int hympi_allgather_create(MPI_Comm comm, int64_t count_per_rank, size_t elem_size, int policy, int sync,
                            hympi_allgatherv_t* out) {
   return guarded([&] {
-    require_handle(out, "output handle");
-    const auto& topo = hympi::Topology::of(comm);
-    *out = new hympi_allgatherv_s{
-        hympi::Allgatherv::create_allgather(topo, count_per_rank, elem_size, options(policy, sync))};
+    clear_output(out);
+    hympi::CollectiveOptions opts;
+    const auto& topo = agreed_topology(comm, [&] {
+      require_handle(out, "output handle");
+      opts = options(policy, sync);
+    });
+    *out = new hympi_allgatherv_s{hympi::Allgatherv::create_allgather(topo, count_per_rank, elem_size, opts)};
   });
 }
 
@@ -92,22 +120,12 @@ int hympi_allgatherv_free(hympi_allgatherv_t* h) {
 }
 
 int hympi_bcast_create(MPI_Comm comm, int64_t capacity, size_t elem_size, int policy, int sync, hympi_bcast_t* out) {
-  return guarded([&] {
-    require_handle(out, "output handle");
-    const auto& topo = hympi::Topology::of(comm);
-    *out = new hympi_bcast_s{hympi::Bcast::create(topo, capacity, elem_size, options(policy, sync))};
-  });
+  return create_bcast(comm, capacity, elem_size, policy, sync, /*overlap=*/false, out);
 }
 
 int hympi_bcast_create_overlap(MPI_Comm comm, int64_t capacity, size_t elem_size, int policy, int sync,
                                hympi_bcast_t* out) {
-  return guarded([&] {
-    require_handle(out, "output handle");
-    const auto& topo = hympi::Topology::of(comm);
-    auto opts = options(policy, sync);
-    opts.overlap = true;
-    *out = new hympi_bcast_s{hympi::Bcast::create(topo, capacity, elem_size, opts)};
-  });
+  return create_bcast(comm, capacity, elem_size, policy, sync, /*overlap=*/true, out);
 }
 
 int hympi_bcast_start(hympi_bcast_t h, int root, int64_t count) {

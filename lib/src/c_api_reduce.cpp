@@ -16,11 +16,17 @@ namespace {
 using hympi::c_api::guarded;
 using hympi::c_api::require_handle;
 
-hympi::CollectiveOptions reduction_options(int policy, int sync, int leaders, int deterministic) {
-  hympi::CollectiveOptions o = hympi::c_api::options(policy, sync);
-  o.leaders = leaders;
-  o.deterministic = deterministic != 0;
-  return o;
+// The topology and the options of a reduction create, the C-only checks (output
+// handle, policy, sync) agreed over comm. The rest (count, type, op, root,
+// leaders) the C++ create checks and agrees itself.
+const hympi::Topology& checked_reduction(MPI_Comm comm, int policy, int sync, int leaders, int deterministic,
+                                         const void* out, hympi::CollectiveOptions& options) {
+  return hympi::c_api::agreed_topology(comm, [&] {
+    require_handle(out, "output handle");
+    options = hympi::c_api::options(policy, sync);
+    options.leaders = leaders;
+    options.deterministic = deterministic != 0;
+  });
 }
 
 template <class Handle>
@@ -40,10 +46,10 @@ extern "C" {
 int hympi_allreduce_create_ex(MPI_Comm comm, int64_t count, MPI_Datatype type, MPI_Op op, int policy, int sync,
                               int leaders, int deterministic, hympi_allreduce_t* out) {
   return guarded([&] {
-    require_handle(out, "output handle");
-    const auto& topo = hympi::Topology::of(comm);
-    *out = new hympi_allreduce_s{
-        hympi::Allreduce::create(topo, count, type, op, reduction_options(policy, sync, leaders, deterministic))};
+    hympi::c_api::clear_output(out);
+    hympi::CollectiveOptions options;
+    const auto& topo = checked_reduction(comm, policy, sync, leaders, deterministic, out, options);
+    *out = new hympi_allreduce_s{hympi::Allreduce::create(topo, count, type, op, options)};
   });
 }
 int hympi_allreduce_create(MPI_Comm comm, int64_t count, MPI_Datatype type, MPI_Op op, int policy, int sync,
@@ -72,10 +78,10 @@ int hympi_allreduce_free(hympi_allreduce_t* h) {
 int hympi_reduce_create_ex(MPI_Comm comm, int64_t count, MPI_Datatype type, MPI_Op op, int root, int policy, int sync,
                            int leaders, int deterministic, hympi_reduce_t* out) {
   return guarded([&] {
-    require_handle(out, "output handle");
-    const auto& topo = hympi::Topology::of(comm);
-    *out = new hympi_reduce_s{
-        hympi::Reduce::create(topo, count, type, op, root, reduction_options(policy, sync, leaders, deterministic))};
+    hympi::c_api::clear_output(out);
+    hympi::CollectiveOptions options;
+    const auto& topo = checked_reduction(comm, policy, sync, leaders, deterministic, out, options);
+    *out = new hympi_reduce_s{hympi::Reduce::create(topo, count, type, op, root, options)};
   });
 }
 int hympi_reduce_create(MPI_Comm comm, int64_t count, MPI_Datatype type, MPI_Op op, int root, int policy, int sync,

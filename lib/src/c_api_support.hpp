@@ -1,11 +1,13 @@
 // Internal: what every file of the C face shares: exceptions become error codes
-// and a per-thread message, and C policy/sync enums become CollectiveOptions.
+// and a per-thread message, C policy/sync enums become CollectiveOptions, and the
+// creates check their arguments together (agreed_topology).
 #pragma once
 #include <string>
 
 #include "hympi.h"
 #include "hympi/collectives.hpp"
 #include "hympi/error.hpp"
+#include "hympi/topology.hpp"
 
 namespace hympi::c_api {
 
@@ -29,6 +31,8 @@ int guarded(F&& body) {
   }
 }
 
+// Throws on a bad policy or sync: call it inside agreed_topology()'s checks, where
+// a refusal on one rank becomes the same error on every rank.
 inline hympi::CollectiveOptions options(int policy, int sync) {
   hympi::require(policy == HYMPI_POLICY_PURE || policy == HYMPI_POLICY_HYBRID,
                  "policy must be HYMPI_POLICY_PURE or HYMPI_POLICY_HYBRID, got " + std::to_string(policy));
@@ -42,6 +46,24 @@ inline hympi::CollectiveOptions options(int policy, int sync) {
 
 inline void require_handle(const void* p, const char* what) {
   if (p == nullptr) hympi::require(false, std::string(what) + " is NULL");
+}
+
+// Clears *out first, so that a failed create leaves it NULL on every rank.
+template <class Handle>
+void clear_output(Handle* out) {
+  if (out != nullptr) *out = nullptr;
+}
+
+// How every create starts: the topology first (collective the first time for a
+// communicator: no rank may refuse before it), then this rank's own checks
+// (handles, policy, sync) agreed over the communicator. A bad argument on one
+// rank is then the same error on every rank, not a return that leaves the
+// others waiting in the create.
+template <class Checks>
+const hympi::Topology& agreed_topology(MPI_Comm comm, Checks&& local_checks) {
+  const hympi::Topology& topo = hympi::Topology::of(comm);
+  hympi::checked_together(topo.comm(), local_checks);
+  return topo;
 }
 
 }  // namespace hympi::c_api

@@ -116,7 +116,10 @@ void check_shared_memory(const Topology& topo, std::size_t bytes) {
               ErrorCode::out_of_memory);
 }
 
-NodeBuffer::NodeBuffer(const Topology& topo, std::size_t bytes) : topo_(&topo) {
+NodeBuffer::NodeBuffer(const Topology& topo) : topology_owner_(topo.keep_alive()), topo_(&topo) {}
+
+NodeBuffer::NodeBuffer(const Topology& topo, std::size_t bytes) : NodeBuffer(topo) {
+  topo.require_comm_alive("node buffer");
   allocate(bytes);
 }
 
@@ -131,6 +134,7 @@ NodeBuffer::NodeBuffer(NodeBuffer&& other) noexcept {
 NodeBuffer& NodeBuffer::operator=(NodeBuffer&& other) noexcept {
   if (this != &other) {
     release();
+    topology_owner_ = other.topology_owner_;  // copied: a moved-from buffer stays bound, and safe
     topo_ = other.topo_;
     win_ = other.win_;
     base_ = other.base_;
@@ -146,6 +150,7 @@ NodeBuffer& NodeBuffer::operator=(NodeBuffer&& other) noexcept {
 // failure (agreed on every rank) leaves this buffer exactly as it was.
 bool NodeBuffer::reserve(std::size_t bytes) {
   require(topo_ != nullptr, "NodeBuffer::reserve on an empty buffer");
+  topo_->require_comm_alive("node buffer reserve()");
   if (bytes <= capacity_ && win_ != MPI_WIN_NULL) return false;
   // Geometric growth: window creation is expensive, so avoid creating one per small step.
   const std::size_t grown =

@@ -35,7 +35,8 @@ void agreed(MPI_Comm comm, Work&& work) {
 }  // namespace
 
 NodeSharedArray::NodeSharedArray(const Topology& topo, std::size_t bytes, Policy policy, SyncKind sync)
-    : topo_(topo), policy_(policy), bytes_(bytes), window_(topo) {
+    : topology_owner_(topo.keep_alive()), topo_(topo), policy_(policy), bytes_(bytes), window_(topo) {
+  require_comm_alive("constructor");
   // A node's ranks index the same bytes: a size that differs would read past the end.
   unsigned long long mine[2] = {bytes, ~static_cast<unsigned long long>(bytes)}, node[2] = {0, 0};
   HYMPI_CHECK_MPI(MPI_Allreduce(mine, node, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, topo.node_comm()));
@@ -55,15 +56,23 @@ NodeSharedArray::NodeSharedArray(const Topology& topo, std::size_t bytes, Policy
 
 NodeSharedArray::~NodeSharedArray() = default;
 
+// Every rank freed the communicator (MPI_Comm_free is collective): all throw alike.
+void NodeSharedArray::require_comm_alive(const char* call) const {
+  if (!topo_.comm_alive()) topo_.require_comm_alive((std::string("node-shared array ") + call).c_str());
+}
+
 bool NodeSharedArray::writer() const {
+  require_comm_alive("writer()");
   return !shared() || topo_.is_leader();
 }
 
 std::size_t NodeSharedArray::bytes_per_node() const {
+  require_comm_alive("bytes_per_node()");
   return shared() ? bytes_ : bytes_ * static_cast<std::size_t>(topo_.node_size());
 }
 
 void NodeSharedArray::fill_by_leader(const std::function<void(std::byte*, std::size_t)>& load) {
+  require_comm_alive("fill_by_leader()");
   wait_for_readers();
   agreed(topo_.comm(), [&] {
     if (writer()) load(data_, bytes_);
@@ -73,6 +82,7 @@ void NodeSharedArray::fill_by_leader(const std::function<void(std::byte*, std::s
 
 void NodeSharedArray::fill_cooperatively(const std::function<void(std::byte*, std::size_t, std::size_t)>& fill,
                                          std::size_t granule) {
+  require_comm_alive("fill_cooperatively()");
   require_all(topo_.comm(), granule > 0, "hympi: fill_cooperatively needs a granule of at least one byte");
   const std::size_t writers = shared() ? static_cast<std::size_t>(topo_.node_size()) : 1;
   const std::size_t me = shared() ? static_cast<std::size_t>(topo_.node_rank()) : 0;
@@ -86,6 +96,7 @@ void NodeSharedArray::fill_cooperatively(const std::function<void(std::byte*, st
 }
 
 void NodeSharedArray::publish() {
+  require_comm_alive("publish()");
   if (!shared()) return;  // private memory: program order is enough
   const double t0 = MPI_Wtime();
   sync_->full();  // MPI_Win_sync around a node barrier (unified model)

@@ -37,6 +37,55 @@ void communicator_freed(hympi::CollectiveOptions opt, bool flat, const std::stri
   bc.reset();
 }
 
+// A node-shared array outliving its communicator: it keeps the topology alive,
+// every call that communicates or consults the topology then throws on every
+// rank, its own memory stays readable, and destruction is safe.
+void node_shared_array_freed(hympi::Policy policy, hympi::SyncKind sync, const std::string& tag) {
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  auto array = std::make_unique<hympi::NodeSharedArray>(hympi::Topology::of(comm), 8 * sizeof(double), policy, sync);
+  array->fill_by_leader([](std::byte* data, std::size_t bytes) {
+    for (std::size_t k = 0; k < bytes / sizeof(double); ++k) reinterpret_cast<double*>(data)[k] = 1.0 + k;
+  });
+  const std::size_t per_node = array->bytes_per_node();
+  MPI_Comm_free(&comm);
+  const std::string what = "node-shared array after MPI_Comm_free" + tag + ": ";
+  const std::string needle = "communicator was freed";
+  hympi::test::expect_same_error(
+      needle, [&] { array->fill_by_leader([](std::byte*, std::size_t) {}); }, what + "fill_by_leader");
+  hympi::test::expect_same_error(
+      needle, [&] { array->fill_cooperatively([](std::byte*, std::size_t, std::size_t) {}); },
+      what + "fill_cooperatively");
+  hympi::test::expect_same_error(
+      needle, [&] { array->publish(); }, what + "publish");
+  hympi::test::expect_same_error(
+      needle, [&] { static_cast<void>(array->writer()); }, what + "writer");
+  hympi::test::expect_same_error(
+      needle, [&] { static_cast<void>(array->bytes_per_node()); }, what + "bytes_per_node");
+  check(per_node > 0 && array->size() == 8 * sizeof(double) && array->as<double>()[7] == 8.0 &&
+            array->shared() == (policy == hympi::Policy::hybrid),
+        what + "its own memory stays readable");
+  array.reset();  // after the free: must neither crash nor touch the freed communicator
+  // The library keeps working on a fresh communicator.
+  hympi::NodeSharedArray fresh(hympi::Topology::of(MPI_COMM_WORLD), sizeof(double), policy, sync);
+  fresh.fill_by_leader([](std::byte* data, std::size_t) { *reinterpret_cast<double*>(data) = 3.0; });
+  check(fresh.as<double>()[0] == 3.0, what + "a new array works afterwards");
+}
+
+// The building block under both: a node buffer keeps its topology alive too; a
+// growth after the free throws on every rank, and the buffer dies safely.
+void node_buffer_freed() {
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  auto buffer = std::make_unique<hympi::NodeBuffer>(hympi::Topology::of(comm), 64);
+  MPI_Comm_free(&comm);
+  hympi::test::expect_same_error(
+      "communicator was freed", [&] { buffer->reserve(std::size_t{1} << 20); },
+      "node buffer reserve after MPI_Comm_free");
+  check(buffer->capacity() >= 64 && buffer->data() != nullptr, "the node buffer is unchanged after the refusal");
+  buffer.reset();
+}
+
 // A broadcast in flight when its object dies must complete first, on every rank.
 void destroyed_in_flight(hympi::CollectiveOptions opt, const std::string& tag) {
   const auto& topo = hympi::Topology::of(MPI_COMM_WORLD);
@@ -97,9 +146,11 @@ int main(int argc, char** argv) {
         communicator_freed(opt, false, tag);
         if (policy == hympi::Policy::pure) communicator_freed(opt, true, tag + " flat");
         destroyed_in_flight(opt, tag);
+        if (!overlap) node_shared_array_freed(policy, sync, tag);
         // Growth is a shared-window matter; pure's private vector fails with bad_alloc.
         if (!overlap && policy == hympi::Policy::hybrid) growth_failure(opt, tag);
       }
+  node_buffer_freed();
   const int rc = hympi::test::finish("robust_lifetime");
   MPI_Finalize();
   return rc;

@@ -194,6 +194,25 @@ void set(const char* key, const char* value) {
   if (hympi_pdgemm_set(key, value) != 0) std::fprintf(stderr, "FAIL set %s\n", hympi_pdgemm_last_error()), ++failures;
 }
 
+// hympi_pdgemm_set_info: MPI_INFO_NULL is a no-op; unknown keys are ignored; a bad
+// value refuses the whole info, naming key and value, and applies none of it
+// (checked by the caller: enabled=0, a good key before the bad one, must not stick).
+void check_set_info() {
+  if (hympi_pdgemm_set_info(MPI_INFO_NULL) != 0 || *hympi_pdgemm_last_error())
+    std::fprintf(stderr, "FAIL: set_info(MPI_INFO_NULL) did not return 0\n"), ++failures;
+  MPI_Info info;
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "no_such_key", "whatever");
+  if (hympi_pdgemm_set_info(info) != 0)
+    std::fprintf(stderr, "FAIL: set_info refused an unknown key: %s\n", hympi_pdgemm_last_error()), ++failures;
+  MPI_Info_set(info, "enabled", "0");  // good, and read before "sync"
+  MPI_Info_set(info, "sync", "bogus");
+  const char* error = hympi_pdgemm_set_info(info) == -1 ? hympi_pdgemm_last_error() : "";
+  if (!std::strstr(error, "sync") || !std::strstr(error, "bogus"))
+    std::fprintf(stderr, "FAIL: set_info with sync=bogus: want -1 naming key and value, got '%s'\n", error), ++failures;
+  MPI_Info_free(&info);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -251,6 +270,11 @@ int main(int argc, char** argv) {
       for (int c = 0; c < 3; ++c)
         run_case(rng_redistribute, ctxt, P, Q, myrow, mycol, true, Direct::no, "engine=redistribute");
       set("engine", "auto");
+      if (grids == 1) {  // the refused info held enabled=0: hympi must still run the call
+        check_set_info();
+        std::mt19937 rng_info(5);
+        run_case(rng_info, ctxt, P, Q, myrow, mycol, true, Direct::automatic, "after a refused set_info");
+      }
       // Off: ScaLAPACK's own pdgemm runs it (RTLD_NEXT from a linked library) and is right too.
       set("enabled", "0");
       std::mt19937 rng(7);

@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <memory>
 #include <string>
 
 namespace hympi {
@@ -21,7 +22,9 @@ class NodeBuffer {
   // space check, so every rank throws together). `bytes` may be 0.
   NodeBuffer(const Topology& topo, std::size_t bytes);
   // Bound to `topo`, nothing allocated yet: the first reserve() creates the window.
-  explicit NodeBuffer(const Topology& topo) : topo_(&topo) {}
+  // A bound buffer keeps its topology alive; once the user freed topo.comm(),
+  // reserve() throws "communicator was freed" (data() and destruction stay safe).
+  explicit NodeBuffer(const Topology& topo);
   ~NodeBuffer();
   NodeBuffer(NodeBuffer&& other) noexcept;
   NodeBuffer& operator=(NodeBuffer&& other) noexcept;
@@ -48,6 +51,7 @@ class NodeBuffer {
   void reserve_pages(std::size_t bytes);
   void release() noexcept;
 
+  std::shared_ptr<const Topology> topology_owner_;  // outlives the window: release() runs in the destructor body
   const Topology* topo_ = nullptr;
   MPI_Win win_ = MPI_WIN_NULL;
   std::byte* base_ = nullptr;

@@ -12,6 +12,13 @@
 // node sync, until every node rank stopped reading the old contents. Writing
 // through mutable_data() after a publish() needs that care from the caller (a node
 // sync, or two generations as hsumma/src/shared_inputs.cpp keeps).
+//
+// Lifetime: the array keeps its topology alive (as the collectives do), so it may
+// outlive the communicator. Once the user freed topo.comm() (MPI_Comm_free), the
+// calls that communicate or consult the topology (the fills, publish(), writer(),
+// bytes_per_node()) throw hympi::Error saying the communicator was freed, on every
+// rank; the local accessors (data(), as(), mutable_data(), size(), shared(),
+// publish_seconds()) still read the array's own memory, and destruction is safe.
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -66,7 +73,9 @@ class NodeSharedArray {
 
  private:
   void wait_for_readers();
+  void require_comm_alive(const char* call) const;
 
+  std::shared_ptr<const Topology> topology_owner_;  // first: destroyed last, after the window and sync
   const Topology& topo_;
   Policy policy_;
   std::size_t bytes_ = 0;

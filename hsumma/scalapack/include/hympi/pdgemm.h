@@ -22,7 +22,11 @@ int hympi_pdgemm(char transa, char transb, int m, int n, int k, double alpha, co
  * Must be equal on every rank of a grid. Returns 0, or -1 with hympi_pdgemm_last_error() naming
  * the problem (the setting is then unchanged). */
 int hympi_pdgemm_set(const char* key, const char* value);
-/* The same keys read from an MPI_Info (keys absent from it are left alone). */
+/* The same keys read from an MPI_Info: keys absent from it are left alone, keys
+ * hympi does not know are ignored, MPI_INFO_NULL changes nothing (returns 0).
+ * All or nothing: when any known key has a bad value, -1 with
+ * hympi_pdgemm_last_error() naming that key and value, and none of the info's
+ * keys is applied. */
 int hympi_pdgemm_set_info(MPI_Info info);
 const char* hympi_pdgemm_last_error(void);
 
