@@ -1,7 +1,9 @@
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
 #include "bridges.hpp"
+#include "buffer_ring.hpp"
 #include "hympi/collectives.hpp"
 #include "hympi/error.hpp"
 #include "hympi/node_buffer.hpp"
@@ -155,7 +157,9 @@ class PureAllgatherv final : public Allgatherv {
     CountPlan plan = plan_counts(topo_, std::move(counts), elem_size_, [&](const CountPlan& p) {
       icounts = int_counts(p.counts, "allgatherv count");
       idispls = int_counts(p.displs, "allgatherv displacement");
-      data.resize(p.bytes);  // allocated inside the checks: out of memory fails on every rank
+      // Allocated inside the checks: out of memory fails on every rank. Never empty:
+      // a zero-length result is still a valid pointer (Fortran: a zero-size array).
+      data.resize(std::max<std::size_t>(p.bytes, 1));
     });
     counts_ = std::move(plan.counts);
     displs_ = std::move(plan.displs);
@@ -208,13 +212,13 @@ class HybridAllgatherv final : public Allgatherv {
     exchange_ = std::make_unique<detail::NodeExchange>(topo, *sync_, bridges_, options.progress_thread);
     set_counts(std::move(counts));
   }
-  void* slot() override { return half(phase_) + displs_[topo_.rank()] * elem_size_; }
-  const void* result() const override { return half(front_); }
+  void* slot() override { return half(ring_.phase()) + displs_[topo_.rank()] * elem_size_; }
+  const void* result() const override { return half(ring_.front()); }
   void run() override {
     require_idle("run()");
     if (bridges_.slices() > 1) {
       exchange_->run([this](int s, MPI_Comm bridge, detail::Requests& requests) {
-        post_slice(phase_, s, bridge, requests.add());
+        post_slice(ring_.phase(), s, bridge, requests.add());
       });
       land();
       return;
@@ -224,14 +228,14 @@ class HybridAllgatherv final : public Allgatherv {
     } else {
       sync_->arrive();
       detail::ProgressEngine::poke();  // what else flies posts what it can before this rank blocks in MPI
-      if (topo_.is_leader()) post_slice(phase_, 0, topo_.bridge_comm(), nullptr);
+      if (topo_.is_leader()) post_slice(ring_.phase(), 0, topo_.bridge_comm(), nullptr);
       sync_->release();
     }
     land();
   }
   void start() override {
     require_idle("start()");
-    const int which = phase_;
+    const int which = ring_.phase();
     exchange_->start([this, which](int s, MPI_Comm bridge,
                                    detail::Requests& requests) { post_slice(which, s, bridge, requests.add()); },
                      {}, [this] { land(); });
@@ -251,7 +255,7 @@ class HybridAllgatherv final : public Allgatherv {
       for (int s = 0; s < bridges_.slices(); ++s)
         slices.push_back(plan_slice(topo_.map(), p.counts, p.displs, s, bridges_.slices()));
     });
-    const bool grown = buffer_.reserve(2 * half_bytes);
+    const bool grown = buffer_.reserve(std::max<std::size_t>(2 * half_bytes, 64));  // never a null result
     counts_ = std::move(plan.counts);
     displs_ = std::move(plan.displs);
     total_ = plan.total;
@@ -272,10 +276,7 @@ class HybridAllgatherv final : public Allgatherv {
     if (exchange_->in_flight())
       require(false, std::string("allgatherv ") + call + " while an exchange is in flight: call wait() first");
   }
-  void land() {
-    front_ = phase_;
-    phase_ ^= 1;
-  }
+  void land() { ring_.land(); }
 
   // Each owner touches its own slots first (NUMA placement), then all wait.
   void first_touch() {
@@ -346,7 +347,7 @@ class HybridAllgatherv final : public Allgatherv {
   detail::Bridges bridges_;
   std::int64_t total_ = 0;
   std::size_t half_bytes_ = 0;
-  int phase_ = 0, front_ = 1;
+  detail::BufferRing ring_{2};
   std::vector<SlicePlan> slices_;
   std::unique_ptr<detail::NodeExchange> exchange_;  // last: an exchange in flight completes first
 };

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "bridges.hpp"
+#include "buffer_ring.hpp"
 #include "hympi/collectives.hpp"
 #include "hympi/error.hpp"
 #include "hympi/node_buffer.hpp"
@@ -33,13 +34,17 @@ void check_call(const Topology& topo, int root, std::int64_t count, std::int64_t
 
 // The buffer ring and the start/wait bookkeeping both policies share: the root
 // writes slot `phase`, readers read slot `front`; completing a broadcast makes the
-// written slot the front and moves on. One broadcast in flight at a time.
+// written slot the front and moves on. One broadcast in flight at a time. Once a
+// start() completed (by test() or wait()), further test()/wait() return at once
+// until the next start(), as Allgatherv's and as MPI's on an inactive request;
+// a wait() with no start() since the last run() (or ever) is an error.
 class SlotRing {
  public:
-  explicit SlotRing(int slots) : slots_(slots), front_(slots - 1) {}
-  int phase() const { return phase_; }
-  int front() const { return front_; }
-  int slots() const { return slots_; }
+  explicit SlotRing(int slots) : ring_(slots) {}
+  int phase() const { return ring_.phase(); }
+  int front() const { return ring_.front(); }
+  int slots() const { return ring_.slots(); }
+  bool completed() const { return completed_; }
   void require_idle(const char* call) const {
     if (in_flight_) require(false, std::string("bcast ") + call + " while a broadcast is in flight: call wait() first");
   }
@@ -49,34 +54,23 @@ class SlotRing {
   void begin() {
     require_idle("start()");
     in_flight_ = true;
-    landed_by_test_ = false;
+    completed_ = false;
   }
+  // The broadcast in flight completed: it lands, and later waits are free.
   void end() {
     require_in_flight();
     in_flight_ = false;
     land();
+    completed_ = true;
   }
-  // test() saw the broadcast complete: it lands now, and the wait() after it is free.
-  void end_by_test() {
-    end();
-    landed_by_test_ = true;
-  }
-  // True (once) when test() already landed the broadcast wait() is asked for.
-  bool take_landed_by_test() {
-    const bool landed = landed_by_test_ && !in_flight_;
-    landed_by_test_ = false;
-    return landed;
-  }
-  bool landed_by_test() const { return landed_by_test_; }
   void land() {
-    landed_by_test_ = false;
-    front_ = phase_;
-    phase_ = (phase_ + 1) % slots_;
+    completed_ = false;
+    ring_.land();
   }
 
  private:
-  int slots_, phase_ = 0, front_;
-  bool in_flight_ = false, landed_by_test_ = false;
+  detail::BufferRing ring_;
+  bool in_flight_ = false, completed_ = false;
 };
 
 class PureBcast final : public Bcast {
@@ -113,17 +107,17 @@ class PureBcast final : public Bcast {
   }
   void wait() override {
     topo_.require_comm_alive("bcast wait()");
-    if (ring_.take_landed_by_test()) return;
+    if (ring_.completed()) return;
     ring_.require_in_flight();
     request_.wait();
     ring_.end();
   }
   bool test() override {
     topo_.require_comm_alive("bcast test()");
-    if (ring_.landed_by_test()) return true;
+    if (ring_.completed()) return true;
     ring_.require_in_flight("test()");
     if (!request_.test()) return false;
-    ring_.end_by_test();
+    ring_.end();
     return true;
   }
   std::size_t bytes_per_node() const override { return data_.size() * topo_.node_size(); }
@@ -209,17 +203,17 @@ class HybridBcast final : public Bcast {
   }
   void wait() override {
     topo_.require_comm_alive("bcast wait()");
-    if (ring_.take_landed_by_test()) return;
+    if (ring_.completed()) return;
     ring_.require_in_flight();  // before any node sync: fail alone, not in a barrier
     exchange_->wait();
     ring_.end();
   }
   bool test() override {
     topo_.require_comm_alive("bcast test()");
-    if (ring_.landed_by_test()) return true;
+    if (ring_.completed()) return true;
     ring_.require_in_flight("test()");
     if (!exchange_->test()) return false;
-    ring_.end_by_test();
+    ring_.end();
     return true;
   }
   std::size_t bytes_per_node() const override { return buffer_.capacity(); }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bridges.hpp"
+#include "buffer_ring.hpp"
 #include "hympi/error.hpp"
 #include "hympi/node_buffer.hpp"
 #include "hympi/node_sync.hpp"
@@ -53,8 +54,8 @@ class HybridReduction final : public ReductionEngine {
     sync_->full();
   }
 
-  void* slot() override { return slot_of(phase_, topo_.node_rank()); }
-  const void* result() const override { return result_of(front_); }
+  void* slot() override { return slot_of(ring_.phase(), topo_.node_rank()); }
+  const void* result() const override { return result_of(ring_.front()); }
   std::size_t bytes_per_node() const override { return 2 * half_bytes_; }
 
   void run() override {
@@ -79,7 +80,7 @@ class HybridReduction final : public ReductionEngine {
   void start() override {
     topo_.require_comm_alive(args_.root < 0 ? "allreduce start()" : "reduce start()");
     require(!exchange_->in_flight(), "reduction start() while the previous start() is in flight: call wait() first");
-    const int which = phase_;
+    const int which = ring_.phase();
     exchange_->start(
         [this, which](int j, MPI_Comm bridge, Requests& requests) { post_piece(which, j, bridge, requests); },
         [this] { reduce_node_slice(); }, [this] { land(); });
@@ -88,10 +89,7 @@ class HybridReduction final : public ReductionEngine {
   void wait() override { exchange_->wait(); }
 
  private:
-  void land() {
-    front_ = phase_;
-    phase_ ^= 1;
-  }
+  void land() { ring_.land(); }
   BridgePiece piece(int j) const {
     return {part_begin(args_.count, leaders_, j), part_begin(args_.count, leaders_, j + 1)};
   }
@@ -128,9 +126,9 @@ class HybridReduction final : public ReductionEngine {
     const std::int64_t lo = part_begin(args_.count, n, i), hi = part_begin(args_.count, n, i + 1);
     if (hi <= lo) return;
     const std::size_t at = static_cast<std::size_t>(lo) * args_.extent;
-    std::byte* out = result_of(phase_) + at;
-    std::memcpy(out, slot_of(phase_, 0) + at, static_cast<std::size_t>(hi - lo) * args_.extent);
-    for (int r = 1; r < n; ++r) reduce_local(slot_of(phase_, r) + at, out, hi - lo, args_);
+    std::byte* out = result_of(ring_.phase()) + at;
+    std::memcpy(out, slot_of(ring_.phase(), 0) + at, static_cast<std::size_t>(hi - lo) * args_.extent);
+    for (int r = 1; r < n; ++r) reduce_local(slot_of(ring_.phase(), r) + at, out, hi - lo, args_);
   }
 
   void reduce_across_nodes() {
@@ -140,7 +138,7 @@ class HybridReduction final : public ReductionEngine {
       const BridgePiece p = piece(j);
       const MPI_Comm comm = bridges_->comm(j);
       for_each_int_chunk(p.hi - p.lo, [&](std::int64_t offset, int n) {
-        std::byte* data = result_of(phase_) + static_cast<std::size_t>(p.lo + offset) * args_.extent;
+        std::byte* data = result_of(ring_.phase()) + static_cast<std::size_t>(p.lo + offset) * args_.extent;
         if (root_node < 0)
           HYMPI_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, data, n, args_.type, args_.op, comm));
         else if (topo_.node_index() == root_node) {
@@ -181,7 +179,7 @@ class HybridReduction final : public ReductionEngine {
   int leaders_ = 1;
   std::unique_ptr<Bridges> bridges_;
   std::vector<std::byte> scratch_;
-  int phase_ = 0, front_ = 1;
+  BufferRing ring_{2};
   std::unique_ptr<NodeExchange> exchange_;  // last: destroyed in flight, it completes first
 };
 

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "buffer_ring.hpp"
 #include "hympi/error.hpp"
 #include "hympi/node_buffer.hpp"
 #include "hympi/node_sync.hpp"
@@ -35,7 +36,7 @@ class OrderedReduction final : public ReductionEngine {
   }
 
   void* slot() override { return gather_->slot(); }
-  const void* result() const override { return hybrid_ ? half(front_) : private_.data(); }
+  const void* result() const override { return hybrid_ ? half(ring_.front()) : private_.data(); }
   std::size_t bytes_per_node() const override {
     return gather_->bytes_per_node() +
            (hybrid_ ? 2 * half_bytes_ : args_.bytes * static_cast<std::size_t>(topo_.node_size()));
@@ -50,11 +51,10 @@ class OrderedReduction final : public ReductionEngine {
     // Under a reduce only the root's node combines (all of a node's ranks agree).
     if (args_.root < 0 || topo_.node_of(args_.root) == topo_.node_index()) {
       const int n = topo_.node_size(), i = topo_.node_rank();
-      combine(part_begin(args_.count, n, i), part_begin(args_.count, n, i + 1), half(phase_));
+      combine(part_begin(args_.count, n, i), part_begin(args_.count, n, i + 1), half(ring_.phase()));
       sync_->full();
     }
-    front_ = phase_;
-    phase_ ^= 1;
+    ring_.land();
   }
 
  private:
@@ -77,7 +77,7 @@ class OrderedReduction final : public ReductionEngine {
   std::unique_ptr<NodeSync> sync_;
   std::size_t half_bytes_ = 0;
   std::vector<std::byte> private_;
-  int phase_ = 0, front_ = 1;
+  BufferRing ring_{2};
 };
 
 }  // namespace

@@ -227,6 +227,29 @@ void polling_moves_messages(const hympi::Topology& topo, const hympi::Collective
   }
 }
 
+// Completed operations stay completed: test()/wait() again return at once (as
+// MPI's on an inactive request), for Bcast as for Allgatherv; an empty allgather
+// still has a result pointer (a zero-size array in Fortran, not a null one).
+void completed_stays_completed(const hympi::Topology& topo, const hympi::CollectiveOptions& options,
+                               const std::string& tag) {
+  auto bc = hympi::Bcast::create(topo, 4, sizeof(double), options);
+  if (topo.rank() == 0) bc->buffer_as<double>()[0] = 7;
+  bc->start(0, 1);
+  poll([&] { return bc->test(); }, tag + " bcast test");
+  bool ok = true;
+  try {
+    bc->wait();
+    bc->wait();
+    ok = bc->test();
+  } catch (const std::exception&) {
+    ok = false;
+  }
+  check(ok && bc->result_as<double>()[0] == 7, tag + ": bcast wait() twice after test() must return");
+  auto empty = hympi::Allgatherv::create_allgather(topo, 0, sizeof(double), options);
+  empty->run();
+  check(empty->result() != nullptr, tag + ": an empty allgather's result must not be null");
+}
+
 #if MPI_VERSION >= 4
 // Case 3: one sequence of starts and completions through MPI-4's persistent
 // collectives and through hympi's, with the same inputs: the same results.
@@ -303,6 +326,7 @@ int main(int argc, char** argv) {
           const std::string tag = std::string(hympi::to_string(policy)) + "/" + hympi::to_string(sync) +
                                   "/leaders=" + std::to_string(leaders);
           polling_moves_messages(topo, options, tag, iteration);
+          completed_stays_completed(topo, options, tag);
           completion_orders(topo, options, tag, iteration);
         }
 #if MPI_VERSION >= 4
