@@ -236,14 +236,17 @@ void check_local(const char* what, std::int64_t count, MPI_Datatype type, MPI_Op
   require(op != MPI_OP_NULL, w + " op is MPI_OP_NULL");
   // Predefined, MPI_Type_create_f90_*, or contiguous / dup of those (else unsupported).
   element = c_api::analyse_datatype(type, what, c_api::Padding::allowed);
-  int commutative = 0;
-  HYMPI_CHECK_MPI(MPI_Op_commutative(op, &commutative));
-  require(commutative != 0, w + " needs a commutative op; this user-defined op was created with commute = 0");
+  // Predefined ops first: MPICH calls MPI_REPLACE and MPI_NO_OP non-commutative.
   const int id = op_id(op);
-  if (id >= 0)
+  if (id < 0) {
+    int commutative = 0;
+    HYMPI_CHECK_MPI(MPI_Op_commutative(op, &commutative));
+    require(commutative != 0, w + " needs a commutative op; this user-defined op was created with commute = 0");
+  } else {
     require((predefined_ops()[id].classes & classify(element.basic)) != 0,
             w + ": " + op_name(id) + " is not defined for datatype " + type_name(element.basic) +
                 (element.basic == type ? "" : " (the basic type of " + type_name(type) + ")"));
+  }
   choose_units(what, count, type, id < 0, element, args);
 }
 
