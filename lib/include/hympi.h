@@ -92,8 +92,9 @@ void hympi_set_idle_function(void (*idle)(void));
  * the second start after it) or the free. Inits, start, wait and free are
  * collective over comm like their MPI counterparts.
  * Datatypes: predefined types and contiguous derived types of them (any nesting of
- * MPI_Type_contiguous / MPI_Type_dup with extent == size); anything else (vector,
- * struct, resized, ...) fails with HYMPI_ERR_UNSUPPORTED naming the constructor.
+ * MPI_Type_contiguous / MPI_Type_dup with extent == size; the reductions also take
+ * padded pair types, MPI_DOUBLE_INT ...); anything else (vector, struct, resized,
+ * ...) fails with HYMPI_ERR_UNSUPPORTED naming the constructor.
  * Info keys (MPI_INFO_NULL for all defaults; keys hympi does not know are ignored,
  * as MPI ignores unknown hints, because one info object may carry hints for
  * several layers; a known key with a bad value fails with HYMPI_ERR_ARG naming
@@ -123,7 +124,10 @@ int hympi_allgatherv_init(const int64_t* counts, MPI_Datatype type, MPI_Comm com
 int hympi_bcast_init(int64_t count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Info info,
                      hympi_request_t* request);
 /* count elements of `type` combined by `op` (commutative; predefined or
- * MPI_Op_create'd); a contiguous type of a basic type reduces element by element. */
+ * MPI_Op_create'd). Types and ops as hympi/reduce.hpp: predefined ops on the types
+ * MPI 4.1 6.9.2 defines them for (padded pair types such as MPI_DOUBLE_INT too:
+ * elem size is then their extent), element by element on a contiguous type of
+ * one; a user op gets `type` and a count of whole elements, as from MPI. */
 int hympi_allreduce_init(int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Info info,
                          hympi_request_t* request);
 /* The same reduction to `root` (fixed at init, as MPI_Reduce_init): every rank
@@ -150,7 +154,8 @@ void* hympi_request_slot(hympi_request_t request);
 const void* hympi_request_result(hympi_request_t request);
 int64_t hympi_request_slot_count(hympi_request_t request);
 int64_t hympi_request_result_count(hympi_request_t request);
-/* Bytes per element (MPI_Type_size of the init's datatype); 0 for NULL. */
+/* Bytes per element (MPI_Type_size of the init's datatype; for a reduction its
+ * extent, which differs for padded pair types); 0 for NULL. */
 size_t hympi_request_elem_size(hympi_request_t request);
 
 /* Fortran bridges of the inits: handles as MPI_Fint (mpi_f08 %MPI_VAL, or the
@@ -178,8 +183,9 @@ int hympi_node_info_f(MPI_Fint comm, int* node_rank, int* node_size, int* node_i
 void hympi_last_error_copy(char* buf, int len);
 
 /* ---- Reductions (hympi/reduce.hpp) -------------------------------------------
- * count elements of a predefined datatype per rank, combined by a commutative
- * MPI_Op (predefined or MPI_Op_create(..., 1, ...)); count, type, op, root and
+ * count elements of a datatype per rank (predefined, or contiguous of one: see
+ * hympi/reduce.hpp), combined by a commutative MPI_Op (predefined, defined for
+ * the type by MPI 4.1 6.9.2, or MPI_Op_create(..., 1, ...)); count, type, op, root and
  * the options must agree on every rank (checked: the same error everywhere, as
  * for a bad policy, sync, leaders < 0 or NULL out on one rank; *out stays NULL).
  * Write this rank's vector into _slot, call _run (collective), read _result:

@@ -35,7 +35,13 @@ const char* constructor_name(int combiner) {
 
 [[noreturn]] void unsupported(const char* call, const std::string& why) {
   throw Error(ErrorCode::unsupported, std::string("hympi: ") + call + ": unsupported datatype: " + why +
-                                          "; use a predefined type or MPI_Type_contiguous of one");
+                                          "; hympi needs a predefined datatype or MPI_Type_contiguous of one");
+}
+
+// Predefined types that are not MPI_COMBINER_NAMED: MPI_Type_create_f90_*.
+bool is_f90(int combiner) {
+  return combiner == MPI_COMBINER_F90_INTEGER || combiner == MPI_COMBINER_F90_REAL ||
+         combiner == MPI_COMBINER_F90_COMPLEX;
 }
 
 // A type MPI_Type_get_contents returned: derived ones are new handles to free.
@@ -53,7 +59,7 @@ struct ContentsType {
 void descend(MPI_Datatype type, const char* call, ElementType& out, int depth) {
   int n_ints = 0, n_addrs = 0, n_types = 0, combiner = 0;
   HYMPI_CHECK_MPI(MPI_Type_get_envelope(type, &n_ints, &n_addrs, &n_types, &combiner));
-  if (combiner == MPI_COMBINER_NAMED) {
+  if (combiner == MPI_COMBINER_NAMED || is_f90(combiner)) {
     out.basic = type;
     return;
   }
@@ -70,7 +76,7 @@ void descend(MPI_Datatype type, const char* call, ElementType& out, int depth) {
 
 }  // namespace
 
-ElementType analyse_datatype(MPI_Datatype type, const char* call) {
+ElementType analyse_datatype(MPI_Datatype type, const char* call, Padding padding) {
   require(type != MPI_DATATYPE_NULL, std::string(call) + ": datatype is MPI_DATATYPE_NULL");
   ElementType out;
   int size = 0;
@@ -81,9 +87,11 @@ ElementType analyse_datatype(MPI_Datatype type, const char* call) {
   MPI_Aint lb = 0, extent = 0;
   HYMPI_CHECK_MPI(MPI_Type_get_extent(type, &lb, &extent));
   // Padding in a predefined pair type (MPI_DOUBLE_INT): element i is not at i * size.
-  if (lb != 0 || extent != static_cast<MPI_Aint>(size))
+  const bool padded_ok = padding == Padding::allowed && extent > static_cast<MPI_Aint>(size);
+  if (lb != 0 || (extent != static_cast<MPI_Aint>(size) && !padded_ok))
     unsupported(call, "size " + std::to_string(size) + " differs from extent " + std::to_string(extent) +
                           " (lower bound " + std::to_string(lb) + ")");
+  out.extent = static_cast<std::size_t>(extent);
   return out;
 }
 

@@ -94,17 +94,19 @@ struct Checked {
   ElementType element;
 };
 
+// padding: allowed for the reductions (MPI reads their elements, as MPI_DOUBLE_INT).
 template <class LocalChecks>
 Checked check_init(MPI_Comm comm, MPI_Datatype type, MPI_Info info, const char* call, LocalChecks&& local_checks,
-                   std::vector<Agreed> agreed) {
+                   std::vector<Agreed> agreed, Padding padding = Padding::refused) {
   Checked c;
   c.topo = &Topology::of(comm);
   checked_together(comm, [&] {
-    c.element = analyse_datatype(type, call);
+    c.element = analyse_datatype(type, call, padding);
     c.options = options_from_info(info, call);
     local_checks(*c.topo);
   });
   agreed.push_back({"datatype size", static_cast<std::int64_t>(c.element.size)});
+  agreed.push_back({"datatype extent", static_cast<std::int64_t>(c.element.extent)});
   agreed.push_back({"info 'policy'", static_cast<std::int64_t>(c.options.policy)});
   agreed.push_back({"info 'sync'", static_cast<std::int64_t>(c.options.sync)});
   agreed.push_back({"info 'leaders'", c.options.leaders});
@@ -213,36 +215,37 @@ int hympi_bcast_init(int64_t count, MPI_Datatype type, int root, MPI_Comm comm, 
 int hympi_allreduce_init(int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Info info,
                          hympi_request_t* request) {
   return init("hympi_allreduce_init", request, [&](const char* call) {
-    auto c = hympi::c_api::check_init(comm, type, info, call,
-                                      [&](const hympi::Topology&) {
-                                        hympi::c_api::require_count(count, call);
-                                        hympi::require(op != MPI_OP_NULL, std::string(call) + ": op is MPI_OP_NULL");
-                                      },
-                                      {{"count", count}});
-    // A contiguous type reduces element by element: count * k of its basic type.
-    auto impl = hympi::Allreduce::create(*c.topo, count * c.element.basic_per_element, c.element.basic, op, c.options);
-    publish(request, std::make_unique<hympi::c_api::Exchange<hympi::Allreduce>>(std::move(impl)), c.element.size, count,
-            count);
+    auto c = hympi::c_api::check_init(
+        comm, type, info, call,
+        [&](const hympi::Topology&) {
+          hympi::c_api::require_count(count, call);
+          hympi::require(op != MPI_OP_NULL, std::string(call) + ": op is MPI_OP_NULL");
+        },
+        {{"count", count}}, hympi::c_api::Padding::allowed);
+    // The caller's type and count: a user op gets them as MPI would give them (the
+    // core reduces a predefined op's contiguous type in basic elements itself).
+    auto impl = hympi::Allreduce::create(*c.topo, count, type, op, c.options);
+    publish(request, std::make_unique<hympi::c_api::Exchange<hympi::Allreduce>>(std::move(impl)), c.element.extent,
+            count, count);
   });
 }
 
 int hympi_reduce_init(int64_t count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
                       hympi_request_t* request) {
   return init("hympi_reduce_init", request, [&](const char* call) {
-    auto c = hympi::c_api::check_init(comm, type, info, call,
-                                      [&](const hympi::Topology& topo) {
-                                        hympi::c_api::require_count(count, call);
-                                        hympi::require(op != MPI_OP_NULL, std::string(call) + ": op is MPI_OP_NULL");
-                                        hympi::require(root >= 0 && root < topo.size(),
-                                                       std::string(call) + ": root " + std::to_string(root) +
-                                                           " is not a rank of the communicator (size " +
-                                                           std::to_string(topo.size()) + ")");
-                                      },
-                                      {{"count", count}, {"root", root}});
-    auto impl =
-        hympi::Reduce::create(*c.topo, count * c.element.basic_per_element, c.element.basic, op, root, c.options);
+    auto c = hympi::c_api::check_init(
+        comm, type, info, call,
+        [&](const hympi::Topology& topo) {
+          hympi::c_api::require_count(count, call);
+          hympi::require(op != MPI_OP_NULL, std::string(call) + ": op is MPI_OP_NULL");
+          hympi::require(root >= 0 && root < topo.size(), std::string(call) + ": root " + std::to_string(root) +
+                                                              " is not a rank of the communicator (size " +
+                                                              std::to_string(topo.size()) + ")");
+        },
+        {{"count", count}, {"root", root}}, hympi::c_api::Padding::allowed);
+    auto impl = hympi::Reduce::create(*c.topo, count, type, op, root, c.options);
     const bool is_root = c.topo->rank() == root;
-    publish(request, std::make_unique<hympi::c_api::FixedReduce>(std::move(impl)), c.element.size, count,
+    publish(request, std::make_unique<hympi::c_api::FixedReduce>(std::move(impl)), c.element.extent, count,
             is_root ? count : 0);
   });
 }

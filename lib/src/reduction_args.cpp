@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <string>
 
 #include "bridges.hpp"
+#include "c_api_datatype.hpp"
 #include "hympi/collectives.hpp"
 #include "hympi/error.hpp"
 #include "hympi/topology.hpp"
@@ -14,42 +17,126 @@ namespace hympi::detail {
 
 namespace {
 
-// Which predefined ops MPI defines for a predefined type (MPI 4.1, 6.9.2).
+// The groups of MPI 4.1, 6.9.2 that say which predefined ops a predefined type
+// takes (a type is in one group; "C integer" and "Fortran integer" differ: the
+// logical ops are defined for the first only).
 enum TypeClass : unsigned {
-  kInteger = 1,
-  kFloating = 2,
-  kComplex = 4,
+  kCInteger = 1,
+  kFortranInteger = 2,
+  kFloating = 4,
   kLogical = 8,
-  kByte = 16,
-  kPair = 32,
+  kComplex = 16,
+  kByte = 32,
+  kMultiLanguage = 64,
+  kPair = 128,
   kOther = 0
 };
 
-TypeClass classify(MPI_Datatype type) {
-  const MPI_Datatype integers[] = {MPI_INT,         MPI_LONG,          MPI_SHORT,         MPI_UNSIGNED_SHORT,
-                                   MPI_UNSIGNED,    MPI_UNSIGNED_LONG, MPI_LONG_LONG_INT, MPI_UNSIGNED_LONG_LONG,
-                                   MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR, MPI_INT8_T,        MPI_INT16_T,
-                                   MPI_INT32_T,     MPI_INT64_T,       MPI_UINT8_T,       MPI_UINT16_T,
-                                   MPI_UINT32_T,    MPI_UINT64_T,      MPI_AINT,          MPI_OFFSET,
-                                   MPI_COUNT,       MPI_INTEGER,       MPI_INTEGER1,      MPI_INTEGER2,
-                                   MPI_INTEGER4,    MPI_INTEGER8};
-  const MPI_Datatype floating[] = {MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE, MPI_REAL, MPI_DOUBLE_PRECISION,
-                                   MPI_REAL4, MPI_REAL8};
-  const MPI_Datatype complex[] = {MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX, MPI_C_LONG_DOUBLE_COMPLEX, MPI_COMPLEX,
-                                  MPI_DOUBLE_COMPLEX};
-  const MPI_Datatype logical[] = {MPI_C_BOOL, MPI_LOGICAL, MPI_CXX_BOOL};
-  const MPI_Datatype pairs[] = {MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_LONG_INT,
-                                MPI_2INT,      MPI_SHORT_INT,  MPI_LONG_DOUBLE_INT};
+// The group of a named predefined type. Only the types this MPI build defines
+// are listed; a handle MPI_DATATYPE_NULL (a Fortran kind the compiler lacks, in
+// MPICH) never matches, as the caller refused MPI_DATATYPE_NULL before.
+TypeClass named_class(MPI_Datatype type) {
+  const MPI_Datatype c_integers[] = {MPI_INT,         MPI_LONG,          MPI_SHORT,         MPI_UNSIGNED_SHORT,
+                                     MPI_UNSIGNED,    MPI_UNSIGNED_LONG, MPI_LONG_LONG_INT, MPI_UNSIGNED_LONG_LONG,
+                                     MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR, MPI_INT8_T,        MPI_INT16_T,
+                                     MPI_INT32_T,     MPI_INT64_T,       MPI_UINT8_T,       MPI_UINT16_T,
+                                     MPI_UINT32_T,    MPI_UINT64_T};
+  const MPI_Datatype fortran_integers[] = {
+      MPI_INTEGER,
+#ifdef MPI_INTEGER1
+      MPI_INTEGER1,
+#endif
+#ifdef MPI_INTEGER2
+      MPI_INTEGER2,
+#endif
+#ifdef MPI_INTEGER4
+      MPI_INTEGER4,
+#endif
+#ifdef MPI_INTEGER8
+      MPI_INTEGER8,
+#endif
+#ifdef MPI_INTEGER16
+      MPI_INTEGER16,
+#endif
+  };
+  const MPI_Datatype floating[] = {
+      MPI_FLOAT,  MPI_DOUBLE, MPI_REAL, MPI_DOUBLE_PRECISION, MPI_LONG_DOUBLE,
+#ifdef MPI_REAL2
+      MPI_REAL2,
+#endif
+#ifdef MPI_REAL4
+      MPI_REAL4,
+#endif
+#ifdef MPI_REAL8
+      MPI_REAL8,
+#endif
+#ifdef MPI_REAL16
+      MPI_REAL16,
+#endif
+  };
+  const MPI_Datatype complexes[] = {
+      MPI_COMPLEX,
+#ifdef MPI_C_FLOAT_COMPLEX
+      MPI_C_FLOAT_COMPLEX,  // = MPI_C_COMPLEX
+#endif
+#ifdef MPI_C_DOUBLE_COMPLEX
+      MPI_C_DOUBLE_COMPLEX,
+#endif
+#ifdef MPI_C_LONG_DOUBLE_COMPLEX
+      MPI_C_LONG_DOUBLE_COMPLEX,
+#endif
+      MPI_CXX_FLOAT_COMPLEX,
+      MPI_CXX_DOUBLE_COMPLEX,
+      MPI_CXX_LONG_DOUBLE_COMPLEX,
+      MPI_DOUBLE_COMPLEX,
+#ifdef MPI_COMPLEX4
+      MPI_COMPLEX4,
+#endif
+#ifdef MPI_COMPLEX8
+      MPI_COMPLEX8,
+#endif
+#ifdef MPI_COMPLEX16
+      MPI_COMPLEX16,
+#endif
+#ifdef MPI_COMPLEX32
+      MPI_COMPLEX32,
+#endif
+  };
+  const MPI_Datatype logicals[] = {MPI_LOGICAL, MPI_C_BOOL, MPI_CXX_BOOL};
+  const MPI_Datatype multi_language[] = {MPI_AINT, MPI_OFFSET, MPI_COUNT};
+  const MPI_Datatype pairs[] = {MPI_FLOAT_INT,       MPI_DOUBLE_INT, MPI_LONG_INT,          MPI_2INT,    MPI_SHORT_INT,
+                                MPI_LONG_DOUBLE_INT, MPI_2REAL,      MPI_2DOUBLE_PRECISION, MPI_2INTEGER};
   const auto in = [type](const auto& list) {
     return std::find(std::begin(list), std::end(list), type) != std::end(list);
   };
-  if (in(integers)) return kInteger;
+  if (in(c_integers)) return kCInteger;
+  if (in(fortran_integers)) return kFortranInteger;
   if (in(floating)) return kFloating;
-  if (in(complex)) return kComplex;
-  if (in(logical)) return kLogical;
+  if (in(complexes)) return kComplex;
+  if (in(logicals)) return kLogical;
   if (type == MPI_BYTE) return kByte;
+  if (in(multi_language)) return kMultiLanguage;
   if (in(pairs)) return kPair;
-  return kOther;
+  return kOther;  // MPI_CHAR, MPI_WCHAR, MPI_CHARACTER, MPI_PACKED, ...: no predefined op
+}
+
+// The group of a predefined type: named, or made by MPI_Type_create_f90_*.
+TypeClass classify(MPI_Datatype type) {
+  if (type == MPI_DATATYPE_NULL) return kOther;
+  int integers = 0, addresses = 0, types = 0, combiner = 0;
+  HYMPI_CHECK_MPI(MPI_Type_get_envelope(type, &integers, &addresses, &types, &combiner));
+  switch (combiner) {
+    case MPI_COMBINER_NAMED:
+      return named_class(type);
+    case MPI_COMBINER_F90_INTEGER:
+      return kFortranInteger;
+    case MPI_COMBINER_F90_REAL:
+      return kFloating;
+    case MPI_COMBINER_F90_COMPLEX:
+      return kComplex;
+    default:
+      return kOther;
+  }
 }
 
 struct PredefinedOp {
@@ -58,20 +145,26 @@ struct PredefinedOp {
   unsigned classes;  // TypeClass bits the op is defined for
 };
 
-const std::array<PredefinedOp, 12>& predefined_ops() {
-  static const std::array<PredefinedOp, 12> ops{{
-      {MPI_SUM, "MPI_SUM", kInteger | kFloating | kComplex},
-      {MPI_PROD, "MPI_PROD", kInteger | kFloating | kComplex},
-      {MPI_MIN, "MPI_MIN", kInteger | kFloating},
-      {MPI_MAX, "MPI_MAX", kInteger | kFloating},
-      {MPI_LAND, "MPI_LAND", kInteger | kLogical},
-      {MPI_LOR, "MPI_LOR", kInteger | kLogical},
-      {MPI_LXOR, "MPI_LXOR", kInteger | kLogical},
-      {MPI_BAND, "MPI_BAND", kInteger | kByte},
-      {MPI_BOR, "MPI_BOR", kInteger | kByte},
-      {MPI_BXOR, "MPI_BXOR", kInteger | kByte},
+// MPI 4.1, 6.9.2. MPI_REPLACE and MPI_NO_OP are predefined too, but for
+// one-sided accumulates only: no type takes them here.
+const std::array<PredefinedOp, 14>& predefined_ops() {
+  constexpr unsigned arithmetic = kCInteger | kFortranInteger | kFloating | kMultiLanguage;
+  constexpr unsigned bitwise = kCInteger | kFortranInteger | kByte | kMultiLanguage;
+  static const std::array<PredefinedOp, 14> ops{{
+      {MPI_SUM, "MPI_SUM", arithmetic | kComplex},
+      {MPI_PROD, "MPI_PROD", arithmetic | kComplex},
+      {MPI_MIN, "MPI_MIN", arithmetic},
+      {MPI_MAX, "MPI_MAX", arithmetic},
+      {MPI_LAND, "MPI_LAND", kCInteger | kLogical},
+      {MPI_LOR, "MPI_LOR", kCInteger | kLogical},
+      {MPI_LXOR, "MPI_LXOR", kCInteger | kLogical},
+      {MPI_BAND, "MPI_BAND", bitwise},
+      {MPI_BOR, "MPI_BOR", bitwise},
+      {MPI_BXOR, "MPI_BXOR", bitwise},
       {MPI_MINLOC, "MPI_MINLOC", kPair},
       {MPI_MAXLOC, "MPI_MAXLOC", kPair},
+      {MPI_REPLACE, "MPI_REPLACE", 0},
+      {MPI_NO_OP, "MPI_NO_OP", 0},
   }};
   return ops;
 }
@@ -97,12 +190,41 @@ std::string type_name(MPI_Datatype type) {
 
 // What every rank must pass identically; compared with rank 0's.
 struct Signature {
-  std::int64_t count, root, extent, size, op, policy, sync, leaders, deterministic;
-  char type[MPI_MAX_OBJECT_NAME];
+  std::int64_t count, root, extent, size, per_element, op, policy, sync, leaders, deterministic;
+  char type[MPI_MAX_OBJECT_NAME], basic[MPI_MAX_OBJECT_NAME];
 };
 
+void copy_name(char (&to)[MPI_MAX_OBJECT_NAME], MPI_Datatype type) {
+  const std::string name = type_name(type);
+  std::strncpy(to, name.c_str(), sizeof to - 1);
+}
+
+// What the engines reduce. A user op sees the caller's elements (MPI calls it with
+// the caller's datatype and a count of them, so no slice may cut one); a
+// predefined op is elementwise, so a contiguous type reduces as count * k of its
+// basic type (an extension: MPI defines predefined ops on predefined types only).
+void choose_units(const char* what, std::int64_t count, MPI_Datatype type, bool user_op,
+                  const c_api::ElementType& element, ReductionArgs& args) {
+  args.count = count;
+  args.type = type;
+  args.extent = element.extent;
+  if (!user_op && element.basic_per_element != 1) {
+    const std::int64_t k = element.basic_per_element;
+    require(count <= INT64_MAX / k,
+            std::string(what) + " count " + std::to_string(count) + " of " + std::to_string(k) +
+                " basic elements each overflows int64",
+            ErrorCode::out_of_memory);
+    args.count = count * k;
+    args.type = element.basic;
+    args.extent = element.extent / static_cast<std::size_t>(k);
+  }
+  require(static_cast<std::uint64_t>(args.count) <= SIZE_MAX / args.extent,
+          std::string(what) + " count " + std::to_string(count) + " overflows size_t bytes", ErrorCode::out_of_memory);
+  args.bytes = static_cast<std::size_t>(args.count) * args.extent;
+}
+
 void check_local(const char* what, std::int64_t count, MPI_Datatype type, MPI_Op op, int root, int comm_size,
-                 const CollectiveOptions& options, ReductionArgs& args) {
+                 const CollectiveOptions& options, c_api::ElementType& element, ReductionArgs& args) {
   const std::string w = what;
   require(count >= 0, w + " count must be >= 0, got " + std::to_string(count));
   require(root == kEveryRank || (root >= 0 && root < comm_size), w + " root must be a rank of the communicator (0.." +
@@ -112,25 +234,20 @@ void check_local(const char* what, std::int64_t count, MPI_Datatype type, MPI_Op
   require(root != kEveryRank || progress_thread_available(options), kProgressThreadNeedsMultiple);
   require(type != MPI_DATATYPE_NULL, w + " datatype is MPI_DATATYPE_NULL");
   require(op != MPI_OP_NULL, w + " op is MPI_OP_NULL");
-  int integers = 0, addresses = 0, types = 0, combiner = 0;
-  HYMPI_CHECK_MPI(MPI_Type_get_envelope(type, &integers, &addresses, &types, &combiner));
-  require(combiner == MPI_COMBINER_NAMED, w + " needs a predefined datatype (MPI_DOUBLE, MPI_FLOAT, MPI_INT32_T, "
-                                              "MPI_INT64_T, ...); derived datatypes are not supported");
-  int commutative = 0;
-  HYMPI_CHECK_MPI(MPI_Op_commutative(op, &commutative));
-  require(commutative != 0, w + " needs a commutative op; this user-defined op was created with commute = 0");
+  // Predefined, MPI_Type_create_f90_*, or contiguous / dup of those (else unsupported).
+  element = c_api::analyse_datatype(type, what, c_api::Padding::allowed);
+  // Predefined ops first: MPICH calls MPI_REPLACE and MPI_NO_OP non-commutative.
   const int id = op_id(op);
-  const TypeClass klass = classify(type);
-  if (id >= 0)
-    require((predefined_ops()[id].classes & klass) != 0,
-            w + ": " + op_name(id) + " is not defined for datatype " + type_name(type));
-  MPI_Aint lb = 0, extent = 0;
-  HYMPI_CHECK_MPI(MPI_Type_get_extent(type, &lb, &extent));
-  require(lb == 0 && extent > 0, w + " datatype " + type_name(type) + " has no usable extent");
-  args.extent = static_cast<std::size_t>(extent);
-  require(static_cast<std::uint64_t>(count) <= SIZE_MAX / args.extent,
-          w + " count " + std::to_string(count) + " overflows size_t bytes", ErrorCode::out_of_memory);
-  args.bytes = static_cast<std::size_t>(count) * args.extent;
+  if (id < 0) {
+    int commutative = 0;
+    HYMPI_CHECK_MPI(MPI_Op_commutative(op, &commutative));
+    require(commutative != 0, w + " needs a commutative op; this user-defined op was created with commute = 0");
+  } else {
+    require((predefined_ops()[id].classes & classify(element.basic)) != 0,
+            w + ": " + op_name(id) + " is not defined for datatype " + type_name(element.basic) +
+                (element.basic == type ? "" : " (the basic type of " + type_name(type) + ")"));
+  }
+  choose_units(what, count, type, id < 0, element, args);
 }
 
 }  // namespace
@@ -139,27 +256,26 @@ ReductionArgs check_reduction_args(const Topology& topo, const char* what, std::
                                    MPI_Op op, int root, const CollectiveOptions& options) {
   topo.require_comm_alive(what);
   ReductionArgs args;
-  args.count = count;
-  args.type = type;
   args.op = op;
   args.root = root;
-  checked_together(topo.comm(), [&] { check_local(what, count, type, op, root, topo.size(), options, args); });
+  c_api::ElementType element;
+  checked_together(topo.comm(), [&] { check_local(what, count, type, op, root, topo.size(), options, element, args); });
 
   Signature mine{};
-  int size = 0;
-  MPI_Type_size(type, &size);
   mine = {count,
           root,
-          static_cast<std::int64_t>(args.extent),
-          size,
+          static_cast<std::int64_t>(element.extent),
+          static_cast<std::int64_t>(element.size),
+          element.basic_per_element,
           op_id(op),
           static_cast<std::int64_t>(options.policy),
           static_cast<std::int64_t>(options.sync),
           options.leaders,
           options.deterministic ? 1 : 0,
+          {},
           {}};
-  const std::string name = type_name(type);
-  std::strncpy(mine.type, name.c_str(), sizeof mine.type - 1);
+  copy_name(mine.type, type);
+  copy_name(mine.basic, element.basic);
   Signature first = mine;
   HYMPI_CHECK_MPI(MPI_Bcast(&first, sizeof first, MPI_BYTE, 0, topo.comm()));
   checked_together(topo.comm(), [&] {
@@ -170,7 +286,8 @@ ReductionArgs check_reduction_args(const Topology& topo, const char* what, std::
     };
     same(mine.count, first.count, "count");
     same(mine.root, first.root, "root");
-    require(std::strcmp(mine.type, first.type) == 0 && mine.size == first.size && mine.extent == first.extent,
+    require(std::strcmp(mine.type, first.type) == 0 && std::strcmp(mine.basic, first.basic) == 0 &&
+                mine.size == first.size && mine.extent == first.extent && mine.per_element == first.per_element,
             w + " datatype differs between ranks: " + me + " has " + mine.type + ", rank 0 has " + first.type);
     require(mine.op == first.op, w + " op differs between ranks: " + me + " has " + op_name(static_cast<int>(mine.op)) +
                                      ", rank 0 has " + op_name(static_cast<int>(first.op)));

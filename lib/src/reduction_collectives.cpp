@@ -7,14 +7,22 @@ namespace hympi {
 
 namespace {
 
+// What the caller passed: count() and type() report it, even where the engine
+// reduces a contiguous type's basic elements (args.count, args.type).
+struct CallerUnits {
+  std::int64_t count;
+  MPI_Datatype type;
+};
+
 // The members both faces share, forwarded to the engine.
 template <class Face>
 class EngineFace : public Face {
  public:
-  EngineFace(const Topology& topo, const detail::ReductionArgs& args, const CollectiveOptions& options)
+  EngineFace(const Topology& topo, const detail::ReductionArgs& args, const CollectiveOptions& options,
+             CallerUnits caller)
       : engine_(detail::ReductionEngine::create(topo, args, options)) {
-    this->count_ = args.count;
-    this->type_ = args.type;
+    this->count_ = caller.count;
+    this->type_ = caller.type;
     this->op_ = args.op;
     this->options_ = options;
     this->topology_owner_ = topo.keep_alive();
@@ -39,8 +47,9 @@ class EngineAllreduce final : public EngineFace<Allreduce> {
 // Only the root's result() is non-null (its node holds the result).
 class EngineReduce final : public EngineFace<Reduce> {
  public:
-  EngineReduce(const Topology& topo, const detail::ReductionArgs& args, const CollectiveOptions& options)
-      : EngineFace(topo, args, options), is_root_(topo.rank() == args.root) {
+  EngineReduce(const Topology& topo, const detail::ReductionArgs& args, const CollectiveOptions& options,
+               CallerUnits caller)
+      : EngineFace(topo, args, options, caller), is_root_(topo.rank() == args.root) {
     root_ = args.root;
   }
   const void* result() const override { return is_root_ ? engine_->result() : nullptr; }
@@ -54,7 +63,7 @@ class EngineReduce final : public EngineFace<Reduce> {
 std::unique_ptr<Allreduce> Allreduce::create(const Topology& topo, std::int64_t count, MPI_Datatype type, MPI_Op op,
                                              CollectiveOptions options) {
   const auto args = detail::check_reduction_args(topo, "allreduce", count, type, op, detail::kEveryRank, options);
-  return std::make_unique<EngineAllreduce>(topo, args, options);
+  return std::make_unique<EngineAllreduce>(topo, args, options, CallerUnits{count, type});
 }
 
 std::unique_ptr<Reduce> Reduce::create(const Topology& topo, std::int64_t count, MPI_Datatype type, MPI_Op op, int root,
@@ -62,7 +71,7 @@ std::unique_ptr<Reduce> Reduce::create(const Topology& topo, std::int64_t count,
   // A caller's root equal to the engine's "every rank" marker is a bad root like any other.
   const auto args =
       detail::check_reduction_args(topo, "reduce", count, type, op, root == detail::kEveryRank ? -1 : root, options);
-  return std::make_unique<EngineReduce>(topo, args, options);
+  return std::make_unique<EngineReduce>(topo, args, options, CallerUnits{count, type});
 }
 
 }  // namespace hympi

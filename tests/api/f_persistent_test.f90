@@ -28,6 +28,8 @@ program f_persistent_test
   call MPI_Info_free(info)
   call every_kind()
   call allreduce_kinds()
+  call allreduce_complex(MPI_DOUBLE_COMPLEX, 'MPI_DOUBLE_COMPLEX')
+  call allreduce_complex(MPI_COMPLEX16, 'MPI_COMPLEX16')
   call bad_arguments()
 
   call MPI_Allreduce(failures, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
@@ -247,6 +249,42 @@ contains
     call check(all(r4min == r4ref), 'real32 allreduce min')
     call hympi_request_free(request)
     call reduce_to_last()
+  end subroutine
+
+  ! complex(real64) sums (and a product) under both policies, against MPI_Allreduce:
+  ! the complex types are in MPI's table for MPI_SUM and MPI_PROD (issue #27).
+  subroutine allreduce_complex(datatype, name)
+    type(MPI_Datatype), intent(in) :: datatype
+    character(len=*), intent(in) :: name
+    integer, parameter :: count = 5
+    character(len=6), parameter :: policies(2) = ['pure  ', 'hybrid']
+    type(hympi_request) :: request
+    type(MPI_Info) :: info
+    type(MPI_Op) :: op
+    complex(real64), pointer :: z(:), zsum(:)
+    complex(real64) :: own(count), expected(count)
+    integer :: i, k, ierr
+    call MPI_Info_create(info)
+    do k = 1, 4
+      call MPI_Info_set(info, 'policy', trim(policies(mod(k - 1, 2) + 1)))
+      op = MPI_SUM
+      if (k > 2) op = MPI_PROD
+      call hympi_allreduce_init(count, datatype, op, MPI_COMM_WORLD, info, request, ierr)
+      call check(ierr == HYMPI_SUCCESS, name // ' allreduce init')
+      if (ierr /= HYMPI_SUCCESS) cycle
+      call hympi_slot(request, z)
+      own = [(cmplx(mod(rank + i, 2) + 1, mod(rank * i, 3) - 1, real64), i = 1, count)]
+      z = own
+      call hympi_start(request)
+      call MPI_Allreduce(own, expected, count, datatype, op, MPI_COMM_WORLD)
+      call hympi_wait(request)
+      call hympi_result(request, zsum)
+      call check(size(zsum) == count, name // ' allreduce result length')
+      if (size(zsum) == count) call check(all(zsum == expected), name // ' allreduce (' // &
+                                          trim(policies(mod(k - 1, 2) + 1)) // ')')
+      call hympi_request_free(request)
+    end do
+    call MPI_Info_free(info)
   end subroutine
 
   ! Reduce (int64 sum) to the last rank, two rounds: only the root has a result

@@ -7,10 +7,18 @@
 //             node for small vectors, several slice owners over their own bridge
 //             communicators for large ones: options.leaders); the result lands
 //             once per node and every node rank reads it.
-// Any MPI_Datatype that is a predefined basic type (double, float, int32, int64,
-// ...) and any commutative MPI_Op, predefined or user-defined (MPI_Op_create with
-// commute = 1). options.deterministic gives the same bits for any placement and
-// rank count (combination in communicator-rank order).
+// Datatypes: every predefined type (MPI_Type_create_f90_* ones included) and
+// contiguous derived types of one (MPI_Type_contiguous / MPI_Type_dup, nested);
+// others (vector, struct, resized, ...) fail with ErrorCode::unsupported. Ops: any
+// commutative MPI_Op. A predefined op must be defined for the (basic) type by MPI
+// 4.1, 6.9.2 (MPI_SUM on complex, MPI_MINLOC on pair types, MPI_LAND on C
+// integers and logicals, MPI_BAND on MPI_BYTE, ...; MPI_REPLACE / MPI_NO_OP are
+// one-sided only); on a contiguous type it reduces the basic elements one by one
+// (an extension: MPI's collectives define predefined ops on predefined types
+// only). A user op (MPI_Op_create, commute = 1) is called, as by MPI, with the
+// caller's datatype and a count of whole elements of it. A derived type must stay
+// committed until the object is destroyed. options.deterministic gives the same
+// bits for any placement and rank count (combination in communicator-rank order).
 // Results stay valid until this rank's next run() (double-buffered node copy, as
 // in Allgatherv).
 #pragma once
