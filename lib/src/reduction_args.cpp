@@ -85,9 +85,11 @@ TypeClass named_class(MPI_Datatype type) {
 #ifdef MPI_C_LONG_DOUBLE_COMPLEX
       MPI_C_LONG_DOUBLE_COMPLEX,
 #endif
+#ifndef SMPI_H  // SimGrid 3.32's smpi.h misspells their symbols (smpi_MPI_MPI_CXX_...): they do not link
       MPI_CXX_FLOAT_COMPLEX,
       MPI_CXX_DOUBLE_COMPLEX,
       MPI_CXX_LONG_DOUBLE_COMPLEX,
+#endif
       MPI_DOUBLE_COMPLEX,
 #ifdef MPI_COMPLEX4
       MPI_COMPLEX4,
@@ -190,7 +192,7 @@ std::string type_name(MPI_Datatype type) {
 
 // What every rank must pass identically; compared with rank 0's.
 struct Signature {
-  std::int64_t count, root, extent, size, per_element, op, policy, sync, leaders, deterministic;
+  std::int64_t count, root, extent, size, per_element, op, policy, sync, leaders, deterministic, progress_thread;
   char type[MPI_MAX_OBJECT_NAME], basic[MPI_MAX_OBJECT_NAME];
 };
 
@@ -272,6 +274,7 @@ ReductionArgs check_reduction_args(const Topology& topo, const char* what, std::
           static_cast<std::int64_t>(options.sync),
           options.leaders,
           options.deterministic ? 1 : 0,
+          options.progress_thread ? 1 : 0,
           {},
           {}};
   copy_name(mine.type, type);
@@ -295,6 +298,7 @@ ReductionArgs check_reduction_args(const Topology& topo, const char* what, std::
     same(mine.sync, first.sync, "sync");
     same(mine.leaders, first.leaders, "leaders");
     same(mine.deterministic, first.deterministic, "deterministic");
+    same(mine.progress_thread, first.progress_thread, "progress_thread");
   });
   return args;
 }

@@ -115,6 +115,25 @@ void refused(const hympi::Topology& topo) {
   check(ag->result_as<int>()[topo.size() - 1] == topo.size() - 1, "allgather after the refusal");
 }
 
+// The option asked for on one rank only: the same error on every rank (agreed
+// before anyone refuses), the library usable afterwards.
+void differing(const hympi::Topology& topo) {
+  hympi::CollectiveOptions options;
+  options.progress_thread = topo.rank() == topo.size() - 1;
+  const std::string needle = "progress_thread differs between ranks";
+  hympi::test::expect_same_error(
+      needle, [&] { hympi::Allgatherv::create_allgather(topo, 4, 8, options); }, "allgather differing");
+  hympi::test::expect_same_error(
+      needle, [&] { hympi::Bcast::create(topo, 4, 8, options); }, "bcast differing");
+  hympi::test::expect_same_error(
+      needle, [&] { hympi::Allreduce::create(topo, 4, MPI_DOUBLE, MPI_SUM, options); }, "allreduce differing");
+  options.progress_thread = true;
+  auto ag = hympi::Allgatherv::create_allgather(topo, 1, sizeof(int), options);
+  *ag->slot_as<int>() = topo.rank();
+  ag->run();
+  check(ag->result_as<int>()[topo.size() - 1] == topo.size() - 1, "allgather after the differing option");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -128,6 +147,7 @@ int main(int argc, char** argv) {
       if (provided < MPI_THREAD_MULTIPLE) refused(topo);
     } else {
       check(provided == MPI_THREAD_MULTIPLE, "MPI provides MPI_THREAD_MULTIPLE");
+      if (topo.size() > 1) differing(topo);
       for (int leaders : {1, 2})
         for (auto sync : {hympi::SyncKind::flags, hympi::SyncKind::barrier}) {
           hympi::CollectiveOptions options;
