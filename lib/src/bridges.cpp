@@ -26,8 +26,8 @@ void require_same(MPI_Comm comm, const std::vector<Agreed>& values) {
   HYMPI_CHECK_MPI(MPI_Allreduce(mine.data(), extremes.data(), static_cast<int>(2 * n), MPI_INT64_T, MPI_MAX, comm));
   for (std::size_t i = 0; i < n; ++i) {
     const std::int64_t highest = extremes[i], lowest = -extremes[n + i];
-    require(lowest == highest, std::string(values[i].what) + " differs between ranks (" + std::to_string(lowest) +
-                                   " and " + std::to_string(highest) + "); every rank must pass the same value");
+    require(lowest == highest, values[i].what + " differs between ranks (" + std::to_string(lowest) + " and " +
+                                   std::to_string(highest) + "); every rank must pass the same value");
   }
 }
 

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "hympi/collectives.hpp"
@@ -22,7 +23,7 @@ namespace detail {
 
 // A value every rank must pass identically, named for the error message.
 struct Agreed {
-  const char* what;
+  std::string what;
   std::int64_t value;
 };
 

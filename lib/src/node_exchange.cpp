@@ -73,13 +73,6 @@ void NodeExchange::wait() {
   landed(true);
 }
 
-// Only the bridge phase waits inside MPI: the node phases are shared-memory flags.
-bool NodeExchange::block() {
-  if (phase_ != Phase::bridging) return false;
-  requests_.wait_blocking();
-  return true;
-}
-
 bool NodeExchange::step() {
   const bool one_node = topo_.num_nodes() == 1;
   for (;;) switch (phase_) {

@@ -67,7 +67,6 @@ class NodeExchange final : public Flight {
   bool in_flight() const { return active_; }
 
   bool advance() override { return step(); }
-  bool block() override;
 
  private:
   enum class Phase { idle, arriving, combining, bridging, releasing };

@@ -42,17 +42,6 @@ EngineState& state() {
   return *s;
 }
 
-// Whether a flight may block inside MPI while no other thread can take rounds:
-// only when the application cannot call hympi from another thread.
-bool single_threaded() {
-  static const bool single = [] {
-    int provided = MPI_THREAD_SINGLE;
-    MPI_Query_thread(&provided);
-    return provided != MPI_THREAD_MULTIPLE;
-  }();
-  return single;
-}
-
 // After spinning has not helped: MPI progress, then give the core away.
 void idle_step(MPI_Comm comm) {
   if (const IdleFunction custom = g_idle.load(std::memory_order_relaxed)) {
@@ -142,16 +131,12 @@ bool ProgressEngine::test(Flight& flight) {
 void ProgressEngine::wait(Flight& flight, int spins_before_yield) {
   EngineState& s = state();
   for (int spins = 0;;) {
-    bool alone = false;
     {
       std::lock_guard<std::recursive_mutex> lock(s.mutex);
       round_locked();
-      alone = flight.registered_ && s.flights.size() == 1 && !s.worker && single_threaded();
     }
     if (finished(flight)) return;
-    if (alone && flight.block()) {
-      continue;  // nothing else to move: MPI waited (the steps re-check)
-    } else if (spins < spins_before_yield) {
+    if (spins < spins_before_yield) {
       ++spins;  // saturates: no overflow however long the wait
     } else {
       idle_step(flight.comm_);

@@ -34,11 +34,6 @@ class Flight {
   // Takes every step that is ready without blocking; true once complete. Called
   // by the engine only, one thread at a time (its lock held).
   virtual bool advance() = 0;
-  // Blocks inside MPI until the next step may be ready, when this flight is the
-  // only one in the process (nothing else needs moving): lets MPI, or a
-  // simulator, wait instead of being polled. True if it blocked; the default
-  // does not.
-  virtual bool block() { return false; }
 
  protected:
   Flight() = default;

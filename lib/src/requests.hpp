@@ -55,14 +55,13 @@ class Requests {
         progress_then_idle(MPI_COMM_WORLD);
     }
   }
-  // MPI_Waitall: only where nothing else needs moving meanwhile.
+
+ private:
+  // MPI_Waitall (the MPI, or a simulator, blocks): only when nothing else flies.
   void wait_blocking() {
-    if (requests_.empty()) return;
     HYMPI_CHECK_MPI(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
     clear();
   }
-
- private:
   void clear() {
     requests_in_flight() -= static_cast<int>(requests_.size());
     requests_.clear();

@@ -13,7 +13,7 @@
 #include "hympi/node_buffer.hpp"
 #include "hympi/node_sync.hpp"
 #include "hympi/topology.hpp"
-#include "reduction_engine.hpp"
+#include "reduction/engine.hpp"
 
 namespace hympi::detail {
 

@@ -1,4 +1,4 @@
-#include "c_api_info.hpp"
+#include "c_api/info.hpp"
 
 #include <cerrno>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "reduction_args.hpp"
+#include "reduction/args.hpp"
 
 #include <algorithm>
 #include <array>
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "bridges.hpp"
-#include "c_api_datatype.hpp"
+#include "datatype.hpp"
 #include "hympi/collectives.hpp"
 #include "hympi/error.hpp"
 #include "hympi/topology.hpp"
@@ -205,8 +205,8 @@ void copy_name(char (&to)[MPI_MAX_OBJECT_NAME], MPI_Datatype type) {
 // the caller's datatype and a count of them, so no slice may cut one); a
 // predefined op is elementwise, so a contiguous type reduces as count * k of its
 // basic type (an extension: MPI defines predefined ops on predefined types only).
-void choose_units(const char* what, std::int64_t count, MPI_Datatype type, bool user_op,
-                  const c_api::ElementType& element, ReductionArgs& args) {
+void choose_units(const char* what, std::int64_t count, MPI_Datatype type, bool user_op, const ElementType& element,
+                  ReductionArgs& args) {
   args.count = count;
   args.type = type;
   args.extent = element.extent;
@@ -226,7 +226,7 @@ void choose_units(const char* what, std::int64_t count, MPI_Datatype type, bool 
 }
 
 void check_local(const char* what, std::int64_t count, MPI_Datatype type, MPI_Op op, int root, int comm_size,
-                 const CollectiveOptions& options, c_api::ElementType& element, ReductionArgs& args) {
+                 const CollectiveOptions& options, ElementType& element, ReductionArgs& args) {
   const std::string w = what;
   require(count >= 0, w + " count must be >= 0, got " + std::to_string(count));
   require(root == kEveryRank || (root >= 0 && root < comm_size), w + " root must be a rank of the communicator (0.." +
@@ -237,7 +237,7 @@ void check_local(const char* what, std::int64_t count, MPI_Datatype type, MPI_Op
   require(type != MPI_DATATYPE_NULL, w + " datatype is MPI_DATATYPE_NULL");
   require(op != MPI_OP_NULL, w + " op is MPI_OP_NULL");
   // Predefined, MPI_Type_create_f90_*, or contiguous / dup of those (else unsupported).
-  element = c_api::analyse_datatype(type, what, c_api::Padding::allowed);
+  element = analyse_datatype(type, what, Padding::allowed);
   // Predefined ops first: MPICH calls MPI_REPLACE and MPI_NO_OP non-commutative.
   const int id = op_id(op);
   if (id < 0) {
@@ -260,7 +260,7 @@ ReductionArgs check_reduction_args(const Topology& topo, const char* what, std::
   ReductionArgs args;
   args.op = op;
   args.root = root;
-  c_api::ElementType element;
+  ElementType element;
   checked_together(topo.comm(), [&] { check_local(what, count, type, op, root, topo.size(), options, element, args); });
 
   Signature mine{};

@@ -5,7 +5,7 @@
 
 #include "hympi/error.hpp"
 #include "hympi/topology.hpp"
-#include "reduction_engine.hpp"
+#include "reduction/engine.hpp"
 #include "requests.hpp"
 
 namespace hympi::detail {

@@ -2,7 +2,7 @@
 #include <cstring>
 #include <string>
 
-#include "c_api_support.hpp"
+#include "c_api/support.hpp"
 #include "hympi.h"
 #include "hympi/collectives.hpp"
 #include "hympi/error.hpp"

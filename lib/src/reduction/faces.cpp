@@ -1,7 +1,7 @@
 // Allreduce and Reduce: thin faces over the one reduction engine.
 #include "hympi/reduce.hpp"
 #include "hympi/topology.hpp"
-#include "reduction_engine.hpp"
+#include "reduction/engine.hpp"
 
 namespace hympi {
 

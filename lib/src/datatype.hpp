@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace hympi::c_api {
+namespace hympi::detail {
 
 struct ElementType {
   std::size_t size = 0;                    // MPI_Type_size of the user's type
@@ -27,4 +27,4 @@ enum class Padding { refused, allowed };
 // constructor).
 ElementType analyse_datatype(MPI_Datatype type, const char* call, Padding padding = Padding::refused);
 
-}  // namespace hympi::c_api
+}  // namespace hympi::detail

@@ -23,7 +23,7 @@
 #include "hympi/node_sync.hpp"
 #include "hympi/topology.hpp"
 #include "node_exchange.hpp"
-#include "reduction_engine.hpp"
+#include "reduction/engine.hpp"
 
 namespace hympi::detail {
 

@@ -13,7 +13,7 @@
 #include <memory>
 
 #include "hympi/collectives.hpp"
-#include "reduction_args.hpp"
+#include "reduction/args.hpp"
 
 namespace hympi::detail {
 
@@ -36,7 +36,7 @@ class ReductionEngine {
                                                  const CollectiveOptions& options);
 };
 
-// The three forms (pure_reduction.cpp, hybrid_reduction.cpp, ordered_reduction.cpp).
+// The three forms (reduction/pure.cpp, hybrid.cpp, ordered.cpp).
 std::unique_ptr<ReductionEngine> make_pure_reduction(const Topology& topo, const ReductionArgs& args);
 std::unique_ptr<ReductionEngine> make_hybrid_reduction(const Topology& topo, const ReductionArgs& args,
                                                        const CollectiveOptions& options);

@@ -1,5 +1,5 @@
 // The C face of the reductions (hympi/reduce.hpp): thin wrappers, errors as codes.
-#include "c_api_support.hpp"
+#include "c_api/support.hpp"
 #include "hympi.h"
 #include "hympi/reduce.hpp"
 #include "hympi/topology.hpp"

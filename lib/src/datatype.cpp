@@ -1,10 +1,10 @@
-#include "c_api_datatype.hpp"
+#include "datatype.hpp"
 
 #include <string>
 
 #include "hympi/error.hpp"
 
-namespace hympi::c_api {
+namespace hympi::detail {
 
 namespace {
 
@@ -95,4 +95,4 @@ ElementType analyse_datatype(MPI_Datatype type, const char* call, Padding paddin
   return out;
 }
 
-}  // namespace hympi::c_api
+}  // namespace hympi::detail

@@ -7,9 +7,10 @@
 #include <utility>
 #include <vector>
 
-#include "c_api_datatype.hpp"
-#include "c_api_info.hpp"
-#include "c_api_support.hpp"
+#include "bridges.hpp"
+#include "c_api/info.hpp"
+#include "c_api/support.hpp"
+#include "datatype.hpp"
 #include "hympi.h"
 #include "hympi/collectives.hpp"
 #include "hympi/error.hpp"
@@ -68,22 +69,15 @@ class FixedBcast final : public Operation {
 // rank's, the result only the root's.
 using FixedReduce = Exchange<Reduce>;
 
-// What every rank must agree on, compared in one MPI_Allreduce (max of v and of -v).
-struct Agreed {
-  const char* what;
-  std::int64_t value;
-};
+using detail::Agreed;
+using detail::analyse_datatype;
+using detail::ElementType;
+using detail::Padding;
 
-void require_agreement(MPI_Comm comm, const char* call, const std::vector<Agreed>& items) {
-  std::vector<std::int64_t> mine, all(2 * items.size());
-  for (const auto& item : items) mine.push_back(item.value);
-  for (const auto& item : items) mine.push_back(-item.value);
-  HYMPI_CHECK_MPI(MPI_Allreduce(mine.data(), all.data(), static_cast<int>(all.size()), MPI_INT64_T, MPI_MAX, comm));
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    const std::int64_t high = all[i], low = -all[items.size() + i];
-    require(high == low, std::string(call) + ": " + items[i].what + " differs between ranks (from " +
-                             std::to_string(low) + " to " + std::to_string(high) + ")");
-  }
+// The core's agreement (one MPI_Allreduce), each value named after the call.
+void require_agreement(MPI_Comm comm, const char* call, std::vector<Agreed> items) {
+  for (auto& item : items) item.what = std::string(call) + ": " + item.what;
+  detail::require_same(comm, items);
 }
 
 // The checks every init shares: local ones agreed on every rank, then agreement of
@@ -112,6 +106,7 @@ Checked check_init(MPI_Comm comm, MPI_Datatype type, MPI_Info info, const char* 
   agreed.push_back({"info 'leaders'", c.options.leaders});
   agreed.push_back({"info 'overlap'", c.options.overlap});
   agreed.push_back({"info 'deterministic'", c.options.deterministic});
+  agreed.push_back({"info 'progress_thread'", c.options.progress_thread});
   require_agreement(comm, call, agreed);
   return c;
 }
@@ -221,7 +216,7 @@ int hympi_allreduce_init(int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm c
           hympi::c_api::require_count(count, call);
           hympi::require(op != MPI_OP_NULL, std::string(call) + ": op is MPI_OP_NULL");
         },
-        {{"count", count}}, hympi::c_api::Padding::allowed);
+        {{"count", count}}, hympi::detail::Padding::allowed);
     // The caller's type and count: a user op gets them as MPI would give them (the
     // core reduces a predefined op's contiguous type in basic elements itself).
     auto impl = hympi::Allreduce::create(*c.topo, count, type, op, c.options);
@@ -242,7 +237,7 @@ int hympi_reduce_init(int64_t count, MPI_Datatype type, MPI_Op op, int root, MPI
                                                               " is not a rank of the communicator (size " +
                                                               std::to_string(topo.size()) + ")");
         },
-        {{"count", count}, {"root", root}}, hympi::c_api::Padding::allowed);
+        {{"count", count}, {"root", root}}, hympi::detail::Padding::allowed);
     auto impl = hympi::Reduce::create(*c.topo, count, type, op, root, c.options);
     const bool is_root = c.topo->rank() == root;
     publish(request, std::make_unique<hympi::c_api::FixedReduce>(std::move(impl)), c.element.extent, count,
