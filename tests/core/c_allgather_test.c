@@ -78,6 +78,10 @@ int main(int argc, char** argv) {
       previous = hympi_bcast_result(bc);
       if (previous[0] != step || previous[1] != root) ++bad;
     }
+    /* A completed broadcast stays completed: waiting again returns at once (as MPI's
+     * wait on an inactive request). After a blocking run there is no start to wait for. */
+    if (hympi_bcast_wait(bc)) bad += fail(rank, "bcast_wait again after completion");
+    if (hympi_bcast_run(bc, 0, 1)) bad += fail(rank, "bcast_run");
     if (hympi_bcast_wait(bc) == HYMPI_SUCCESS || !strstr(hympi_last_error(), "without a start"))
       bad += fail(rank, "bcast_wait without start must fail");
     hympi_bcast_free(&bc);

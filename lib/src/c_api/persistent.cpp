@@ -97,6 +97,8 @@ Checked check_init(MPI_Comm comm, MPI_Datatype type, MPI_Info info, const char* 
   checked_together(comm, [&] {
     c.element = analyse_datatype(type, call, padding);
     c.options = options_from_info(info, call);
+    // Refused where asked, before the options are compared: the message names the cause.
+    require(detail::progress_thread_available(c.options), detail::kProgressThreadNeedsMultiple);
     local_checks(*c.topo);
   });
   agreed.push_back({"datatype size", static_cast<std::int64_t>(c.element.size)});
