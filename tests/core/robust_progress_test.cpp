@@ -250,6 +250,30 @@ void completed_stays_completed(const hympi::Topology& topo, const hympi::Collect
   check(empty->result() != nullptr, tag + ": an empty allgather's result must not be null");
 }
 
+// Creation arguments that may differ between ranks are agreed before anyone
+// refuses: a bad element size on one rank is the same error everywhere (no
+// rank left in the creation), differing element sizes are named, differing bcast
+// capacities become the largest (one window layout per node).
+void agreed_at_creation(const hympi::Topology& topo, const hympi::CollectiveOptions& options, const std::string& tag) {
+  const bool last = topo.rank() == topo.size() - 1;
+  hympi::test::expect_same_error(
+      "element size must be > 0",
+      [&] { hympi::Allgatherv::create_allgather(topo, 2, last ? 0 : sizeof(double), options); },
+      tag + ": allgatherv element size 0 on one rank");
+  if (topo.size() > 1)
+    hympi::test::expect_same_error(
+        "element size differs between ranks", [&] { hympi::Bcast::create(topo, 4, last ? 4 : 8, options); },
+        tag + ": bcast element sizes differ");
+  auto bc = hympi::Bcast::create(topo, last ? 9 : 3, sizeof(double), options);
+  check(bc->capacity() == 9, tag + ": differing bcast capacities agree on the largest");
+  if (topo.rank() == 0)
+    for (int k = 0; k < 9; ++k) bc->buffer_as<double>()[k] = k + 0.25;
+  bc->run(0, 9);
+  bool ok = true;
+  for (int k = 0; k < 9; ++k) ok = ok && bc->result_as<double>()[k] == k + 0.25;
+  check(ok, tag + ": a broadcast of the largest capacity after agreement");
+}
+
 #if MPI_VERSION >= 4
 // Case 3: one sequence of starts and completions through MPI-4's persistent
 // collectives and through hympi's, with the same inputs: the same results.
@@ -327,6 +351,7 @@ int main(int argc, char** argv) {
                                   "/leaders=" + std::to_string(leaders);
           polling_moves_messages(topo, options, tag, iteration);
           completed_stays_completed(topo, options, tag);
+          agreed_at_creation(topo, options, tag);
           completion_orders(topo, options, tag, iteration);
         }
 #if MPI_VERSION >= 4
