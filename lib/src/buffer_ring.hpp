@@ -17,7 +17,7 @@ class BufferRing {
   // The call writing phase() completed: its buffer is the result now.
   void land() {
     front_ = phase_;
-    phase_ = (phase_ + 1) % slots_;
+    phase_ = phase_ + 1 == slots_ ? 0 : phase_ + 1;  // no division on the hot path
   }
 
  private:
