@@ -43,6 +43,12 @@ void NodeExchange::post_owned(const Post& post) {
   for (int s : bridges_.owned()) post(s, bridges_.comm(s), requests_);
 }
 
+// A failed step ends the flight (the engine retired it): the object can start again.
+void NodeExchange::abandon() {
+  phase_ = Phase::idle;
+  active_ = false;
+}
+
 bool NodeExchange::landed(bool complete) {
   if (!complete) return false;
   active_ = false;
@@ -54,9 +60,8 @@ bool NodeExchange::test() {
   if (!active_) return true;
   try {
     return landed(ProgressEngine::test(*this));
-  } catch (...) {  // a failed step ends the flight: the object can start again
-    phase_ = Phase::idle;
-    active_ = false;
+  } catch (...) {
+    abandon();
     throw;
   }
 }
@@ -66,8 +71,7 @@ void NodeExchange::wait() {
   try {
     ProgressEngine::wait(*this, sync_.spins_before_yield());
   } catch (...) {
-    phase_ = Phase::idle;
-    active_ = false;
+    abandon();
     throw;
   }
   landed(true);

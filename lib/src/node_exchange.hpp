@@ -73,6 +73,7 @@ class NodeExchange final : public Flight {
   void post_owned(const Post& post);
   bool step();                 // takes every step that is ready; true once complete
   bool landed(bool complete);  // ends the flight (and runs land_) when complete
+  void abandon();              // ends a flight whose step failed
 
   const Topology& topo_;
   NodeSync& sync_;

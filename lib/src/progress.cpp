@@ -89,7 +89,6 @@ void ProgressEngine::retire(std::size_t index) {
   s.flights.erase(s.flights.begin() + static_cast<std::ptrdiff_t>(index));
   s.count.store(static_cast<int>(s.flights.size()), std::memory_order_relaxed);
   if (f->background_) --s.background;
-  f->registered_ = false;
   f->done_.store(true, std::memory_order_release);
 }
 
@@ -126,7 +125,6 @@ void ProgressEngine::add(Flight& flight, MPI_Comm comm, bool background) {
   flight.error_ = nullptr;
   flight.comm_ = comm;
   flight.background_ = background;
-  flight.registered_ = true;
   s.flights.push_back(&flight);
   s.count.store(static_cast<int>(s.flights.size()), std::memory_order_relaxed);
   if (background) {
@@ -147,22 +145,15 @@ bool ProgressEngine::finished(Flight& flight) {
 }
 
 bool ProgressEngine::test(Flight& flight) {
-  if (!flight.done_.load(std::memory_order_acquire)) {
-    EngineLock lock(state());
-    round_locked();
-  }
+  if (!flight.done_.load(std::memory_order_acquire)) poke();
   if (finished(flight)) return true;
   drive_progress(flight.comm_);  // a polling caller moves the application's messages too
   return false;
 }
 
 void ProgressEngine::wait(Flight& flight, int spins_before_yield) {
-  EngineState& s = state();
   for (int spins = 0;;) {
-    {
-      EngineLock lock(s);
-      round_locked();
-    }
+    poke();
     if (finished(flight)) return;
     if (spins < spins_before_yield) {
       ++spins;  // saturates: no overflow however long the wait

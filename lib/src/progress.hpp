@@ -41,7 +41,7 @@ class Flight {
 
  private:
   friend class ProgressEngine;
-  bool registered_ = false, background_ = false;
+  bool background_ = false;
   std::atomic<bool> done_{false};
   std::exception_ptr error_;
   MPI_Comm comm_ = MPI_COMM_NULL;  // where this flight drives MPI progress

@@ -47,13 +47,13 @@ class Requests {
   void wait() {
     if (requests_.empty()) return;
     if (!ProgressEngine::busy()) return wait_blocking();
-    for (int spins = 0; !test();) {
-      ProgressEngine::poke();
-      if (spins < 64)
+    for (int spins = 0; !test();)
+      if (spins < 64) {
+        ProgressEngine::poke();
         ++spins;
-      else
-        progress_then_idle(MPI_COMM_WORLD);
-    }
+      } else {
+        progress_then_idle(MPI_COMM_WORLD);  // a round, MPI progress, the core given away
+      }
   }
 
  private:
