@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "hympi/node_sync.hpp"
+#include "hympi/persistent.hpp"
 
 namespace hympi {
 
@@ -68,9 +69,11 @@ struct CollectiveOptions {
   bool progress_thread = false;
 };
 
-class Allgatherv {
+// A PersistentCollective (persistent.hpp): slot() holds this rank's counts()[rank]
+// elements; result() the whole result in communicator-rank order, rank r's data at
+// displs()[r]. Both stay valid until this rank's next run(), start() or set_counts().
+class Allgatherv : public PersistentCollective {
  public:
-  virtual ~Allgatherv() = default;
 
   // Collective over topo.comm(). counts[r] elements of `elem_size` bytes from rank r;
   // counts must be identical on every rank (checked).
@@ -80,23 +83,13 @@ class Allgatherv {
   static std::unique_ptr<Allgatherv> create_allgather(const Topology& topo, std::int64_t count_per_rank,
                                                       std::size_t elem_size, CollectiveOptions options);
 
-  // Where this rank writes its counts()[rank] elements before the next run().
-  // Valid until this rank's next run() or set_counts().
-  virtual void* slot() = 0;
-  // The exchange. Collective over topo.comm().
-  virtual void run() = 0;
-  // The whole result in communicator-rank order: rank r's data at displs()[r].
-  // Valid until this rank's next run() or set_counts() (both policies).
-  virtual const void* result() const = 0;
   // Collective: new counts (same rules as create); buffers grow when needed.
   // Ends the validity of result(), slot() and displs() on every rank: read the
   // last result before calling it. Strong guarantee: on error (counts that differ,
   // no room) every rank throws the same hympi::Error and the object is unchanged.
   virtual void set_counts(std::vector<std::int64_t> counts) = 0;
-  // Bytes of result memory this rank's node holds (pure: one copy per rank).
-  virtual std::size_t bytes_per_node() const = 0;
 
-  // Nonblocking: start() begins the exchange of what this rank wrote in slot();
+  // Nonblocking (PersistentCollective's start/test/wait): start() begins the exchange of what this rank wrote in slot();
   // test() advances it and returns true once result() is complete; wait()
   // completes it (free after test() said true). One exchange in flight at a time;
   // slot() must not be written and result() not read while it flies (the previous
@@ -113,19 +106,6 @@ class Allgatherv {
   // steps, so a rank that computes without calling test() holds nobody back.
   // Every test() and wait(), of any object, moves every hympi operation in flight
   // and drives MPI progress (the application's messages move).
-  virtual void start() { run(); }
-  virtual bool test() { return true; }
-  virtual void wait() {}
-
-  template <class T>
-  T* slot_as() {
-    return static_cast<T*>(slot());
-  }
-  template <class T>
-  const T* result_as() const {
-    return static_cast<const T*>(result());
-  }
-
   const std::vector<std::int64_t>& counts() const { return counts_; }
   const std::vector<std::int64_t>& displs() const { return displs_; }
   std::size_t elem_size() const { return elem_size_; }
@@ -147,6 +127,12 @@ class Bcast {
   // the largest is every rank's capacity() (one window layout per node).
   static std::unique_ptr<Bcast> create(const Topology& topo, std::int64_t capacity, std::size_t elem_size,
                                        CollectiveOptions options);
+  // As MPI_Bcast_init: `count` elements from `root`, both bound at creation and
+  // agreed (the same error on every rank otherwise). slot() is the root's buffer()
+  // (nullptr elsewhere), result() the latest completed broadcast. Collective over
+  // topo.comm().
+  static std::unique_ptr<PersistentCollective> create_fixed(const Topology& topo, int root, std::int64_t count,
+                                                            std::size_t elem_size, CollectiveOptions options);
 
   // Where the root writes its `count` elements before run()/start(). Only the
   // root may write; other ranks must not touch it. Under Policy::pure without

@@ -34,9 +34,10 @@ namespace hympi {
 
 class Topology;
 
-class Allreduce {
+// A PersistentCollective (persistent.hpp): slot() holds this rank's count()
+// elements, result() the count() reduced elements.
+class Allreduce : public PersistentCollective {
  public:
-  virtual ~Allreduce() = default;
 
   // Collective over topo.comm(). count elements of `type` per rank, combined by
   // `op`. count, type and op must agree on every rank (checked: the same error on
@@ -44,32 +45,11 @@ class Allreduce {
   static std::unique_ptr<Allreduce> create(const Topology& topo, std::int64_t count, MPI_Datatype type, MPI_Op op,
                                            CollectiveOptions options);
 
-  // Where this rank writes its count() elements before the next run()/start().
-  virtual void* slot() = 0;
-  // The reduction. Collective over topo.comm().
-  virtual void run() = 0;
-  // The count() reduced elements, valid until this rank's next run()/start().
-  virtual const void* result() const = 0;
-  // Bytes of slot and result memory this rank's node holds.
-  virtual std::size_t bytes_per_node() const = 0;
-
   // Nonblocking, same rules as Allgatherv::start/test/wait (one reduction in
   // flight; slot() not written and result() not read until test() said true or
   // wait() returned). Pure: MPI_Iallreduce. Hybrid: the node's ranks combine
   // their shares in whichever test()/wait() finds the node arrived, then the
   // slice owners' MPI_Iallreduce on their bridges. Deterministic: blocking.
-  virtual void start() { run(); }
-  virtual bool test() { return true; }
-  virtual void wait() {}
-
-  template <class T>
-  T* slot_as() {
-    return static_cast<T*>(slot());
-  }
-  template <class T>
-  const T* result_as() const {
-    return static_cast<const T*>(result());
-  }
 
   std::int64_t count() const { return count_; }
   MPI_Datatype type() const { return type_; }
@@ -84,37 +64,19 @@ class Allreduce {
   std::shared_ptr<const Topology> topology_owner_;  // destroyed last
 };
 
-class Reduce {
+// A PersistentCollective: slot() holds this rank's count() elements; result() is
+// the count() reduced elements on the root, nullptr elsewhere.
+class Reduce : public PersistentCollective {
  public:
-  virtual ~Reduce() = default;
 
   // Collective over topo.comm(); `root` (any rank of topo.comm()) gets the result.
   // count, type, op and root must agree on every rank (checked).
   static std::unique_ptr<Reduce> create(const Topology& topo, std::int64_t count, MPI_Datatype type, MPI_Op op,
                                         int root, CollectiveOptions options);
 
-  virtual void* slot() = 0;
-  virtual void run() = 0;
-  // On the root: the count() reduced elements, valid until its next run()/start().
-  // Elsewhere: nullptr.
-  virtual const void* result() const = 0;
-  virtual std::size_t bytes_per_node() const = 0;
-
   // Nonblocking, same rules as Allreduce::start/test/wait. Pure: MPI_Ireduce.
   // Hybrid: the node combines its shares, the slice owners' MPI_Ireduce carry
   // them to the root's node. Deterministic: blocking.
-  virtual void start() { run(); }
-  virtual bool test() { return true; }
-  virtual void wait() {}
-
-  template <class T>
-  T* slot_as() {
-    return static_cast<T*>(slot());
-  }
-  template <class T>
-  const T* result_as() const {
-    return static_cast<const T*>(result());
-  }
 
   std::int64_t count() const { return count_; }
   int root() const { return root_; }

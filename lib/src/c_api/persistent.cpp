@@ -1,6 +1,6 @@
 // The persistent C API (hympi.h, "Persistent collectives"): MPI-4 style inits
-// returning a request over the C++ collectives; start/test/wait forward to their
-// nonblocking virtuals, so overlap comes with whatever the core implements.
+// returning a request over the core's one request model (PersistentCollective);
+// start/test/wait forward to it, so overlap comes with whatever the core implements.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -19,55 +19,7 @@
 
 namespace hympi::c_api {
 
-// One persistent operation: where this rank writes, where it reads, how it runs.
-class Operation {
- public:
-  virtual ~Operation() = default;
-  virtual void* slot() = 0;
-  virtual const void* result() const = 0;
-  virtual void start() = 0;
-  virtual bool test() = 0;
-  virtual void wait() = 0;
-};
-
 namespace {
-
-// Allgatherv, Allreduce and Reduce (same shape): slot()/result() and start/test/wait as is.
-template <class Collective>
-class Exchange final : public Operation {
- public:
-  explicit Exchange(std::unique_ptr<Collective> impl) : impl_(std::move(impl)) {}
-  void* slot() override { return impl_->slot(); }
-  const void* result() const override { return impl_->result(); }
-  void start() override { impl_->start(); }
-  bool test() override { return impl_->test(); }
-  void wait() override { impl_->wait(); }
-
- private:
-  std::unique_ptr<Collective> impl_;
-};
-
-// Bcast with the root and count fixed at init, as MPI_Bcast_init.
-class FixedBcast final : public Operation {
- public:
-  FixedBcast(std::unique_ptr<Bcast> impl, int root, std::int64_t count, bool is_root)
-      : impl_(std::move(impl)), root_(root), count_(count), is_root_(is_root) {}
-  void* slot() override { return is_root_ ? impl_->buffer() : nullptr; }
-  const void* result() const override { return impl_->result(); }
-  void start() override { impl_->start(root_, count_); }
-  bool test() override { return impl_->test(); }
-  void wait() override { impl_->wait(); }
-
- private:
-  std::unique_ptr<Bcast> impl_;
-  int root_;
-  std::int64_t count_;
-  bool is_root_;
-};
-
-// Reduce with the root fixed at init, as MPI_Reduce_init: the slot is every
-// rank's, the result only the root's.
-using FixedReduce = Exchange<Reduce>;
 
 using detail::Agreed;
 using detail::analyse_datatype;
@@ -121,7 +73,7 @@ void require_count(std::int64_t count, const char* call) {
 }  // namespace hympi::c_api
 
 struct hympi_request_s {
-  std::unique_ptr<hympi::c_api::Operation> op;
+  std::unique_ptr<hympi::PersistentCollective> op;
   std::size_t elem_size = 0;
   std::int64_t slot_count = 0, result_count = 0;
   bool active = false;
@@ -132,7 +84,7 @@ namespace {
 using hympi::c_api::guarded;
 using hympi::c_api::require_handle;
 
-void publish(hympi_request_t* out, std::unique_ptr<hympi::c_api::Operation> op, std::size_t elem_size,
+void publish(hympi_request_t* out, std::unique_ptr<hympi::PersistentCollective> op, std::size_t elem_size,
              std::int64_t slot_count, std::int64_t result_count) {
   *out = new hympi_request_s{std::move(op), elem_size, slot_count, result_count, false};
 }
@@ -165,7 +117,7 @@ int allgatherv_init(const int64_t* counts, std::int64_t ncounts, MPI_Datatype ty
     std::int64_t total = 0;
     for (auto n : v) total += n;
     auto impl = hympi::Allgatherv::create(*c.topo, std::move(v), c.element.size, c.options);  // checks the counts
-    publish(request, std::make_unique<hympi::c_api::Exchange<hympi::Allgatherv>>(std::move(impl)), c.element.size, mine,
+    publish(request, std::move(impl), c.element.size, mine,
             total);
   });
 }
@@ -180,7 +132,7 @@ int hympi_allgather_init(int64_t count, MPI_Datatype type, MPI_Comm comm, MPI_In
                                       [&](const hympi::Topology&) { hympi::c_api::require_count(count, call); },
                                       {{"count", count}});
     auto impl = hympi::Allgatherv::create_allgather(*c.topo, count, c.element.size, c.options);
-    publish(request, std::make_unique<hympi::c_api::Exchange<hympi::Allgatherv>>(std::move(impl)), c.element.size,
+    publish(request, std::move(impl), c.element.size,
             count, count * c.topo->size());
   });
 }
@@ -203,8 +155,8 @@ int hympi_bcast_init(int64_t count, MPI_Datatype type, int root, MPI_Comm comm, 
                                       },
                                       {{"count", count}, {"root", root}});
     const bool is_root = c.topo->rank() == root;
-    auto impl = hympi::Bcast::create(*c.topo, count, c.element.size, c.options);
-    publish(request, std::make_unique<hympi::c_api::FixedBcast>(std::move(impl), root, count, is_root), c.element.size,
+    auto impl = hympi::Bcast::create_fixed(*c.topo, root, count, c.element.size, c.options);
+    publish(request, std::move(impl), c.element.size,
             is_root ? count : 0, count);
   });
 }
@@ -222,7 +174,7 @@ int hympi_allreduce_init(int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm c
     // The caller's type and count: a user op gets them as MPI would give them (the
     // core reduces a predefined op's contiguous type in basic elements itself).
     auto impl = hympi::Allreduce::create(*c.topo, count, type, op, c.options);
-    publish(request, std::make_unique<hympi::c_api::Exchange<hympi::Allreduce>>(std::move(impl)), c.element.extent,
+    publish(request, std::move(impl), c.element.extent,
             count, count);
   });
 }
@@ -242,7 +194,7 @@ int hympi_reduce_init(int64_t count, MPI_Datatype type, MPI_Op op, int root, MPI
         {{"count", count}, {"root", root}}, hympi::detail::Padding::allowed);
     auto impl = hympi::Reduce::create(*c.topo, count, type, op, root, c.options);
     const bool is_root = c.topo->rank() == root;
-    publish(request, std::make_unique<hympi::c_api::FixedReduce>(std::move(impl)), c.element.extent, count,
+    publish(request, std::move(impl), c.element.extent, count,
             is_root ? count : 0);
   });
 }

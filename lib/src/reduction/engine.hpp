@@ -13,24 +13,15 @@
 #include <memory>
 
 #include "hympi/collectives.hpp"
+#include "hympi/persistent.hpp"
 #include "reduction/args.hpp"
 
 namespace hympi::detail {
 
-class ReductionEngine {
+// result(): on ranks that hold it (all for an allreduce, the root's node for a
+// reduce). start/test/wait default to the blocking run() (the deterministic form).
+class ReductionEngine : public PersistentCollective {
  public:
-  virtual ~ReductionEngine() = default;
-  virtual void* slot() = 0;
-  virtual void run() = 0;
-  // The result on ranks that hold it (all for an allreduce, the root's node for a reduce).
-  virtual const void* result() const = 0;
-  virtual std::size_t bytes_per_node() const = 0;
-  // Nonblocking run() (Allreduce::start/test/wait). The default is the blocking
-  // run(): the deterministic form and Reduce.
-  virtual void start() { run(); }
-  virtual bool test() { return true; }
-  virtual void wait() {}
-
   // Collective over topo.comm(); `args` come from check_reduction_args.
   static std::unique_ptr<ReductionEngine> create(const Topology& topo, const ReductionArgs& args,
                                                  const CollectiveOptions& options);
