@@ -8,8 +8,8 @@ std::vector<std::int64_t> equal_counts(std::int64_t size, int ranks) {
   return std::vector<std::int64_t>(ranks, size);
 }
 
-std::unique_ptr<Operation> make(const Topology& topo, const Variant& variant, int /*root*/, std::int64_t /*max_size*/) {
-  return make_gather_operation(topo, variant, equal_counts, true);
+std::unique_ptr<Data> make(const Topology& topo, const Variant& variant, const DataSetting& setting) {
+  return make_gather_data(topo, variant, setting, equal_counts, true);
 }
 }  // namespace
 

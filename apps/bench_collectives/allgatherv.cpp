@@ -12,8 +12,8 @@ std::vector<std::int64_t> irregular_counts(std::int64_t size, int ranks) {
   return counts;
 }
 
-std::unique_ptr<Operation> make(const Topology& topo, const Variant& variant, int /*root*/, std::int64_t /*max_size*/) {
-  return make_gather_operation(topo, variant, irregular_counts, false);
+std::unique_ptr<Data> make(const Topology& topo, const Variant& variant, const DataSetting& setting) {
+  return make_gather_data(topo, variant, setting, irregular_counts, false);
 }
 }  // namespace
 

@@ -1,68 +1,67 @@
-// The allgather(v) measured by allgather.cpp and allgatherv.cpp: every rank
-// copies its source into slot() and runs the exchange, whatever the policy, so
-// pure and hybrid do the same work per iteration.
-#include <cstring>
-
+// The data of the allgather(v) measured by allgather.cpp and allgatherv.cpp:
+// every rank copies its source into slot() and runs the exchange, whatever the
+// policy, so pure and hybrid do the same work per iteration.
 #include "operation.hpp"
 
 namespace hympi::bench {
 
 namespace {
 
-class GatherOperation : public Operation {
+template <class T>
+class GatherData final : public Data {
  public:
-  GatherOperation(const Topology& topo, const Variant& variant, CountsRule rule, bool equal_counts)
-      : topo_(topo), rule_(rule), equal_counts_(equal_counts) {
-    // Created once for the smallest shape; resize() grows it through set_counts().
+  GatherData(const Topology& topo, const Variant& variant, CountsRule rule, bool equal_counts)
+      : topo_(topo), rule_(rule) {
+    // Created once for the smallest shape; bind() grows it through set_counts().
     const auto counts = rule_(1, topo.size());
-    collective_ = equal_counts_ ? Allgatherv::create_allgather(topo, counts[0], sizeof(double), variant.options)
-                                : Allgatherv::create(topo, counts, sizeof(double), variant.options);
+    collective_ = equal_counts ? Allgatherv::create_allgather(topo, counts[0], sizeof(T), variant.options)
+                               : Allgatherv::create(topo, counts, sizeof(T), variant.options);
   }
 
-  void resize(std::int64_t size) override {
+  PersistentCollective& bind(std::int64_t size) override {
     collective_->set_counts(rule_(size, topo_.size()));
-    source_.resize(static_cast<std::size_t>(collective_->counts()[topo_.rank()]));
-    prepare(0);
+    return *collective_;
   }
 
-  void prepare(int iteration) override {
-    for (std::size_t i = 0; i < source_.size(); ++i) source_[i] = pattern(iteration, topo_.rank(), i);
+  std::size_t contribution_bytes() const override {
+    return static_cast<std::size_t>(collective_->counts()[topo_.rank()]) * sizeof(T);
   }
 
-  void write() override { std::memcpy(collective_->slot(), source_.data(), source_.size() * sizeof(double)); }
-  void exchange() override { collective_->run(); }
+  void fill(void* out, int iteration) const override {
+    T* values = static_cast<T*>(out);
+    for (std::int64_t i = 0; i < collective_->counts()[topo_.rank()]; ++i)
+      values[i] = element_value<T>(iteration, topo_.rank(), i);
+  }
 
-  std::int64_t errors(int iteration) const override {
-    const double* result = collective_->result_as<double>();
+  std::int64_t errors(const void* result, int iteration) const override {
+    const T* values = static_cast<const T*>(result);
     const auto& counts = collective_->counts();
     const auto& displs = collective_->displs();
     std::int64_t wrong = 0;
     for (int r = 0; r < topo_.size(); ++r)
-      for (std::int64_t i = 0; i < counts[r]; ++i) wrong += result[displs[r] + i] != pattern(iteration, r, i);
+      for (std::int64_t i = 0; i < counts[r]; ++i) wrong += values[displs[r] + i] != element_value<T>(iteration, r, i);
     return wrong;
   }
 
-  std::int64_t result_doubles() const override {
+  std::int64_t result_elements() const override {
     std::int64_t total = 0;
     for (auto count : collective_->counts()) total += count;
     return total;
   }
 
-  std::size_t bytes_per_node() const override { return collective_->bytes_per_node(); }
-
  private:
   const Topology& topo_;
   CountsRule rule_;
-  bool equal_counts_;
   std::unique_ptr<Allgatherv> collective_;
-  std::vector<double> source_;
 };
 
 }  // namespace
 
-std::unique_ptr<Operation> make_gather_operation(const Topology& topo, const Variant& variant, CountsRule rule,
-                                                 bool equal_counts) {
-  return std::make_unique<GatherOperation>(topo, variant, rule, equal_counts);
+std::unique_ptr<Data> make_gather_data(const Topology& topo, const Variant& variant, const DataSetting& setting,
+                                       CountsRule rule, bool equal_counts) {
+  return with_element(setting.element, [&](auto zero) -> std::unique_ptr<Data> {
+    return std::make_unique<GatherData<decltype(zero)>>(topo, variant, rule, equal_counts);
+  });
 }
 
 }  // namespace hympi::bench

@@ -39,7 +39,8 @@ std::vector<Result> run_operation(const OperationKind& kind, const std::vector<V
   const int root = kind.name == "bcast" || kind.name == "reduce" ? o.root : -1;
   std::vector<std::unique_ptr<Operation>> ops;
   for (const auto& v : variants)
-    ops.push_back(v.runs_collective ? kind.make(topo, v, o.root, o.max_size) : make_node_barrier(topo));
+    ops.push_back(std::make_unique<Operation>(v.runs_collective ? kind.make(topo, v, DataSetting{o.root})
+                                                                : make_node_barrier(topo)));
 
   std::vector<Result> rows;
   for (auto size : o.sizes()) {
@@ -103,7 +104,8 @@ int run(Options& all) {
   const Topology& topo = Topology::of(MPI_COMM_WORLD, spec);
   if (all.osu.enabled) return run_osu_mode(all.osu, o, topo);
   const apps::RunInfo info = apps::gather_run_info(topo);
-  auto csv = apps::RecordCsv::open(topo.comm(), o.common.csv, record(Result{}), &info);
+  const Result columns;  // a named row: GCC 12 warns (falsely) on a temporary here
+  auto csv = apps::RecordCsv::open(topo.comm(), o.common.csv, record(columns), &info);
 
   Progress progress(rank == 0 && o.progress, static_cast<int>(o.ops.size() * o.sizes().size()));
   std::vector<Result> results;

@@ -48,7 +48,7 @@ Measurement measure(Operation& op, const Topology& topo, int iterations, int war
   MPI_Allreduce(&median, &m.median_us, 1, MPI_DOUBLE, MPI_SUM, comm);
   m.median_us /= topo.size();
   MPI_Allreduce(&errors, &m.errors, 1, MPI_INT64_T, MPI_SUM, comm);
-  m.result_doubles = op.result_doubles();
+  m.result_doubles = op.result_elements();
   const unsigned long long bytes = op.bytes_per_node();
   unsigned long long max_bytes = 0;
   MPI_Allreduce(&bytes, &max_bytes, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);

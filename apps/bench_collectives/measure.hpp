@@ -19,7 +19,7 @@ struct Measurement {
   bool timed_write = true;  // the write of this rank's contribution is inside the timed region
   bool validated = false;   // data were checked after every iteration
   std::int64_t errors = 0;  // wrong elements, summed over ranks and iterations
-  std::int64_t result_doubles = 0;
+  std::int64_t result_doubles = 0;  // result elements (doubles, or bytes / --type in OSU mode)
   std::size_t bytes_per_node = 0;  // max over nodes
 };
 

@@ -1,7 +1,9 @@
-// What the measurement loop times: one collective under one variant. Each
-// operation lives in its own small file (allgather.cpp, allgatherv.cpp,
-// bcast.cpp, node_barrier.cpp) and only says how its data look; the timing,
-// reduction and output are the same for all of them (measure.hpp, report.hpp).
+// What the measurement loop times: one collective under one variant, through the
+// core's request model (hympi::PersistentCollective). Each operation lives in its
+// own small file (allgather.cpp, allgatherv.cpp, bcast.cpp, reduce_operation.cpp,
+// node_barrier.cpp) and only says how its data look (a Data); the write, run,
+// check, timing and output are the same for all of them (Operation, measure.hpp,
+// report.hpp, osu_mode.cpp).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "hympi/collectives.hpp"
+#include "hympi/persistent.hpp"
 #include "hympi/topology.hpp"
 
 namespace hympi::bench {
@@ -26,28 +29,54 @@ struct Variant {
 };
 Variant parse_variant(const std::string& name);
 
-class Operation {
+// The element the gathers and the broadcast move: doubles (the default mode) or
+// bytes (OSU mode, as OSU's MPI_CHAR). The reductions move elements of --type.
+enum class Element { f64, byte };
+
+// What differs between the operations: which collective serves a size, what a
+// rank contributes, what the result must be. One small file per operation.
+class Data {
  public:
-  virtual ~Operation() = default;
-  // Collective: sizes the operation for `size` doubles per rank (the same object
-  // is reused across sizes; buffers grow) and fills the source with iteration 0.
-  virtual void resize(std::int64_t size) = 0;
-  // Untimed: this rank's source data for `iteration` (only when validating, so
-  // that every iteration moves different data).
-  virtual void prepare(int iteration) = 0;
-  // Timed (by default): write this rank's contribution into the collective
-  // (slot() / the root's buffer()), as a producer of the data would.
-  virtual void write() = 0;
-  // Timed: run the collective.
-  virtual void exchange() = 0;
-  // Untimed: how many result elements differ from what `iteration` should give.
-  virtual std::int64_t errors(int iteration) const = 0;
+  virtual ~Data() = default;
+  // Collective, untimed: the collective for `size` elements per rank (a new one,
+  // or the previous one resized), valid until the next bind().
+  virtual PersistentCollective& bind(std::int64_t size) = 0;
+  // Bytes this rank writes into slot() (0: none).
+  virtual std::size_t contribution_bytes() const = 0;
+  // This rank's contribution for `iteration`, contribution_bytes() into `out`.
+  virtual void fill(void* out, int iteration) const = 0;
+  // How many elements of `result` differ from what `iteration` should give.
+  virtual std::int64_t errors(const void* result, int iteration) const = 0;
+  // Elements in the result a rank reads (the whole gathered vector / the message).
+  virtual std::int64_t result_elements() const = 0;
   // False for the node barrier (no data to check).
   virtual bool checks_data() const { return true; }
-  // Doubles in the result a rank reads (the whole gathered vector / the message).
-  virtual std::int64_t result_doubles() const = 0;
+};
+
+// One collective measured through the core's request model: the same write, run
+// and check for every operation and both modes (default and OSU).
+class Operation {
+ public:
+  explicit Operation(std::unique_ptr<Data> data) : data_(std::move(data)) {}
+  // Collective: binds the collective for `size` elements and fills the source with iteration 0.
+  void resize(std::int64_t size);
+  // Untimed: this rank's source data for `iteration` (only when validating, so
+  // that every iteration moves different data).
+  void prepare(int iteration) { data_->fill(source_.data(), iteration); }
+  // Writes this rank's contribution into slot(), as a producer of the data would.
+  void write();
+  // Runs the collective.
+  void exchange() { collective_->run(); }
+  std::int64_t errors(int iteration) const { return data_->errors(collective_->result(), iteration); }
+  bool checks_data() const { return data_->checks_data(); }
+  std::int64_t result_elements() const { return data_->result_elements(); }
   // Bytes of result memory this rank's node holds.
-  virtual std::size_t bytes_per_node() const = 0;
+  std::size_t bytes_per_node() const { return collective_->bytes_per_node(); }
+
+ private:
+  std::unique_ptr<Data> data_;
+  PersistentCollective* collective_ = nullptr;
+  std::vector<unsigned char> source_;
 };
 
 // The value rank `rank` contributes at element `i` in `iteration`: exact in a
@@ -58,16 +87,37 @@ inline double pattern(int iteration, int rank, std::int64_t i) {
   return static_cast<double>(mix & ((std::uint64_t{1} << 52) - 1));
 }
 
+// The same for an element of type T: doubles as above; bytes distinct per rank
+// (a misplaced block is visible) and per iteration.
+template <class T>
+T element_value(int iteration, int rank, std::int64_t i) {
+  if constexpr (sizeof(T) == 1)
+    return static_cast<T>((rank * 131 + i * 7 + iteration * 29 + 1) & 0xff);
+  else
+    return static_cast<T>(pattern(iteration, rank, i));
+}
+
+// Calls f(T{}) with T the C++ type of the gathers' and the broadcast's element.
+template <class F>
+auto with_element(Element element, F&& f) {
+  if (element == Element::byte) return f(static_cast<unsigned char>(0));
+  return f(double{});
+}
+
 // Per-rank counts of an allgather(v) for `size` doubles per rank.
 using CountsRule = std::vector<std::int64_t> (*)(std::int64_t size, int ranks);
+
+// What an operation's data depend on besides the variant.
+struct DataSetting {
+  int root = 0;                     // bcast, reduce
+  Element element = Element::f64;   // allgather(v), bcast
+};
 
 struct OperationKind {
   std::string name;   // "allgather"
   std::string title;  // "Allgather", for the table preamble
-  // One object per variant, created once for sizes up to `max_size` and reused.
-  std::function<std::unique_ptr<Operation>(const Topology& topo, const Variant& variant, int root,
-                                           std::int64_t max_size)>
-      make;
+  // One object per variant, created once and bound to each size in turn.
+  std::function<std::unique_ptr<Data>(const Topology& topo, const Variant& variant, const DataSetting& setting)> make;
   bool reduces = false;  // combines by --op on elements of --type
 };
 
@@ -86,9 +136,9 @@ OperationKind reduce_kind(const Reduction& reduction);
 OperationKind find_operation(const std::string& name, const Reduction& reduction);
 
 // Shared by allgather and allgatherv: a hympi::Allgatherv whose counts follow `rule`.
-std::unique_ptr<Operation> make_gather_operation(const Topology& topo, const Variant& variant, CountsRule rule,
-                                                 bool equal_counts);
+std::unique_ptr<Data> make_gather_data(const Topology& topo, const Variant& variant, const DataSetting& setting,
+                                       CountsRule rule, bool equal_counts);
 // MPI_Barrier on the node communicator, for any operation.
-std::unique_ptr<Operation> make_node_barrier(const Topology& topo);
+std::unique_ptr<Data> make_node_barrier(const Topology& topo);
 
 }  // namespace hympi::bench
