@@ -46,14 +46,14 @@ std::vector<KChunk> k_chunks(const Axis& a_cols, const Axis& b_rows, std::int64_
   return chunks;
 }
 
-std::optional<DirectPlan> plan_direct(const Axis& a_rows, const Axis& a_cols, const Axis& b_rows, const Axis& b_cols,
-                                      const Axis& c_rows, const Axis& c_cols, int nprow, int npcol, std::int64_t cap) {
+std::optional<ChunkPlan> plan_chunks(const Axis& a_rows, const Axis& a_cols, const Axis& b_rows, const Axis& b_cols,
+                                     const Axis& c_rows, const Axis& c_cols, int nprow, int npcol, std::int64_t cap) {
   if (a_cols.size() != b_rows.size()) return std::nullopt;
   auto rows = align(a_rows, c_rows, nprow);
   if (!rows) return std::nullopt;
   auto cols = align(b_cols, c_cols, npcol);
   if (!cols) return std::nullopt;
-  DirectPlan plan{std::move(*rows), std::move(*cols), k_chunks(a_cols, b_rows, std::max<std::int64_t>(1, cap)), 0};
+  ChunkPlan plan{std::move(*rows), std::move(*cols), k_chunks(a_cols, b_rows, std::max<std::int64_t>(1, cap)), 0};
   for (const KChunk& ch : plan.chunks) plan.width = std::max(plan.width, ch.width);
   return plan;
 }
@@ -68,7 +68,7 @@ namespace {
 // line skips it alike.
 class BlockCyclicPanels : public summa::PanelSource {
  public:
-  BlockCyclicPanels(const DirectPlan& plan, const PanelLines& lines, const GridPos& pos, LocalArray a, LocalArray b)
+  BlockCyclicPanels(const ChunkPlan& plan, const PanelLines& lines, const GridPos& pos, LocalArray a, LocalArray b)
       : plan_(plan),
         lines_{lines.along_row(), lines.along_col()},
         mine_{pos.my_col, pos.my_row},
@@ -104,7 +104,7 @@ class BlockCyclicPanels : public summa::PanelSource {
   std::int64_t rows(summa::Operand op, const KChunk& ch) const { return op == summa::kA ? across_[op] : ch.width; }
   std::int64_t cols(summa::Operand op, const KChunk& ch) const { return op == summa::kA ? ch.width : across_[op]; }
 
-  const DirectPlan& plan_;
+  const ChunkPlan& plan_;
   const summa::GroupLines lines_[2];
   const int mine_[2];             // my process column (A) / row (B)
   const std::int64_t across_[2];  // my rows of A / columns of B
@@ -114,7 +114,7 @@ class BlockCyclicPanels : public summa::PanelSource {
 
 }  // namespace
 
-void block_cyclic_summa(const DirectPlan& plan, PanelLines& lines, const GridPos& pos, double alpha, LocalArray a,
+void block_cyclic_summa(const ChunkPlan& plan, PanelLines& lines, const GridPos& pos, double alpha, LocalArray a,
                         LocalArray b, double* c, std::int64_t ldc) {
   BlockCyclicPanels panels(plan, lines, pos, a, b);
   const auto row = static_cast<std::size_t>(pos.my_row), col = static_cast<std::size_t>(pos.my_col);

@@ -1,4 +1,4 @@
-// The broadcast lines of the direct engine on one grid, kept per grid
+// The broadcast lines of the block-cyclic route on one grid, kept per grid
 // (GridEntry) so repeated calls build nothing. With I x J HSUMMA groups a panel
 // travels in two stages, as in HSUMMA: among the groups first (outer: the
 // ranks at the root's place in their groups), then inside every group (inner).

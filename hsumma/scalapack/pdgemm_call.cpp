@@ -36,19 +36,19 @@ void scale_local(const CallerMatrix& c, double* data, int myrow, int mycol, doub
 struct BlockCyclicPlan {
   int groups_i, groups_j;
   StagedAxes staged;
-  DirectPlan chunks;
+  ChunkPlan chunks;
 };
 
 BlockCyclicPlan plan_block_cyclic(const CallShape& sh, const Settings& s, const Decision& d, GridEntry& grid) {
   int groups_i = std::gcd(s.group_rows, sh.nprow), groups_j = std::gcd(s.group_cols, sh.npcol);
   std::int64_t b = s.block;
   if (s.auto_groups() || s.auto_block()) {
-    const AutoPlan ap = grid.direct_plan({sh.m, sh.n, sh.k, s});
+    const AutoPlan ap = grid.block_cyclic_auto_plan({sh.m, sh.n, sh.k, s});
     groups_i = ap.I, groups_j = ap.J;
     if (s.auto_block()) b = ap.b;
   }
   StagedAxes st(*d.C, d.stage_a, d.stage_b, s, sh.nprow, sh.npcol, sh.k);
-  auto chunks = plan_direct(d.stage_a ? st.a_rows : d.A->rows, d.stage_a ? st.a_cols : d.A->cols,
+  auto chunks = plan_chunks(d.stage_a ? st.a_rows : d.A->rows, d.stage_a ? st.a_cols : d.A->cols,
                             d.stage_b ? st.b_rows : d.B->rows, d.stage_b ? st.b_cols : d.B->cols, d.C->rows, d.C->cols,
                             sh.nprow, sh.npcol, b);
   require(chunks.has_value(), "pdgemm: the block-cyclic plan failed after the grid agreed on it");
@@ -67,7 +67,7 @@ void run_block_cyclic(const PdgemmCall& call, const CallShape& sh, const Setting
     sb.emplace(pos, SourceMatrix{d.B->rows, d.B->cols, call.b, d.B->desc.lld}, sh.tb == 'T',
                std::move(plan.staged.b_rows), std::move(plan.staged.b_cols));
   scale_local(*d.C, call.c, sh.myrow, sh.mycol, call.beta);
-  const DirectPlan& chunks = plan.chunks;
+  const ChunkPlan& chunks = plan.chunks;
   PanelLines& lines = grid.lines();
   lines.reserve(chunks.rows.max_count() * chunks.width, chunks.width * chunks.cols.max_count(), s, plan.groups_i,
                 plan.groups_j);

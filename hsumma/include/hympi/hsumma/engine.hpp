@@ -99,7 +99,7 @@ class Engine {
 // room for `capacity` doubles, under options.bcast (policy, sync), options.layout
 // and options.lookahead (overlap); null when `comm` has one rank (nobody to send
 // to: the panel is read in place). Collective over `comm`. Shared with the
-// drop-in pdgemm's direct engine.
+// drop-in pdgemm's block-cyclic route.
 std::unique_ptr<Bcast> make_panel_bcast(MPI_Comm comm, std::int64_t capacity, const EngineOptions& options);
 
 // Checks the engine arguments; throws hympi::Error naming the first problem.
