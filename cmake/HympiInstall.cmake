@@ -3,7 +3,7 @@
 # find_package(hympi [COMPONENTS C CXX Fortran]) gives hympi::hympi (C++ and C) and
 # hympi::hympi_fortran; pkg-config gives hympi and hympi_fortran. With the apps built
 # and ScaLAPACK found, also the drop-in pdgemm: hympi::hympi_scalapack and pkg-config
-# hympi_scalapack (its engine library hympi_hsumma is installed as its runtime).
+# hympi_scalapack (its engine libraries hympi_hsumma and hympi_summa are installed as its runtime).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 set(_hympi_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/hympi)
@@ -13,7 +13,7 @@ install(TARGETS hympi hympi_fortran EXPORT hympiTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT hympi
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT hympi)
 if(TARGET hympi_scalapack)
-  install(TARGETS hympi_hsumma hympi_scalapack EXPORT hympiTargets
+  install(TARGETS hympi_summa hympi_hsumma hympi_scalapack EXPORT hympiTargets
           LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT hympi
           ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT hympi
           RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT hympi)

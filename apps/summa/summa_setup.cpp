@@ -7,23 +7,23 @@
 #include <string>
 
 #include "hympi/error.hpp"
-#include "hympi/summa/summa.hpp"
 
 namespace hympi::apps {
 
 TwoLevelShape Setup::shape(bool grouped, std::pair<int, int> ij) const {
-  return grouped ? TwoLevelShape{P, Q, ij.first, ij.second, o.order, o.group_major} : summa::summa_shape(P, Q, o.order);
+  return grouped ? TwoLevelShape{P, Q, ij.first, ij.second, o.order, o.group_major}
+                 : TwoLevelShape{P, Q, 1, 1, o.order, false};
 }
 
 hsumma::EngineOptions Setup::engine_options(bool grouped, Policy policy, int lookahead) const {
-  summa::SummaOptions plain;
-  plain.m = o.m, plain.n = o.n, plain.k = o.k, plain.b = o.b;
-  plain.bcast = {policy, o.sync};
-  plain.layout = layout;
-  plain.lookahead = lookahead > 0;
-  plain.share_inputs = o.share_inputs;
-  hsumma::EngineOptions e = summa::summa_engine_options(plain);
-  if (grouped) e.M = o.M;  // HSUMMA: SUMMA plus an outer level
+  hsumma::EngineOptions e;
+  e.m = o.m, e.n = o.n, e.k = o.k;
+  e.b = o.b;
+  e.M = grouped ? o.M : o.b;  // SUMMA: one group, no outer level
+  e.bcast = {policy, o.sync};
+  e.layout = layout;
+  e.lookahead = lookahead > 0;
+  e.share_inputs = o.share_inputs;
   e.max_outer_steps = o.max_steps;
   return e;
 }

@@ -1,4 +1,4 @@
-// The direct engine of the drop-in pdgemm: SUMMA run on the caller's own
+// The block-cyclic route of the drop-in pdgemm: SUMMA run on the caller's own
 // block-cyclic arrays, C never moved. It applies when op(A) = A, op(B) = B, the
 // rows of sub(A) lie like the rows of sub(C) (same owner process row, local
 // indices shifted by a constant per process row) and the columns of sub(B) like
@@ -48,16 +48,16 @@ struct KChunk {
 // The chunks of k, in order, none wider than `cap`.
 std::vector<KChunk> k_chunks(const Axis& a_cols, const Axis& b_rows, std::int64_t cap);
 
-struct DirectPlan {
+struct ChunkPlan {
   AlignedDim rows, cols;  // sub(A)/sub(C) rows over process rows, sub(B)/sub(C) columns over process columns
   std::vector<KChunk> chunks;
   std::int64_t width = 0;  // widest chunk
 };
 
 // The plan of C += alpha * A * B for these submatrix maps, or nothing when the
-// direct engine cannot run them (not aligned).
-std::optional<DirectPlan> plan_direct(const Axis& a_rows, const Axis& a_cols, const Axis& b_rows, const Axis& b_cols,
-                                      const Axis& c_rows, const Axis& c_cols, int nprow, int npcol, std::int64_t cap);
+// block-cyclic route cannot run them (not aligned).
+std::optional<ChunkPlan> plan_chunks(const Axis& a_rows, const Axis& a_cols, const Axis& b_rows, const Axis& b_cols,
+                                     const Axis& c_rows, const Axis& c_cols, int nprow, int npcol, std::int64_t cap);
 
 // One operand's local storage on this rank.
 struct LocalArray {
@@ -68,7 +68,7 @@ struct LocalArray {
 // sub(C) += alpha * sub(A) * sub(B) on the caller's local arrays, by the plan,
 // with lookahead when `lines` were reserved with it. A and B are only read.
 // Collective over the grid.
-void block_cyclic_summa(const DirectPlan& plan, PanelLines& lines, const GridPos& pos, double alpha, LocalArray a,
+void block_cyclic_summa(const ChunkPlan& plan, PanelLines& lines, const GridPos& pos, double alpha, LocalArray a,
                         LocalArray b, double* c, std::int64_t ldc);
 
 }  // namespace hympi::hsumma::scalapack

@@ -59,14 +59,14 @@ Engine& GridEntry::engine(const EngineKey& key) {
   return *engines_.front().second;
 }
 
-AutoPlan GridEntry::direct_plan(const EngineKey& key) {
-  for (const auto& [k, plan] : direct_plans_)
+AutoPlan GridEntry::block_cyclic_auto_plan(const EngineKey& key) {
+  for (const auto& [k, plan] : block_cyclic_auto_plans_)
     if (k == key) return plan;
-  Settings direct = key.settings;  // the direct engine's panels: M = b
-  direct.outer = 0;
-  const AutoPlan plan = auto_plan(pos_, key.m, key.n, key.k, direct);
-  if (direct_plans_.size() >= 16) direct_plans_.pop_back();
-  direct_plans_.emplace_front(key, plan);
+  Settings chunked = key.settings;  // the block-cyclic route's panels: M = b
+  chunked.outer = 0;
+  const AutoPlan plan = auto_plan(pos_, key.m, key.n, key.k, chunked);
+  if (block_cyclic_auto_plans_.size() >= 16) block_cyclic_auto_plans_.pop_back();
+  block_cyclic_auto_plans_.emplace_front(key, plan);
   return plan;
 }
 

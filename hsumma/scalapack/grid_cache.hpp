@@ -37,16 +37,16 @@ class GridEntry {
   bool matches(MPI_Comm pscp, int nprow, int npcol, int myrow, int mycol) const;
   // The engine for this shape and settings, built on first use. Collective.
   Engine& engine(const EngineKey& key);
-  // The row and column panel lines of the direct engine, built on first use. Collective.
+  // The row and column panel lines of the block-cyclic route, built on first use. Collective.
   PanelLines& lines();
-  // groups=auto / block=auto for the direct engine (its panels: M = b): the
+  // groups=auto / block=auto for the block-cyclic route (its panels: M = b): the
   // model's groups and b for this shape, remembered. Collective on first use of a key.
-  AutoPlan direct_plan(const EngineKey& key);
+  AutoPlan block_cyclic_auto_plan(const EngineKey& key);
 
  private:
   GridPos pos_;
-  std::list<std::pair<EngineKey, AutoPlan>> direct_plans_;            // most recent first
-  std::list<std::pair<EngineKey, std::unique_ptr<Engine>>> engines_;  // most recent first
+  std::list<std::pair<EngineKey, AutoPlan>> block_cyclic_auto_plans_;  // most recent first
+  std::list<std::pair<EngineKey, std::unique_ptr<Engine>>> engines_;   // most recent first
   std::unique_ptr<PanelLines> lines_;
 };
 

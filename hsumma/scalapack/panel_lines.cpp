@@ -45,12 +45,12 @@ void PanelLines::reserve(std::int64_t a_count, std::int64_t b_count, const Setti
   }
 }
 
-PanelLines::Stages PanelLines::along_row() const {
-  return {a_outer_.get(), a_inner_.get(), grid_->shape().group_cols(), grid_->col_in_group()};
+summa::GroupLines PanelLines::along_row() const {
+  return {a_outer_.get(), a_inner_.get(), grid_->shape().group_cols(), grid_->col_in_group(), overlap_};
 }
 
-PanelLines::Stages PanelLines::along_col() const {
-  return {b_outer_.get(), b_inner_.get(), grid_->shape().group_rows(), grid_->row_in_group()};
+summa::GroupLines PanelLines::along_col() const {
+  return {b_outer_.get(), b_inner_.get(), grid_->shape().group_rows(), grid_->row_in_group(), overlap_};
 }
 
 }  // namespace hympi::hsumma::scalapack

@@ -1,4 +1,4 @@
-// The broadcast lines of the direct engine on one grid, kept per grid
+// The broadcast lines of the block-cyclic route on one grid, kept per grid
 // (GridEntry) so repeated calls build nothing. With I x J HSUMMA groups a panel
 // travels in two stages, as in HSUMMA: among the groups first (outer: the
 // ranks at the root's place in their groups), then inside every group (inner).
@@ -11,6 +11,7 @@
 
 #include "hympi/collectives.hpp"
 #include "hympi/grid.hpp"
+#include "hympi/summa/group_lines.hpp"
 #include "redistribute.hpp"
 #include "settings.hpp"
 
@@ -29,17 +30,9 @@ class PanelLines {
   // grid rank: collective when rebuilding.
   void reserve(std::int64_t a_count, std::int64_t b_count, const Settings& s, int I, int J);
 
-  // One direction's two stages. outer: among groups (null: one group across);
-  // inner: inside the group (null: one rank across). A root at grid column
-  // (row) r sits at place r % width of group r / width.
-  struct Stages {
-    Bcast* outer;
-    Bcast* inner;
-    int width;     // grid columns (rows) per group
-    int my_place;  // this rank's column (row) inside its group
-  };
-  Stages along_row() const;                  // A panels
-  Stages along_col() const;                  // B panels
+  // One direction's two broadcast stages (summa/group_lines.hpp).
+  summa::GroupLines along_row() const;       // A panels
+  summa::GroupLines along_col() const;       // B panels
   bool overlap() const { return overlap_; }  // built for lookahead (start/wait)
 
  private:

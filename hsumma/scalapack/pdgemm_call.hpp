@@ -1,4 +1,5 @@
-// The drop-in pdgemm proper: decides whether hympi can run a call and runs it.
+// The drop-in pdgemm proper: decides whether hympi can run a call and runs it
+// (decide: pdgemm_route.hpp, then plan and run: pdgemm_call.cpp).
 #pragma once
 #include <cstdint>
 

@@ -22,7 +22,7 @@ namespace hs = hympi::hsumma::scalapack;
 namespace {
 
 long long handled_calls = 0, passed_calls = 0, error_calls = 0;  // per outcome
-long long direct_calls = 0;                                      // of handled_calls: run by the direct engine
+long long direct_calls = 0;                                      // of handled_calls: run by the block-cyclic route
 bool stats_printed = false;
 std::string last_error;
 

@@ -1,4 +1,4 @@
-// An operand of the direct engine that does not line up with C (transposed, or
+// An operand of the block-cyclic route that does not line up with C (transposed, or
 // its rows / columns distributed unlike C's) is copied once into a layout that
 // does: A's rows (B's columns) lie exactly like C's, stored compactly, and k is
 // block-cyclic over the other grid dimension. One redistribution of that operand

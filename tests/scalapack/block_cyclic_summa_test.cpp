@@ -1,4 +1,4 @@
-// Unit tests of the direct engine's planning (no MPI): which submatrix layouts
+// Unit tests of the block-cyclic route's planning (no MPI): which submatrix layouts
 // count as aligned, including first blocks of their own size (IMB/INB) that
 // happen to line up, and the k chunks against the definition (every index
 // covered once, in order, one owner pair per chunk, locally contiguous, capped).
@@ -67,15 +67,15 @@ TEST(DirectChunks, MatchDefinition) {
   EXPECT_TRUE(k_chunks(Axis::of({5, 1, 1, 0, 1}, 0, 0), Axis::of({5, 1, 1, 0, 1}, 0, 0), 4).empty());
 }
 
-TEST(DirectPlan, NeedsRowsAndColumnsAligned) {
+TEST(ChunkPlan, NeedsRowsAndColumnsAligned) {
   const CyclicDim rows{30, 3, 3, 0, 2}, cols{30, 4, 4, 1, 3}, k{30, 5, 5, 0, 3}, kr{30, 2, 2, 1, 2};
   const Axis cr = Axis::of(rows, 0, 20), cc = Axis::of(cols, 0, 20), ak = Axis::of(k, 0, 10), bk = Axis::of(kr, 0, 10);
-  const auto plan = plan_direct(cr, ak, bk, cc, cr, cc, 2, 3, 4);
+  const auto plan = plan_chunks(cr, ak, bk, cc, cr, cc, 2, 3, 4);
   ASSERT_TRUE(plan);
   EXPECT_EQ(plan->width, 2);                                                      // B's row blocks of 2 cut every chunk
-  EXPECT_FALSE(plan_direct(Axis::of(rows, 3, 20), ak, bk, cc, cr, cc, 2, 3, 4));  // A's rows moved by a block
-  EXPECT_FALSE(plan_direct(cr, ak, bk, Axis::of(cols, 4, 20), cr, cc, 2, 3, 4));  // B's columns moved by a block
-  EXPECT_FALSE(plan_direct(cr, ak, Axis::of(kr, 0, 9), cc, cr, cc, 2, 3, 4));     // k differs
+  EXPECT_FALSE(plan_chunks(Axis::of(rows, 3, 20), ak, bk, cc, cr, cc, 2, 3, 4));  // A's rows moved by a block
+  EXPECT_FALSE(plan_chunks(cr, ak, bk, Axis::of(cols, 4, 20), cr, cc, 2, 3, 4));  // B's columns moved by a block
+  EXPECT_FALSE(plan_chunks(cr, ak, Axis::of(kr, 0, 9), cc, cr, cc, 2, 3, 4));     // k differs
 }
 
 }  // namespace

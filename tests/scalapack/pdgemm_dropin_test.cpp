@@ -9,12 +9,12 @@
 // rest of C, the padding, all of A and B) the original bits. beta = 0 puts NaN
 // in C. Every valid call must have run in hympi; with enabled=0 one call must
 // go to ScaLAPACK's pdgemm (found through RTLD_NEXT) and be right too.
-// A third of the other calls are aligned for the direct engine (N N, A's rows
+// A third of the other calls are aligned for the block-cyclic route (N N, A's rows
 // distributed like C's rows and B's columns like C's columns, k free): under
 // engine=direct/auto they must run there (hympi_pdgemm_direct_count), under
 // engine=redistribute (3 more calls per grid) they must not. Misaligned and
 // transposed calls run there too, with the unlike operand staged, and with
-// HSUMMA groups (2x2, auto) the direct engine's two-stage panels run.
+// HSUMMA groups (2x2, auto) the block-cyclic route's two-stage panels run.
 // Usage: pdgemm_dropin_test [cases] [groups of the grouped variants: 2x2, auto or
 // measured (groups=auto and block=auto by the measured model)].
 // Exit 1 on any failure.
@@ -81,13 +81,13 @@ struct Case {
   std::string text;
 };
 
-// Whether aligned calls must run in the direct engine (engine=direct: yes; auto: yes
+// Whether aligned calls must run in the block-cyclic route (engine=direct: yes; auto: yes
 // unless alpha = 1 and beta = 0, when all three operands may already be in the
 // engine's layout; engine=redistribute or enabled=0: no).
 enum class Direct { yes, automatic, no };
 
 // Runs one random call on the grid and checks this rank's part, and which library (and engine) ran it.
-// staged: misaligned and transposed calls must run in the direct engine too.
+// staged: misaligned and transposed calls must run in the block-cyclic route too.
 void run_case(std::mt19937& rng, int ctxt, int P, int Q, int myrow, int mycol, bool expect_hympi, Direct expect_direct,
               const std::string& where, bool staged = false) {
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
@@ -100,7 +100,7 @@ void run_case(std::mt19937& rng, int ctxt, int P, int Q, int myrow, int mycol, b
   c.alpha = alphas[pick(0, 4)], c.beta = betas[pick(0, 3)];
   const bool engine_layout = pick(0, 4) == 0;  // the caller's layout is the engine's: no copies
   if (engine_layout) c.ta = c.tb = 'N', c.alpha = 1, c.beta = 0;
-  // Aligned for the direct engine: A's rows lie like C's rows, B's columns like
+  // Aligned for the block-cyclic route: A's rows lie like C's rows, B's columns like
   // C's columns (same blocks and sources, offsets shifted by whole grid cycles);
   // k stays free (A's column and B's row blocks random, unequal).
   const bool aligned = !engine_layout && pick(0, 2) == 0;
@@ -155,15 +155,15 @@ void run_case(std::mt19937& rng, int ctxt, int P, int Q, int myrow, int mycol, b
   hympi_pdgemm_counts(&after, nullptr, nullptr);
   int bad = 0;
   if ((after - before == 1) != expect_hympi) ++bad, std::fprintf(stderr, "FAIL %s: ran in the wrong library\n", text);
-  // Aligned calls with something to multiply run in the direct engine unless it is off.
+  // Aligned calls with something to multiply run in the block-cyclic route unless it is off.
   const bool multiply = c.m > 0 && c.n > 0 && c.k > 0 && c.alpha != 0.0;
   const long long direct = hympi_pdgemm_direct_count() - direct_before;
   const bool may_be_in_place = expect_direct == Direct::automatic && c.alpha == 1.0 && c.beta == 0.0;
   if (expect_direct != Direct::no && (aligned || staged) && multiply && !may_be_in_place && direct != 1)
-    ++bad,
-        std::fprintf(stderr, "FAIL %s: %s, but not run by the direct engine\n", text, aligned ? "aligned" : "staged");
+    ++bad, std::fprintf(stderr, "FAIL %s: %s, but not run by the block-cyclic route\n", text,
+                        aligned ? "aligned" : "staged");
   if (expect_direct == Direct::no && direct != 0)
-    ++bad, std::fprintf(stderr, "FAIL %s: run by the direct engine with engine=redistribute\n", text);
+    ++bad, std::fprintf(stderr, "FAIL %s: run by the block-cyclic route with engine=redistribute\n", text);
   if (A.local != A0 || B.local != B0) ++bad, std::fprintf(stderr, "FAIL %s: A or B was written\n", text);
   auto opA = [&](int i, int p) {
     return c.ta == 'N' ? value(0, c.ia - 1 + i, c.ja - 1 + p) : value(0, c.ia - 1 + p, c.ja - 1 + i);
@@ -255,7 +255,7 @@ int main(int argc, char** argv) {
         set("lookahead", v == 1 || v == 2 ? "1" : "0");
         set("block", measured ? "auto" : v >= 2 ? "2" : "3");
         set("outer", v >= 2 && !measured ? "4" : "0");
-        // The direct engine under both policies; auto and direct agree off the engine's layout.
+        // The block-cyclic route under both policies; auto and direct agree off the engine's layout.
         set("engine", v == 0 || v == 3 ? "direct" : "auto");
         std::mt19937 rng(static_cast<unsigned>(1000 * grids + v));
         const std::string where = "grid " + std::to_string(P) + "x" + std::to_string(Q) + " of " +
@@ -289,7 +289,8 @@ int main(int argc, char** argv) {
   hympi_pdgemm_counts(&handled, &passed, nullptr);
   if (rank == 0)
     std::printf(
-        "pdgemm drop-in: %d ranks, %d grids, %lld calls run by hympi (%lld by the direct engine) and %lld passed on "
+        "pdgemm drop-in: %d ranks, %d grids, %lld calls run by hympi (%lld by the block-cyclic route) and %lld passed "
+        "on "
         "(rank 0): %s\n",
         size, grids, handled, hympi_pdgemm_direct_count(), passed, total ? "FAILED" : "ok");
   MPI_Finalize();

@@ -11,10 +11,10 @@
 // ranks read the A (B) panels straight from the owner's block, which every
 // multiply publishes once in a node-shared window (shared_inputs.hpp).
 //
-// Lookahead 1 (EngineOptions::lookahead): the broadcasts of the next update are
-// started before the current dgemm and completed after it (Bcast::start/wait),
-// and the next outer panels fly during the whole current outer step. Same
-// arithmetic in the same order: the result is bit-identical to no lookahead.
+// The step loop and its lookahead are SUMMA's (summa/panel_pipeline.hpp); this
+// engine is its panel source for the block checkerboard (checkerboard_panels.hpp).
+// Lookahead 1 (EngineOptions::lookahead) gives the same arithmetic in the same
+// order: the result is bit-identical to no lookahead.
 //
 // Local storage is column-major with leading dimension max(1, local rows), in the
 // block-checkerboard distribution of distribution.hpp:
@@ -34,7 +34,7 @@
 
 namespace hympi::hsumma {
 
-class SharedInputs;
+class CheckerboardPanels;
 
 struct EngineOptions {
   std::int64_t m = 0, n = 0, k = 0;
@@ -88,63 +88,18 @@ class Engine {
   std::size_t panel_bytes_per_node() const;
 
  private:
-  struct Panel {
-    const double* data;
-    std::int64_t ld;
-  };
-  // A panel that may still be on its way: `bcast` is non-null while it flies.
-  struct Pending {
-    Bcast* bcast = nullptr;
-    Panel panel{nullptr, 0};
-  };
-  // The two operands are mirror images along k: A's k runs along its columns and
-  // over grid columns, B's along its rows and over grid rows. One Side per operand
-  // holds what differs, so every panel function is written once.
-  enum Operand { kA = 0, kB = 1 };
-  struct Side {
-    bool k_along_cols = true;             // A: true, B: false
-    bool direct = false;                  // hybrid: panels read from the owners' node-shared blocks
-    BlockCyclic1D k_split;                // how k splits over grid columns (A) / rows (B)
-    std::int64_t first = 0;               // first k index of my block
-    std::int64_t ld = 1;                  // leading dimension of my block
-    std::int64_t across = 0;              // my extent across k: local rows of A / local columns of B
-    std::unique_ptr<Bcast> outer, inner;  // null when that communicator has one rank
-    // Offset of k index +dk in a column-major block of leading dimension `lead`.
-    std::int64_t k_offset(std::int64_t dk, std::int64_t lead) const { return k_along_cols ? dk * lead : dk; }
-    // Leading dimension of a packed panel `width` wide along k.
-    std::int64_t packed_ld(std::int64_t width) const { return k_along_cols ? across : width; }
-  };
-  class Pipeline;  // the panels in flight during one multiply (engine.cpp)
-
-  int owner(Operand op, const PanelStep& step) const;  // grid column (A) / row (B) holding the panel
-  int my_position(Operand op) const;                   // my grid column (A) / row (B)
-  int group_extent(Operand op) const;                  // grid columns (A) / rows (B) per group
-  int my_position_in_group(Operand op) const;
-  Pending outer_panel(Operand op, const PanelStep& step, const double* block);
-  Pending inner_panel(Operand op, const PanelStep& outer, const PanelStep& step, Panel panel);
-  Pending send(Operand op, Bcast* bc, int root, bool is_root, const double* local, std::int64_t ld, std::int64_t width,
-               std::int64_t& counter);
-  Pending broadcast(Bcast& bc, int root, std::int64_t count, std::int64_t ld, const double* direct);
-  Panel finish(Pending& pending);
-  void update(Panel a, Panel b, std::int64_t width, double* C, std::int64_t c_ld);
-  double node_sync_seconds() const;
-  template <class F>
-  void for_each_bcast(F f) const;
-
   MPI_Comm comm_;
   EngineOptions options_;
   std::unique_ptr<TwoLevelGrid> grid_;
   std::vector<OuterStep> schedule_;
-  Side side_[2];
-  std::unique_ptr<SharedInputs> shared_;
-  Timings* t_ = nullptr;
+  std::unique_ptr<CheckerboardPanels> panels_;  // built on grid_, destroyed before it
 };
 
 // The broadcast object of one line of panels (a grid row or column, `comm`) with
 // room for `capacity` doubles, under options.bcast (policy, sync), options.layout
 // and options.lookahead (overlap); null when `comm` has one rank (nobody to send
 // to: the panel is read in place). Collective over `comm`. Shared with the
-// drop-in pdgemm's direct engine.
+// drop-in pdgemm's block-cyclic route.
 std::unique_ptr<Bcast> make_panel_bcast(MPI_Comm comm, std::int64_t capacity, const EngineOptions& options);
 
 // Checks the engine arguments; throws hympi::Error naming the first problem.
