@@ -32,8 +32,8 @@ bool lookup(MPI_Info info, const char* key, std::string& value) {
                                                value + "'; expected " + expected);
 }
 
-// MPI's own spelling of a boolean info value (MPI 4.1, 10.2: "true" and "false"), a
-// subset of the settings' vocabulary (enums.hpp): an info object carries MPI's words.
+// The MPI standard's spelling of a boolean info value, "true" or "false": a subset of
+// hympi's vocabulary (enums.hpp's parse_bool) kept strict, since an info carries MPI's words.
 bool parse_bool(const char* call, const char* key, const std::string& value) {
   if (value == "true") return true;
   if (value == "false") return false;
