@@ -12,8 +12,10 @@ void add_common_options(CLI::App& app, CommonOptions& options, const std::string
       ->group("Node layout");
   app.add_option("--node-sizes", layout.node_sizes, "Emulate irregular nodes, e.g. 4,2 (default $HYMPI_NODE_SIZES)")
       ->group("Node layout");
+  std::string placements;
+  for (const auto& name : enum_names<Placement>()) placements += (placements.empty() ? "" : " | ") + name;
   app.add_option("--placement", layout.placement,
-                 "Rank placement on emulated nodes: block | roundrobin (default $HYMPI_PLACEMENT or block)")
+                 "Rank placement on emulated nodes: " + placements + " (default $HYMPI_PLACEMENT or block)")
       ->group("Node layout");
 }
 

@@ -5,7 +5,7 @@
 //   --node-sizes 4,2     emulate irregular nodes ($HYMPI_NODE_SIZES)
 //   --placement P        block | roundrobin ($HYMPI_PLACEMENT)
 // Also the typed enum options (policy, sync, grid order): parsed once on the command
-// line into the library's enums, by the names the library's to_string gives.
+// line into the library's enums, by the names of the library's tables (hympi/enums.hpp).
 #pragma once
 #include <CLI/CLI.hpp>
 #include <map>
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "hympi/collectives.hpp"
+#include "hympi/enums.hpp"
 #include "hympi/grid.hpp"
 #include "hympi/layout.hpp"
 #include "hympi/node_sync.hpp"
@@ -36,22 +37,22 @@ struct CommonOptions {
 // `csv_help` says what one row is for this app.
 void add_common_options(CLI::App& app, CommonOptions& options, const std::string& csv_help);
 
-// name -> value for an enum whose names come from hympi::to_string.
+// name -> value of an enum, from its table (names only: the apps take no aliases).
 template <class Enum>
-std::map<std::string, Enum> enum_names(std::initializer_list<Enum> values) {
+std::map<std::string, Enum> name_map() {
   std::map<std::string, Enum> names;
-  for (Enum v : values) names.emplace(to_string(v), v);
+  for (const auto& s : EnumTable<Enum>::names) names.emplace(s.text, s.value);
   return names;
 }
 
 inline std::map<std::string, Policy> policy_names() {
-  return enum_names({Policy::pure, Policy::hybrid});
+  return name_map<Policy>();
 }
 inline std::map<std::string, SyncKind> sync_names() {
-  return enum_names({SyncKind::barrier, SyncKind::flags});
+  return name_map<SyncKind>();
 }
 inline std::map<std::string, GridOrder> grid_order_names() {
-  return enum_names({GridOrder::row_major, GridOrder::column_major});
+  return name_map<GridOrder>();
 }
 
 // The current value of an enum option (or list of them, comma separated), for --help.

@@ -22,7 +22,12 @@ G = sqrt(p) (thesis eq. 4.10).
 from __future__ import annotations
 
 import math
+import os
+import sys
 from dataclasses import dataclass, asdict
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "harness"))
+from hympi_harness import grid as _grid  # noqa: E402
 
 BCASTS = ("binomial", "vandegeijn", "pipelined")
 
@@ -146,8 +151,7 @@ def optimal(rows: list[Prediction]) -> Prediction:
     return min(hs, key=lambda r: (r.t_total, r.G))
 
 
-def square_grid(p: int) -> tuple[int, int]:
-    P = int(math.isqrt(p))
-    while P > 1 and p % P:
-        P -= 1
-    return P, p // P
+# The most square P x Q for p ranks, and "PxQ" text: the harness's rules (one Python
+# copy of the library's; tests/model checks them against the C++ one).
+square_grid = _grid.square_grid
+parse_grid = _grid.parse_grid

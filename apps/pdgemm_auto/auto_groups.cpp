@@ -15,6 +15,7 @@
 #include <string>
 
 #include "app.hpp"
+#include "hympi/enums.hpp"
 #include "hympi/error.hpp"
 #include "hympi/hsumma/line_probe.hpp"
 
@@ -44,7 +45,7 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--narrow", o.narrow, "the narrower panel width timed (default b/4; the wider is M)")
       ->check(CLI::PositiveNumber);
   app.add_option("--grid", o.grid, "process grid PxQ (default: square)");
-  app.add_option("--policy", o.policy, "broadcast policy")->check(CLI::IsMember({"pure", "hybrid"}));
+  app.add_option("--policy", o.policy, "broadcast policy")->check(CLI::IsMember(hympi::enum_names<hympi::Policy>()));
   app.add_option("--gflops", o.gflops, "DGEMM rate per process for the prediction [Gflop/s]")
       ->check(CLI::PositiveNumber);
   app.add_option("--reps", o.reps, "timed broadcasts per point after a warm-up")->check(CLI::PositiveNumber);

@@ -107,7 +107,8 @@ int hympi_pdgemm_set_info(MPI_Info info) {
   last_error.clear();
   if (info == MPI_INFO_NULL) return 0;  // no keys; MPI_Info_get would raise an MPI error on it
   hs::Settings changed = hs::settings();
-  for (const char* key : hs::setting_keys) {
+  for (const hs::SettingKey& setting : hs::setting_keys()) {
+    const char* key = setting.name;
     char value[MPI_MAX_INFO_VAL + 1];
     int found = 0;
     if (MPI_Info_get(info, key, MPI_MAX_INFO_VAL, value, &found) != MPI_SUCCESS) {

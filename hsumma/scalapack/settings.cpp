@@ -4,21 +4,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <tuple>
 
+#include "hympi/enums.hpp"
+#include "hympi/grid.hpp"
 #include "hympi/layout.hpp"
 
 namespace hympi::hsumma::scalapack {
 
-const char* const setting_keys[10] = {"enabled", "policy",    "sync",  "groups", "block",
-                                      "outer",   "lookahead", "stats", "model",  "engine"};
-
 namespace {
-
-bool parse_bool(const std::string& v, bool& out) {
-  if (v == "1" || v == "on" || v == "yes" || v == "true") return out = true, true;
-  if (v == "0" || v == "off" || v == "no" || v == "false") return out = false, true;
-  return false;
-}
 
 bool parse_positive(const std::string& v, std::int64_t& out) {
   char* end = nullptr;
@@ -28,59 +22,106 @@ bool parse_positive(const std::string& v, std::int64_t& out) {
   return true;
 }
 
+// A key whose value is one of the vocabulary's booleans.
+template <bool Settings::*Field>
+SettingKey boolean(const char* name) {
+  return {name, bool_spellings(), [](Settings& s, const std::string& v) {
+            const auto b = parse_bool(v);
+            if (b) s.*Field = *b;
+            return b.has_value();
+          }};
+}
+
+// A key whose value is a name of an enum's table (enums.hpp).
+template <class Enum, Enum Settings::*Field>
+SettingKey named(const char* name) {
+  return {name, enum_choice<Enum>(), [](Settings& s, const std::string& v) {
+            try {
+              s.*Field = parse_enum<Enum>(v);
+              return true;
+            } catch (const std::exception&) {
+              return false;
+            }
+          }};
+}
+
+// The formulas model=... may name besides "measured" (cost_model.hpp).
+std::string model_choice() {
+  std::vector<std::string> names{"measured"};
+  for (model::Bcast b : {model::Bcast::vandegeijn, model::Bcast::binomial, model::Bcast::pipelined})
+    names.emplace_back(model::bcast_name(b));
+  return "a broadcast model: " + quoted_choice(names);
+}
+
+// In the order of README's table (tests/scalapack/settings_test.cpp compares them).
+std::vector<SettingKey> make_keys() {
+  std::vector<SettingKey> keys;
+  keys.push_back(boolean<&Settings::enabled>("enabled"));
+  keys.push_back(named<Policy, &Settings::policy>("policy"));
+  keys.push_back(named<SyncKind, &Settings::sync>("sync"));
+  keys.push_back({"groups", "IxJ with I, J >= 1 (e.g. 2x2) or 'auto'", [](Settings& s, const std::string& v) {
+                    if (v == "auto") return s.group_rows = s.group_cols = 0, true;
+                    try {
+                      std::tie(s.group_rows, s.group_cols) = parse_grid(v, "groups");
+                      return true;
+                    } catch (const std::exception&) {
+                      return false;
+                    }
+                  }});
+  keys.push_back({"model", model_choice(), [](Settings& s, const std::string& v) {
+                    if (v == "measured") return s.measured = true, true;
+                    try {
+                      s.model = model::parse_bcast(v);
+                      s.measured = false;
+                      return true;
+                    } catch (const std::exception&) {
+                      return false;
+                    }
+                  }});
+  keys.push_back({"block", "an integer >= 1 or 'auto'", [](Settings& s, const std::string& v) {
+                    if (v == "auto") return s.block = 0, true;
+                    return parse_positive(v, s.block);
+                  }});
+  keys.push_back({"outer", "an integer >= 0 (0: the block)", [](Settings& s, const std::string& v) {
+                    if (v == "0") return s.outer = 0, true;
+                    return parse_positive(v, s.outer);
+                  }});
+  keys.push_back(boolean<&Settings::lookahead>("lookahead"));
+  keys.push_back(boolean<&Settings::stats>("stats"));
+  keys.push_back(named<EngineChoice, &Settings::engine>("engine"));
+  return keys;
+}
+
 }  // namespace
 
+std::string SettingKey::variable() const {
+  std::string var = "HYMPI_PDGEMM";
+  if (std::string(name) == "enabled") return var;
+  var += '_';
+  for (const char* p = name; *p; ++p) var += static_cast<char>(std::toupper(static_cast<unsigned char>(*p)));
+  return var;
+}
+
+const std::vector<SettingKey>& setting_keys() {
+  static const std::vector<SettingKey> keys = make_keys();
+  return keys;
+}
+
+std::string known_setting_keys() {
+  std::string names;
+  for (const SettingKey& key : setting_keys()) names += (names.empty() ? "" : " ") + std::string(key.name);
+  return names;
+}
+
 std::string Settings::set(const std::string& key, const std::string& value) {
-  const std::string bad = "bad value '" + value + "' for " + key;
-  if (key == "enabled" || key == "lookahead" || key == "stats") {
-    bool& target = key == "enabled" ? enabled : key == "lookahead" ? lookahead : stats;
-    return parse_bool(value, target) ? "" : bad + " (expected 1/0, on/off)";
-  }
-  if (key == "policy" || key == "sync") {
-    try {
-      if (key == "policy")
-        policy = parse_policy(value);
-      else
-        sync = parse_sync(value);
-      return "";
-    } catch (const std::exception& e) {
-      return bad + " (" + e.what() + ")";
-    }
-  }
-  if (key == "groups") {
-    if (value == "auto") return group_rows = group_cols = 0, "";
-    int i = 0, j = 0;
-    char tail = 0;
-    if (std::sscanf(value.c_str(), "%dx%d%c", &i, &j, &tail) != 2 || i < 1 || j < 1)
-      return bad + " (expected IxJ, e.g. 2x2, or auto)";
-    group_rows = i, group_cols = j;
+  for (const SettingKey& k : setting_keys()) {
+    if (key != k.name) continue;
+    Settings changed = *this;  // a refused value leaves *this as it was
+    if (!k.apply(changed, value)) return "bad value '" + value + "' for " + key + " (expected " + k.accepts + ")";
+    *this = changed;
     return "";
   }
-  if (key == "block") {
-    if (value == "auto") return block = 0, "";
-    return parse_positive(value, block) ? "" : bad + " (expected an integer >= 1 or auto)";
-  }
-  if (key == "outer") {
-    if (value == "0") return outer = 0, "";
-    return parse_positive(value, outer) ? "" : bad + " (expected an integer >= 0)";
-  }
-  if (key == "model") {
-    try {
-      if (value == "measured") return measured = true, "";
-      model = model::parse_bcast(value);
-      measured = false;
-      return "";
-    } catch (const std::exception&) {
-      return bad + " (unknown broadcast model: expected measured, vandegeijn, binomial or pipelined)";
-    }
-  }
-  if (key == "engine") {
-    if (value == "auto") return engine = EngineChoice::automatic, "";
-    if (value == "direct") return engine = EngineChoice::direct, "";
-    if (value == "redistribute") return engine = EngineChoice::redistribute, "";
-    return bad + " (expected auto, direct or redistribute)";
-  }
-  return "unknown key '" + key + "' (known: enabled policy sync groups block outer lookahead stats model engine)";
+  return "unknown key '" + key + "' (known: " + known_setting_keys() + ")";
 }
 
 bool Settings::operator==(const Settings& o) const {
@@ -101,13 +142,11 @@ EngineOptions engine_options(const Settings& s) {
 Settings& settings() {
   static Settings s = [] {
     Settings out;
-    for (const char* key : setting_keys) {
-      std::string var = "HYMPI_PDGEMM_";
-      for (const char* p = key; *p; ++p) var += static_cast<char>(std::toupper(static_cast<unsigned char>(*p)));
-      if (std::string(key) == "enabled") var = "HYMPI_PDGEMM";
+    for (const SettingKey& key : setting_keys()) {
+      const std::string var = key.variable();
       const char* value = std::getenv(var.c_str());
       if (!value) continue;
-      const std::string error = out.set(key, value);
+      const std::string error = out.set(key.name, value);
       if (!error.empty()) std::fprintf(stderr, "hympi pdgemm: ignoring %s=%s: %s\n", var.c_str(), value, error.c_str());
     }
     return out;

@@ -1,9 +1,14 @@
 // Settings of the drop-in pdgemm: from HYMPI_PDGEMM_* environment variables at
 // first use, changed later by key/value pairs (hympi_pdgemm_set, an MPI_Info).
 // They must be equal on every rank of a grid (as the environment normally is).
+// The keys, what each accepts and its variable all come from one table
+// (setting_keys(), settings.cpp): adding a setting is one row there, one field
+// here and one row in README.md's table (tests/scalapack/settings_test checks it).
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "hympi/collectives.hpp"
 #include "hympi/hsumma/cost_model.hpp"
@@ -19,6 +24,19 @@ enum class EngineChoice {
   redistribute,  // always the engine on its block checkerboard (redistributing what differs)
 };
 
+}  // namespace hympi::hsumma::scalapack
+
+template <>
+struct hympi::EnumTable<hympi::hsumma::scalapack::EngineChoice> {
+  using E = hympi::hsumma::scalapack::EngineChoice;
+  static constexpr const char* what = "engine";
+  static constexpr Spelling<E> names[] = {
+      {"auto", E::automatic}, {"direct", E::direct}, {"redistribute", E::redistribute}};
+  static constexpr std::array<Spelling<E>, 0> aliases{};
+};
+
+namespace hympi::hsumma::scalapack {
+
 struct Settings {
   bool enabled = true;  // off: every call goes to ScaLAPACK's pdgemm
   Policy policy = Policy::hybrid;
@@ -32,8 +50,9 @@ struct Settings {
   bool stats = false;  // print handled / passed-on counts at MPI_Finalize
   EngineChoice engine = EngineChoice::automatic;
 
-  // Applies one key ("enabled", "policy", "sync", "groups", "block", "outer",
-  // "lookahead", "stats", "model", "engine"); returns an error message naming the problem, or "".
+  // Applies one key of setting_keys(); returns "" or a message naming the problem
+  // (an unknown key, or the value and what the key accepts). A refused value
+  // changes nothing.
   std::string set(const std::string& key, const std::string& value);
   // Equal for the engine cache: stats and engine choice do not shape an engine.
   bool operator==(const Settings& o) const;
@@ -48,8 +67,19 @@ struct Settings {
 // sync, lookahead, the node layout of the environment); sizes are left unset.
 EngineOptions engine_options(const Settings& s);
 
-// The keys set() accepts, in the order documented.
-extern const char* const setting_keys[10];
+// One key of Settings::set.
+struct SettingKey {
+  const char* name;                                      // as hympi_pdgemm_set and an MPI_Info take it
+  std::string accepts;                                   // what its values may be, for messages ("'pure' or 'hybrid'")
+  bool (*apply)(Settings& s, const std::string& value);  // false: refused, `s` unchanged
+  // HYMPI_PDGEMM_<NAME>; "enabled" is HYMPI_PDGEMM itself.
+  std::string variable() const;
+};
+
+// Every key set() accepts, in the order documented: the one list of them.
+const std::vector<SettingKey>& setting_keys();
+// "enabled policy sync ...": the names, for the unknown-key message.
+std::string known_setting_keys();
 
 // The process's settings, read from the environment on first use (a bad value
 // is reported on stderr, naming the variable, and the default kept).

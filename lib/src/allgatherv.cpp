@@ -14,16 +14,6 @@
 
 namespace hympi {
 
-Policy parse_policy(const std::string& text) {
-  if (text == "pure" || text == "ori" || text == "mpi") return Policy::pure;
-  if (text == "hybrid" || text == "hy") return Policy::hybrid;
-  throw Error(ErrorCode::invalid_argument, "hympi: policy must be 'pure' or 'hybrid', got '" + text + "'");
-}
-
-const char* to_string(Policy policy) {
-  return policy == Policy::pure ? "pure" : "hybrid";
-}
-
 namespace {
 
 // What a set of counts means for the exchange: computed and checked on every rank

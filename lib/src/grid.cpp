@@ -7,10 +7,29 @@
 
 namespace hympi {
 
-GridOrder parse_grid_order(const std::string& text) {
-  if (text == "row" || text == "row-major") return GridOrder::row_major;
-  if (text == "col" || text == "column" || text == "column-major") return GridOrder::column_major;
-  throw Error(ErrorCode::invalid_argument, "hympi: grid order must be 'row' or 'col', got '" + text + "'");
+std::pair<int, int> most_square_grid(int ranks) {
+  require(ranks >= 1, "a grid needs at least one rank, got " + std::to_string(ranks));
+  int p = 1;
+  while ((p + 1) * (p + 1) <= ranks) ++p;
+  while (ranks % p != 0) --p;
+  return {p, ranks / p};
+}
+
+std::pair<int, int> parse_grid(std::string_view text, const std::string& what) {
+  const auto number = [](std::string_view digits, int& out) {
+    if (digits.empty() || digits.size() > 9) return false;
+    out = 0;
+    for (char c : digits) {
+      if (c < '0' || c > '9') return false;
+      out = out * 10 + (c - '0');
+    }
+    return out >= 1;
+  };
+  const auto x = text.find_first_of("xX");
+  int p = 0, q = 0;
+  require(x != std::string_view::npos && number(text.substr(0, x), p) && number(text.substr(x + 1), q),
+          what + " must be PxQ with P, Q >= 1 (e.g. 2x3), got '" + std::string(text) + "'");
+  return {p, q};
 }
 
 namespace {

@@ -45,12 +45,6 @@ bool LayoutSpec::operator==(const LayoutSpec& o) const {
   return std::tie(ranks_per_node, node_sizes, placement) == std::tie(o.ranks_per_node, o.node_sizes, o.placement);
 }
 
-Placement parse_placement(const std::string& text) {
-  if (text == "block" || text == "smp") return Placement::block;
-  if (text == "roundrobin" || text == "round-robin" || text == "rr" || text == "cyclic") return Placement::round_robin;
-  throw Error(ErrorCode::invalid_argument, "hympi: placement must be 'block' or 'roundrobin', got '" + text + "'");
-}
-
 std::vector<int> parse_node_sizes(const std::string& text) {
   std::vector<int> sizes;
   std::stringstream in(text);

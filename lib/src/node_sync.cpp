@@ -12,16 +12,6 @@
 
 namespace hympi {
 
-SyncKind parse_sync(const std::string& text) {
-  if (text == "barrier") return SyncKind::barrier;
-  if (text == "flags" || text == "flag") return SyncKind::flags;
-  throw Error(ErrorCode::invalid_argument, "hympi: sync must be 'barrier' or 'flags', got '" + text + "'");
-}
-
-const char* to_string(SyncKind kind) {
-  return kind == SyncKind::barrier ? "barrier" : "flags";
-}
-
 namespace {
 
 // MPI_Barrier on the node communicator, with MPI_Win_sync on both sides so the

@@ -7,6 +7,7 @@ import shutil
 import signal
 import sys
 
+from .booleans import is_set
 from .experiment import Experiment, ExperimentError
 from .full_node import job_end_time, detect_cores_per_node
 from .launchers import BINDINGS, LAUNCHERS, THREAD_ENV, LaunchError, Launcher, slurm_hosts
@@ -107,7 +108,7 @@ def parse_args(argv, config, script_dir):
     ap.add_argument("--launcher", choices=LAUNCHERS, default=env("HYMPI_LAUNCHER", "local"),
                     help="local: mpirun on this machine with emulated nodes; mpirun: real nodes; "
                          "srun: Slurm/Cray (default $HYMPI_LAUNCHER or local)")
-    ap.add_argument("--emulate-nodes", action="store_true", default=env("HYMPI_EMULATE_NODES") == "1",
+    ap.add_argument("--emulate-nodes", action="store_true", default=is_set(env("HYMPI_EMULATE_NODES")),
                     help="run every point on the ranks the launcher gives and emulate its nodes in the app "
                          "(implied by local; $HYMPI_EMULATE_NODES=1)")
     ap.add_argument("--mpiexec", default=env("HYMPI_MPIEXEC", config.get("mpiexec")),
@@ -125,7 +126,7 @@ def parse_args(argv, config, script_dir):
                     help="where experiment outputs go (default $HYMPI_RESULTS or the source tree's results/)")
     ap.add_argument("--output", help="CSV path overriding the experiment's own (one experiment only)")
     ap.add_argument("--app-dir", action="append", default=[], help="look for the apps here first (repeatable)")
-    ap.add_argument("--tiny", action="store_true", default=env("HYMPI_TINY") == "1",
+    ap.add_argument("--tiny", action="store_true", default=is_set(env("HYMPI_TINY")),
                     help="use each experiment's [tiny] section (seconds-long runs for tests; $HYMPI_TINY=1)")
     ap.add_argument("--set", action="append", default=[], metavar="AXIS=V1,V2",
                     help="replace an axis of every experiment, e.g. --set ranks_per_node=24 (repeatable)")

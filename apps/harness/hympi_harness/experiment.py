@@ -27,7 +27,9 @@ import json
 import math
 import os
 
+from .booleans import parse_bool
 from .compat import toml_reader
+from .grid import square_grid
 
 LAYOUT_KEYS = ("ranks", "nodes", "ranks_per_node", "node_sizes", "placement")
 
@@ -76,14 +78,6 @@ def _names_in(expression):
         return set()
 
 
-def square_grid(ranks):
-    """The most square p x q = ranks with p <= q."""
-    p = int(math.isqrt(ranks)) if hasattr(math, "isqrt") else int(math.sqrt(ranks))
-    while p > 1 and ranks % p:
-        p -= 1
-    return max(p, 1), ranks // max(p, 1)
-
-
 def _as_list(name, values):
     if isinstance(values, list):
         if not values:
@@ -93,12 +87,13 @@ def _as_list(name, values):
 
 
 def _parse_set_value(text):
-    """--set values: comma list of ints/floats/bools/strings ("1,2,4" -> [1, 2, 4])."""
+    """--set values: comma list of ints/floats/bools/strings ("1,2,4" -> [1, 2, 4]; "on,off" -> [True, False])."""
     out = []
     for item in text.split(","):
         item = item.strip()
-        if item.lower() in ("true", "false"):
-            out.append(item.lower() == "true")
+        # The boolean words; "1" and "0" stay numbers (rank counts, sizes).
+        if not item.isdigit() and parse_bool(item) is not None:
+            out.append(parse_bool(item))
             continue
         for conv in (int, float):
             try:

@@ -28,18 +28,13 @@
 #include <string>
 #include <vector>
 
+#include "hympi/enums.hpp"  // Policy, parse_policy, to_string
 #include "hympi/node_sync.hpp"
 #include "hympi/persistent.hpp"
 
 namespace hympi {
 
 class Topology;
-
-enum class Policy { pure, hybrid };
-// Names: "pure" | "hybrid" (what to_string gives and the apps accept). parse_policy also
-// takes the papers' names, for the C and Fortran faces: "ori" / "mpi" (pure), "hy" (hybrid).
-Policy parse_policy(const std::string& text);
-const char* to_string(Policy policy);
 
 struct CollectiveOptions {
   Policy policy = Policy::hybrid;

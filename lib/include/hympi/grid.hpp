@@ -5,19 +5,20 @@
 #include <mpi.h>
 
 #include <string>
+#include <string_view>
+#include <utility>
+
+#include "hympi/enums.hpp"  // GridOrder, parse_grid_order, to_string
 
 namespace hympi {
 
-enum class GridOrder {
-  row_major,    // rank = row * Q + col
-  column_major  // rank = col * P + row
-};
-// Names: "row" | "col" (what to_string gives and the apps accept); parse_grid_order also
-// takes "row-major", "column" and "column-major".
-GridOrder parse_grid_order(const std::string& text);
-inline const char* to_string(GridOrder order) {
-  return order == GridOrder::row_major ? "row" : "col";
-}
+// The grid every app takes when none is given: the most square P x Q = ranks with
+// P <= Q (P the largest divisor of ranks not above its square root). The harness
+// and the model (apps/harness/hympi_harness/grid.py) must agree (tests/model).
+std::pair<int, int> most_square_grid(int ranks);
+// "PxQ" (or "PXQ"), P, Q >= 1 -> {P, Q}; anything else throws hympi::Error naming
+// `what` and the text.
+std::pair<int, int> parse_grid(std::string_view text, const std::string& what = "grid");
 
 // Owns its communicators (freed in the destructor).
 class Grid2D {

@@ -1,6 +1,7 @@
 // Umbrella header of the hympi C++ API.
 #pragma once
 #include "hympi/collectives.hpp"
+#include "hympi/enums.hpp"
 #include "hympi/error.hpp"
 #include "hympi/grid.hpp"
 #include "hympi/layout.hpp"

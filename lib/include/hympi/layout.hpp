@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-namespace hympi {
+#include "hympi/enums.hpp"  // Placement, parse_placement, to_string
 
-enum class Placement { block, round_robin };
+namespace hympi {
 
 struct LayoutSpec {
   // Emulation off when both are empty/zero: the real shared-memory nodes are used.
@@ -22,12 +22,10 @@ struct LayoutSpec {
 };
 
 // Reads HYMPI_RANKS_PER_NODE, HYMPI_NODE_SIZES ("4,2") and HYMPI_PLACEMENT
-// ("block" | "roundrobin"); unset means no emulation. Throws on malformed values.
+// (parse_placement's names); unset means no emulation. Throws on malformed values.
 LayoutSpec layout_from_env();
 
-// Parses the option forms used by every app: placement "block"/"roundrobin"/"rr"
-// and node sizes "4,2". Throws hympi::Error naming the bad text.
-Placement parse_placement(const std::string& text);
+// Node sizes as every app takes them: "4,2". Throws hympi::Error naming the bad text.
 std::vector<int> parse_node_sizes(const std::string& text);
 
 // node_of_rank[r] for r in [0, size): emulated node index of each rank. Block fills

@@ -9,19 +9,12 @@
 #include <memory>
 #include <string>
 
+#include "hympi/enums.hpp"  // SyncKind, parse_sync, to_string
+
 namespace hympi {
 
 class Topology;
 class NodeBuffer;
-
-enum class SyncKind {
-  barrier,  // MPI_Barrier on the node communicator (as in Zhou et al.)
-  flags     // per-rank epoch counters in shared memory, acquire/release
-};
-// Names: "barrier" | "flags" (what to_string gives and the apps accept); parse_sync also
-// takes the singular "flag".
-SyncKind parse_sync(const std::string& text);
-const char* to_string(SyncKind kind);
 
 // What a rank waiting on a node neighbour's flag (SyncKind::flags) does once
 // spinning has not helped. The default, sched_yield(), hands the core to the rank

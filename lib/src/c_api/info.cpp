@@ -32,18 +32,20 @@ bool lookup(MPI_Info info, const char* key, std::string& value) {
                                                value + "'; expected " + expected);
 }
 
+// The MPI standard's spelling of a boolean info value, "true" or "false": a subset of
+// hympi's vocabulary (enums.hpp's parse_bool) kept strict, since an info carries MPI's words.
 bool parse_bool(const char* call, const char* key, const std::string& value) {
   if (value == "true") return true;
   if (value == "false") return false;
   bad_value(call, key, value, "'true' or 'false'");
 }
 
-template <class Parse>
-auto parse_named(const char* call, const char* key, const std::string& value, Parse parse, const char* expected) {
+template <class Enum>
+Enum parse_named(const char* call, const char* key, const std::string& value) {
   try {
-    return parse(value);
+    return parse_enum<Enum>(value);
   } catch (const Error&) {
-    bad_value(call, key, value, expected);
+    bad_value(call, key, value, enum_choice<Enum>().c_str());
   }
 }
 
@@ -63,9 +65,8 @@ CollectiveOptions options_from_info(MPI_Info info, const char* call) {
   if (info == MPI_INFO_NULL) return options;
   std::string value;
   // The core's parsers (their names and the papers' aliases), with key and value in the message.
-  if (lookup(info, "policy", value))
-    options.policy = parse_named(call, "policy", value, parse_policy, "'pure' or 'hybrid'");
-  if (lookup(info, "sync", value)) options.sync = parse_named(call, "sync", value, parse_sync, "'flags' or 'barrier'");
+  if (lookup(info, "policy", value)) options.policy = parse_named<Policy>(call, "policy", value);
+  if (lookup(info, "sync", value)) options.sync = parse_named<SyncKind>(call, "sync", value);
   if (lookup(info, "leaders", value)) options.leaders = parse_leaders(call, value);
   if (lookup(info, "overlap", value)) options.overlap = parse_bool(call, "overlap", value);
   if (lookup(info, "deterministic", value)) options.deterministic = parse_bool(call, "deterministic", value);

@@ -17,9 +17,9 @@ int hympi_pdgemm(char transa, char transb, int m, int n, int k, double alpha, co
                  const int* desca, const double* b, int ib, int jb, const int* descb, double beta, double* c, int ic,
                  int jc, const int* descc);
 
-/* Settings by key (as the HYMPI_PDGEMM_* variables): "enabled", "policy",
- * "sync", "groups", "block", "outer", "lookahead", "stats", "model", "engine".
- * Must be equal on every rank of a grid. Returns 0, or -1 with hympi_pdgemm_last_error() naming
+/* Settings by key, as the HYMPI_PDGEMM_* variables (hsumma/scalapack/README.md
+ * lists them; an unknown key's message names the known ones). Must be equal on
+ * every rank of a grid. Returns 0, or -1 with hympi_pdgemm_last_error() naming
  * the problem (the setting is then unchanged). */
 int hympi_pdgemm_set(const char* key, const char* value);
 /* The same keys read from an MPI_Info: keys absent from it are left alone, keys
