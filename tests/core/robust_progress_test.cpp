@@ -56,39 +56,51 @@ struct Op {
   std::function<void(int iteration)> check;
 };
 
+// An Op driven through the core's one request model: every collective but the
+// broadcast whose root changes per start is a hympi::PersistentCollective.
+Op through_request(std::string name, std::shared_ptr<hympi::PersistentCollective> request,
+                   std::function<void(int iteration)> fill, std::function<void(int iteration)> check) {
+  return {std::move(name),
+          std::move(fill),
+          [request](int) { request->start(); },
+          [request] { return request->test(); },
+          [request] { request->wait(); },
+          std::move(check)};
+}
+
 std::vector<Op> make_ops(const hympi::Topology& topo, const hympi::CollectiveOptions& options) {
   const int p = topo.size(), me = topo.rank();
   std::vector<Op> ops;
   {
     std::shared_ptr<hympi::Allgatherv> ag = hympi::Allgatherv::create_allgather(topo, 3, sizeof(double), options);
-    ops.push_back({"allgather",
-                   [=](int i) {
-                     for (int k = 0; k < 3; ++k) ag->slot_as<double>()[k] = value(me, i, k);
-                   },
-                   [=](int) { ag->start(); }, [=] { return ag->test(); }, [=] { ag->wait(); },
-                   [=](int i) {
-                     bool ok = true;
-                     for (int r = 0; r < p; ++r)
-                       for (int k = 0; k < 3; ++k) ok = ok && ag->result_as<double>()[3 * r + k] == value(r, i, k);
-                     check(ok, "allgather result");
-                   }});
+    ops.push_back(through_request(
+        "allgather", ag,
+        [=](int i) {
+          for (int k = 0; k < 3; ++k) ag->slot_as<double>()[k] = value(me, i, k);
+        },
+        [=](int i) {
+          bool ok = true;
+          for (int r = 0; r < p; ++r)
+            for (int k = 0; k < 3; ++k) ok = ok && ag->result_as<double>()[3 * r + k] == value(r, i, k);
+          check(ok, "allgather result");
+        }));
   }
   {
     std::vector<std::int64_t> counts(p);
     for (int r = 0; r < p; ++r) counts[r] = (r * 5 + 2) % 4;  // some ranks send nothing
     std::shared_ptr<hympi::Allgatherv> ag = hympi::Allgatherv::create(topo, counts, sizeof(double), options);
-    ops.push_back({"allgatherv",
-                   [=](int i) {
-                     for (int k = 0; k < ag->counts()[me]; ++k) ag->slot_as<double>()[k] = value(me, i, k);
-                   },
-                   [=](int) { ag->start(); }, [=] { return ag->test(); }, [=] { ag->wait(); },
-                   [=](int i) {
-                     bool ok = true;
-                     for (int r = 0; r < p; ++r)
-                       for (int k = 0; k < ag->counts()[r]; ++k)
-                         ok = ok && ag->result_as<double>()[ag->displs()[r] + k] == value(r, i, k);
-                     check(ok, "allgatherv result");
-                   }});
+    ops.push_back(through_request(
+        "allgatherv", ag,
+        [=](int i) {
+          for (int k = 0; k < ag->counts()[me]; ++k) ag->slot_as<double>()[k] = value(me, i, k);
+        },
+        [=](int i) {
+          bool ok = true;
+          for (int r = 0; r < p; ++r)
+            for (int k = 0; k < ag->counts()[r]; ++k)
+              ok = ok && ag->result_as<double>()[ag->displs()[r] + k] == value(r, i, k);
+          check(ok, "allgatherv result");
+        }));
   }
   {
     std::shared_ptr<hympi::Bcast> bc = hympi::Bcast::create(topo, 16, sizeof(double), options);
@@ -105,6 +117,24 @@ std::vector<Op> make_ops(const hympi::Topology& topo, const hympi::CollectiveOpt
                      check(ok, "bcast result");
                    }});
   }
+  {
+    // As MPI_Bcast_init: root and count bound at creation; only the root has a slot.
+    const int root = p / 2;
+    std::shared_ptr<hympi::PersistentCollective> fixed =
+        hympi::Bcast::create_fixed(topo, root, 7, sizeof(double), options);
+    ops.push_back(through_request(
+        "fixed bcast", fixed,
+        [=](int i) {
+          check((fixed->slot() != nullptr) == (me == root), "a fixed bcast's slot is the root's only");
+          if (me == root)
+            for (int k = 0; k < 7; ++k) fixed->slot_as<double>()[k] = value(root, i, k);
+        },
+        [=](int i) {
+          bool ok = true;
+          for (int k = 0; k < 7; ++k) ok = ok && fixed->result_as<double>()[k] == value(root, i, k);
+          check(ok, "fixed bcast result");
+        }));
+  }
   const auto sum = [p](int i, int k) {
     double s = 0;
     for (int r = 0; r < p; ++r) s += value(r, i, k);
@@ -112,30 +142,30 @@ std::vector<Op> make_ops(const hympi::Topology& topo, const hympi::CollectiveOpt
   };
   {
     std::shared_ptr<hympi::Allreduce> ar = hympi::Allreduce::create(topo, 5, MPI_DOUBLE, MPI_SUM, options);
-    ops.push_back({"allreduce",
-                   [=](int i) {
-                     for (int k = 0; k < 5; ++k) ar->slot_as<double>()[k] = value(me, i, k);
-                   },
-                   [=](int) { ar->start(); }, [=] { return ar->test(); }, [=] { ar->wait(); },
-                   [=](int i) {
-                     bool ok = true;
-                     for (int k = 0; k < 5; ++k) ok = ok && ar->result_as<double>()[k] == sum(i, k);
-                     check(ok, "allreduce result");
-                   }});
+    ops.push_back(through_request(
+        "allreduce", ar,
+        [=](int i) {
+          for (int k = 0; k < 5; ++k) ar->slot_as<double>()[k] = value(me, i, k);
+        },
+        [=](int i) {
+          bool ok = true;
+          for (int k = 0; k < 5; ++k) ok = ok && ar->result_as<double>()[k] == sum(i, k);
+          check(ok, "allreduce result");
+        }));
   }
   {
     std::shared_ptr<hympi::Reduce> rd = hympi::Reduce::create(topo, 5, MPI_DOUBLE, MPI_SUM, p - 1, options);
-    ops.push_back({"reduce",
-                   [=](int i) {
-                     for (int k = 0; k < 5; ++k) rd->slot_as<double>()[k] = value(me, i, k);
-                   },
-                   [=](int) { rd->start(); }, [=] { return rd->test(); }, [=] { rd->wait(); },
-                   [=](int i) {
-                     if (me != p - 1) return check(rd->result() == nullptr, "reduce result off the root");
-                     bool ok = true;
-                     for (int k = 0; k < 5; ++k) ok = ok && rd->result_as<double>()[k] == sum(i, k);
-                     check(ok, "reduce result");
-                   }});
+    ops.push_back(through_request(
+        "reduce", rd,
+        [=](int i) {
+          for (int k = 0; k < 5; ++k) rd->slot_as<double>()[k] = value(me, i, k);
+        },
+        [=](int i) {
+          if (me != p - 1) return check(rd->result() == nullptr, "reduce result off the root");
+          bool ok = true;
+          for (int k = 0; k < 5; ++k) ok = ok && rd->result_as<double>()[k] == sum(i, k);
+          check(ok, "reduce result");
+        }));
   }
   return ops;
 }
@@ -272,6 +302,16 @@ void agreed_at_creation(const hympi::Topology& topo, const hympi::CollectiveOpti
   bool ok = true;
   for (int k = 0; k < 9; ++k) ok = ok && bc->result_as<double>()[k] == k + 0.25;
   check(ok, tag + ": a broadcast of the largest capacity after agreement");
+  if (topo.size() > 1) {
+    hympi::test::expect_same_error(
+        "bcast root differs between ranks",
+        [&] { hympi::Bcast::create_fixed(topo, last ? 1 : 0, 4, sizeof(double), options); },
+        tag + ": fixed bcast roots differ");
+    hympi::test::expect_same_error(
+        "bcast count must be >= 0",
+        [&] { hympi::Bcast::create_fixed(topo, 0, last ? -1 : 4, sizeof(double), options); },
+        tag + ": a negative fixed bcast count on one rank");
+  }
 }
 
 // Case 3: one sequence of starts and completions through MPI's nonblocking
