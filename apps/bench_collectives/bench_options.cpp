@@ -1,6 +1,7 @@
 #include "bench_options.hpp"
 
 #include "hympi/error.hpp"
+#include "operation.hpp"
 #include "reduce_types.hpp"
 
 namespace hympi::bench {
@@ -44,7 +45,7 @@ void add_bench_options(CLI::App& app, BenchOptions& o) {
   app.add_option("--root", o.root, "Root rank of bcast and reduce")->capture_default_str();
   app.add_option("--ops", o.ops, "Operations, comma separated (allreduce and reduce: elements of --type, by --op)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"allgather", "allgatherv", "bcast", "allreduce", "reduce"}))
+      ->check(CLI::IsMember(operation_names()))
       ->capture_default_str();
   app.add_option("--type", o.reduction.type, "Element type of allreduce/reduce")
       ->check(CLI::IsMember(reduce_type_names()))
@@ -64,7 +65,7 @@ void add_bench_options(CLI::App& app, BenchOptions& o) {
                  "(shared node copy, node sync by MPI_Barrier or flags), node-barrier (MPI_Barrier on the "
                  "node communicator: the floor)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"pure", "hybrid-barrier", "hybrid-flags", "node-barrier"}))
+      ->check(CLI::IsMember(variant_names()))
       ->capture_default_str();
   app.add_option("--leaders", o.leaders,
                  "Bridge ranks per node of the hybrid variants (multi-leader; 0 = automatic, 1 = one leader)")

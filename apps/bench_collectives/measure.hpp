@@ -16,11 +16,11 @@ struct Measurement {
   // time slices a busy shared machine steals from a few iterations.
   double median_us = 0;
   int iterations = 0, warmup = 0;
-  bool timed_write = true;  // the write of this rank's contribution is inside the timed region
-  bool validated = false;   // data were checked after every iteration
-  std::int64_t errors = 0;  // wrong elements, summed over ranks and iterations
+  bool timed_write = true;          // the write of this rank's contribution is inside the timed region
+  bool validated = false;           // data were checked after every iteration
+  std::int64_t errors = 0;          // wrong elements, summed over ranks and iterations
   std::int64_t result_doubles = 0;  // result elements (doubles, or bytes / --type in OSU mode)
-  std::size_t bytes_per_node = 0;  // max over nodes
+  std::size_t bytes_per_node = 0;   // max over nodes
 };
 
 // Collective over topo.comm(). `op` must be resized for the size being measured.

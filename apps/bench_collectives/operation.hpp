@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "hympi/collectives.hpp"
+#include "hympi/enums.hpp"
 #include "hympi/persistent.hpp"
 #include "hympi/topology.hpp"
 
@@ -27,6 +28,9 @@ struct Variant {
   std::string policy_name() const;  // "pure", "hybrid", or "none"
   std::string sync_name() const;    // "barrier", "flags", or "" for pure
 };
+inline constexpr const char* kNodeBarrier = "node-barrier";
+// pure, hybrid-barrier, hybrid-flags, node-barrier: what --variants accepts.
+std::vector<std::string> variant_names();
 Variant parse_variant(const std::string& name);
 
 // The element the gathers and the broadcast move: doubles (the default mode) or
@@ -109,8 +113,8 @@ using CountsRule = std::vector<std::int64_t> (*)(std::int64_t size, int ranks);
 
 // What an operation's data depend on besides the variant.
 struct DataSetting {
-  int root = 0;                     // bcast, reduce
-  Element element = Element::f64;   // allgather(v), bcast
+  int root = 0;                    // bcast, reduce
+  Element element = Element::f64;  // allgather(v), bcast
 };
 
 struct OperationKind {
@@ -133,6 +137,8 @@ OperationKind allgatherv_kind();
 OperationKind bcast_kind();
 OperationKind allreduce_kind(const Reduction& reduction);
 OperationKind reduce_kind(const Reduction& reduction);
+std::vector<OperationKind> operation_kinds(const Reduction& reduction);
+std::vector<std::string> operation_names();  // what --ops accepts
 OperationKind find_operation(const std::string& name, const Reduction& reduction);
 
 // Shared by allgather and allgatherv: a hympi::Allgatherv whose counts follow `rule`.

@@ -78,7 +78,7 @@ std::string check_osu_options(OsuOptions& osu, const BenchOptions& o, const CLI:
   if (app.count("--ops") && o.ops.size() != 1) return "--osu measures one operation per run (as an OSU binary)";
   if (app.count("--variants") && o.variants.size() != 1) return "--osu measures one variant per run";
   if (osu.op == "allgatherv") return "--osu: --ops must be allgather, bcast, allreduce or reduce";
-  if (osu.variant == "node-barrier") return "--osu: --variants must be pure, hybrid-barrier or hybrid-flags";
+  if (osu.variant == kNodeBarrier) return "--osu: --variants must be pure, hybrid-barrier or hybrid-flags";
   return "";
 }
 

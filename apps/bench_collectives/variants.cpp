@@ -1,4 +1,5 @@
 // Names of variants and operations as the command line and the CSV spell them.
+#include <algorithm>
 #include <stdexcept>
 
 #include "operation.hpp"
@@ -14,27 +15,43 @@ std::string Variant::sync_name() const {
   return options.policy == Policy::hybrid ? to_string(options.sync) : "";
 }
 
+// The names come from the core's enum tables: pure, hybrid-<sync> for every
+// node sync, and the node barrier.
+std::vector<std::string> variant_names() {
+  std::vector<std::string> names = {to_string(Policy::pure)};
+  for (const auto& sync : EnumTable<SyncKind>::names)
+    names.push_back(std::string(to_string(Policy::hybrid)) + "-" + sync.text);
+  names.push_back(kNodeBarrier);
+  return names;
+}
+
 Variant parse_variant(const std::string& name) {
+  const auto names = variant_names();
+  if (std::find(names.begin(), names.end(), name) == names.end())
+    throw std::invalid_argument("unknown variant '" + name + "'");
   Variant v;
   v.name = name;
-  if (name == "pure") {
-    v.options = {Policy::pure, SyncKind::barrier};
-  } else if (name == "hybrid-barrier") {
-    v.options = {Policy::hybrid, SyncKind::barrier};
-  } else if (name == "hybrid-flags") {
-    v.options = {Policy::hybrid, SyncKind::flags};
-  } else if (name == "node-barrier") {
+  if (name == kNodeBarrier)
     v.runs_collective = false;
-  } else {
-    throw std::invalid_argument("unknown variant '" + name + "'");
-  }
+  else if (name == to_string(Policy::pure))
+    v.options = {Policy::pure, SyncKind::barrier};
+  else
+    v.options = {Policy::hybrid, parse_sync(name.substr(name.find('-') + 1))};
   return v;
 }
 
+std::vector<std::string> operation_names() {
+  std::vector<std::string> names;
+  for (const auto& kind : operation_kinds(Reduction{})) names.push_back(kind.name);
+  return names;
+}
+
+std::vector<OperationKind> operation_kinds(const Reduction& reduction) {
+  return {allgather_kind(), allgatherv_kind(), bcast_kind(), allreduce_kind(reduction), reduce_kind(reduction)};
+}
+
 OperationKind find_operation(const std::string& name, const Reduction& reduction) {
-  const std::vector<OperationKind> kinds = {allgather_kind(), allgatherv_kind(), bcast_kind(),
-                                            allreduce_kind(reduction), reduce_kind(reduction)};
-  for (const auto& kind : kinds)
+  for (const auto& kind : operation_kinds(reduction))
     if (kind.name == name) return kind;
   throw std::invalid_argument("unknown operation '" + name + "'");
 }
