@@ -1,7 +1,9 @@
 #include "tuning_file.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -61,6 +63,30 @@ std::string write_atomically(const std::string& path, const std::string& body) {
   return "";
 }
 
+// Runs `update` (a read-modify-write of the file at `path`) under a POSIX record
+// lock on "<path>.lock": two grids or two jobs sharing a cache directory then
+// add their entries one after the other instead of the last rename dropping the
+// other's. fcntl locks also hold on NFS (lockd); where no lock file can be made
+// the update runs unlocked (the file stays whole; an entry lost is measured again).
+template <class Update>
+std::string locked(const std::string& path, Update&& update) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path target(path);
+  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
+  const int fd = ::open((path + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd >= 0) {
+    struct flock whole {};
+    whole.l_type = F_WRLCK;
+    whole.l_whence = SEEK_SET;
+    while (::fcntl(fd, F_SETLKW, &whole) == -1 && errno == EINTR) {
+    }
+  }
+  std::string result = update();
+  if (fd >= 0) ::close(fd);  // releases the lock
+  return result;
+}
+
 // The machine's lines of the file.
 void write_machine(std::ostringstream& body, const model::Machine& mc) {
   body.precision(9);
@@ -116,10 +142,12 @@ std::optional<model::Machine> read_tuning_file(const std::string& path) {
 }
 
 std::string write_tuning_file(const std::string& path, const model::Machine& mc) {
-  std::ostringstream body;
-  write_machine(body, mc);
-  for (const std::string& line : measured_lines(path)) body << line << "\n";
-  return write_atomically(path, body.str());
+  return locked(path, [&] {
+    std::ostringstream body;
+    write_machine(body, mc);
+    for (const std::string& line : measured_lines(path)) body << line << "\n";
+    return write_atomically(path, body.str());
+  });
 }
 
 std::optional<std::vector<double>> read_measured(const std::string& path, const std::string& key) {
@@ -141,20 +169,22 @@ std::optional<std::vector<double>> read_measured(const std::string& path, const 
 }
 
 std::string write_measured(const std::string& path, const std::string& key, const std::vector<double>& values) {
-  const std::string prefix = kMeasured + key + "=";
-  std::ostringstream body;
-  body.precision(9);
-  if (const auto mc = read_tuning_file(path)) write_machine(body, *mc);
-  std::vector<std::string> kept;
-  for (const std::string& line : measured_lines(path))
-    if (line.rfind(prefix, 0) != 0) kept.push_back(line);
-  // Bounded: the oldest entries go first (they are measured again when needed).
-  const std::size_t first = kept.size() > kMaxMeasured - 1 ? kept.size() - (kMaxMeasured - 1) : 0;
-  for (std::size_t i = first; i < kept.size(); ++i) body << kept[i] << "\n";
-  body << prefix;
-  for (std::size_t i = 0; i < values.size(); ++i) body << (i ? "," : "") << values[i];
-  body << "\n";
-  return write_atomically(path, body.str());
+  return locked(path, [&] {
+    const std::string prefix = kMeasured + key + "=";
+    std::ostringstream body;
+    body.precision(9);
+    if (const auto mc = read_tuning_file(path)) write_machine(body, *mc);
+    std::vector<std::string> kept;
+    for (const std::string& line : measured_lines(path))
+      if (line.rfind(prefix, 0) != 0) kept.push_back(line);
+    // Bounded: the oldest entries go first (they are measured again when needed).
+    const std::size_t first = kept.size() > kMaxMeasured - 1 ? kept.size() - (kMaxMeasured - 1) : 0;
+    for (std::size_t i = first; i < kept.size(); ++i) body << kept[i] << "\n";
+    body << prefix;
+    for (std::size_t i = 0; i < values.size(); ++i) body << (i ? "," : "") << values[i];
+    body << "\n";
+    return write_atomically(path, body.str());
+  });
 }
 
 }  // namespace hympi::hsumma::scalapack

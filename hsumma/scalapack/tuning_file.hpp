@@ -21,7 +21,8 @@ std::optional<model::Machine> read_tuning_file(const std::string& path);
 
 // Writes (atomically: temporary file + rename, creating the directory) and
 // returns "" or the problem; the caller warns. Measured entries already in the
-// file are kept.
+// file are kept. Writers in several processes (two grids, two jobs) take turns
+// through a lock file beside it ("<path>.lock"), so nobody's entry is lost.
 std::string write_tuning_file(const std::string& path, const model::Machine& mc);
 
 // model=measured's results, lines "measured.<key>=v1,v2,..." of the same file
