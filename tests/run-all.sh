@@ -32,6 +32,13 @@ jobs=${HYMPI_JOBS:-$(nproc)}
 
 bash "$root/cmake/install-deps.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# With ccache, a run rebuilds only what changed since the last run on this machine, in
+# any clone (paths under the checkout are hashed relative to it); CMake also hands
+# these launchers to the nested builds (the SMPI build, the install consumers).
+if command -v ccache > /dev/null; then
+  export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_Fortran_COMPILER_LAUNCHER=ccache
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root}
+fi
 
 total_passed=0 total_failed=0 status=0
 run_suite() {
