@@ -18,7 +18,7 @@ tests each suite in build-test-<suite>: about 45 minutes on 2 cores.
 quick installs nothing: in an existing build directory (HYMPI_BUILD_DIR, default
 build-dev; configured with Open MPI if absent) it builds only what it runs, then
 runs the unit tests, the core/api/robust tests on 1 and 2 ranks, one SUMMA, one
-drop-in and one BPMF test: a few minutes on 2 cores from a built tree.
+drop-in and one BPMF test: 1-2 minutes on 2 cores from a built tree.
 Env: HYMPI_JOBS (build parallelism, default nproc), HYMPI_CTEST_ARGS (extra ctest args)
 EOF
 }

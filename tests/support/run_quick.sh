@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/run-all.sh quick: the development loop's test run (a few minutes on 2 cores).
+# tests/run-all.sh quick: the development loop's test run (1-2 minutes on 2 cores).
 # In an existing build directory (configured with Open MPI if absent), builds only what
 # the selected tests run, then runs them: the unit tests, the core/api/robust tests on
 # 1 and 2 ranks, one SUMMA, one drop-in and one BPMF test (tests/support/quick_tests.py).
