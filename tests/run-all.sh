@@ -1,21 +1,44 @@
 #!/usr/bin/env bash
-# The whole test suite, from a fresh machine: installs the dependencies, then
-# builds and runs ctest for each suite:
+# The whole test suite, from a fresh machine (CI's and the README's test command):
+# installs the dependencies, then builds and runs ctest for each suite:
 #   openmpi - everything, built with Open MPI (the default MPI), plus the SimGrid SMPI build
 #   mpich   - everything, built with MPICH (the Cray MPI family), up to 4 ranks, the way
 #             Cray builds are made: MPICH's compiler wrappers as CC/CXX/FC,
 #             HYMPI_MPI=system and no other MPI hints
 #   asan    - the collective core, the robust suite, SUMMA and BPMF with AddressSanitizer + UBSan (Open MPI)
-# Usage: tests/run-all.sh [suite...]      (default: all three)
-# Env:   HYMPI_JOBS (build parallelism, default nproc), HYMPI_CTEST_ARGS (extra ctest args)
+# and the development loop's quick run (tests/support/run_quick.sh). Usage: --help.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+usage() {
+  cat << EOF
+Usage: tests/run-all.sh [openmpi] [mpich] [asan]   the full suite (default: all three)
+       tests/run-all.sh quick                      the development loop
+The full suite installs the dependencies (cmake/install-deps.sh), then builds and
+tests each suite in build-test-<suite>: about 45 minutes on 2 cores.
+quick installs nothing: in an existing build directory (HYMPI_BUILD_DIR, default
+build-dev; configured with Open MPI if absent) it builds only what it runs, then
+runs the unit tests, the core/api/robust tests on 1 and 2 ranks, one SUMMA, one
+drop-in and one BPMF test: 1-2 minutes on 2 cores from a built tree.
+Env: HYMPI_JOBS (build parallelism, default nproc), HYMPI_CTEST_ARGS (extra ctest args)
+EOF
+}
+case ${1:-} in
+  -h | --help) usage; exit 0 ;;
+  quick) [[ $# -eq 1 ]] || { usage >&2; exit 2; }; exec bash "$root/tests/support/run_quick.sh" ;;
+esac
 suites=("$@")
 [[ ${#suites[@]} -eq 0 ]] && suites=(openmpi mpich asan)
 jobs=${HYMPI_JOBS:-$(nproc)}
 
 bash "$root/cmake/install-deps.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# With ccache, a run rebuilds only what changed since the last run on this machine, in
+# any clone (paths under the checkout are hashed relative to it); CMake also hands
+# these launchers to the nested builds (the SMPI build, the install consumers).
+if command -v ccache > /dev/null; then
+  export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_Fortran_COMPILER_LAUNCHER=ccache
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root}
+fi
 
 total_passed=0 total_failed=0 status=0
 run_suite() {
