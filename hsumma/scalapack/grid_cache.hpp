@@ -57,6 +57,8 @@ class GridCache {
   GridEntry& of(int ctxt, int nprow, int npcol, int myrow, int mycol);
   // Frees a context's entry (collective over its grid: called from blacs_gridexit).
   void release(int ctxt);
+  // Entries held (hympi_pdgemm_cached_grids).
+  int size() const { return static_cast<int>(grids_.size()); }
   static GridCache& instance();
 
  private:

@@ -1,8 +1,9 @@
 // The exported symbols: pdgemm_ (ScaLAPACK's Fortran convention) and the C API
 // of hympi/pdgemm.h, the pass-on to ScaLAPACK's own pdgemm_ (the next definition
 // in the lookup order: dlsym(RTLD_NEXT) works linked first or LD_PRELOADed),
-// blacs_gridexit (frees the context's engines) and MPI_Finalize (through PMPI:
-// prints the counters when HYMPI_PDGEMM_STATS=1).
+// blacs_gridexit (frees the context's engines; BLACS's own blacs_exit ends every
+// context through it) and MPI_Finalize (through PMPI: prints the counters when
+// HYMPI_PDGEMM_STATS=1).
 #include <dlfcn.h>
 #include <mpi.h>
 
@@ -148,6 +149,10 @@ void Cblacs_gridexit(int context) {
   hs::GridCache::instance().release(context);
   static const auto real = next_definition<void (*)(int)>("Cblacs_gridexit");
   real(context);
+}
+
+int hympi_pdgemm_cached_grids(void) {
+  return hs::GridCache::instance().size();
 }
 
 int MPI_Finalize(void) {

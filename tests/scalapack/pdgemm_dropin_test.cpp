@@ -32,6 +32,7 @@
 #include "hympi/pdgemm.h"
 
 extern "C" int numroc_(const int* n, const int* nb, const int* iproc, const int* isrc, const int* nprocs);
+extern "C" void Cblacs_exit(int continue_mpi);
 
 namespace {
 
@@ -281,7 +282,25 @@ int main(int argc, char** argv) {
       run_case(rng, ctxt, P, Q, myrow, mycol, false, Direct::no, "enabled=0");
       set("enabled", "1");
       Cblacs_gridexit(ctxt);
+      if (hympi_pdgemm_cached_grids() != 0)
+        std::fprintf(stderr, "FAIL: blacs_gridexit left %d cached grids\n", hympi_pdgemm_cached_grids()), ++failures;
     }
+  }
+  {
+    // A grid never ended by blacs_gridexit: blacs_exit frees what hympi holds for it.
+    int ctxt = Csys2blacs_handle(MPI_COMM_WORLD);
+    std::vector<int> map(static_cast<std::size_t>(size));
+    for (int r = 0; r < size; ++r) map[static_cast<std::size_t>(r)] = r;
+    Cblacs_gridmap(&ctxt, map.data(), 1, 1, size);
+    int nprow = 0, npcol = 0, myrow = 0, mycol = 0;
+    Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
+    std::mt19937 rng(11);
+    run_case(rng, ctxt, 1, size, myrow, mycol, true, Direct::automatic, "grid left to blacs_exit");
+    if (hympi_pdgemm_cached_grids() != 1)
+      std::fprintf(stderr, "FAIL: %d cached grids while one grid is live\n", hympi_pdgemm_cached_grids()), ++failures;
+    Cblacs_exit(1);  // 1: MPI goes on
+    if (hympi_pdgemm_cached_grids() != 0)
+      std::fprintf(stderr, "FAIL: blacs_exit left %d cached grids\n", hympi_pdgemm_cached_grids()), ++failures;
   }
   int total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

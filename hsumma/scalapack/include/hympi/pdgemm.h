@@ -37,6 +37,9 @@ void hympi_pdgemm_counts(long long* handled, long long* passed, long long* error
 /* Of this rank's calls run by hympi, those run by the direct engine on the
  * caller's own block-cyclic arrays (no redistribution; see README). */
 long long hympi_pdgemm_direct_count(void);
+/* BLACS grids whose engines (communicators, node windows) hympi holds on this
+ * rank (freed by blacs_gridexit; BLACS's blacs_exit ends every grid through it). */
+int hympi_pdgemm_cached_grids(void);
 
 #ifdef __cplusplus
 }
