@@ -265,20 +265,22 @@ std::unique_ptr<Bcast> Bcast::create(const Topology& topo, std::int64_t capacity
                                      CollectiveOptions options) {
   // Every size the ring needs (3 slots at most, each rounded up to 64 bytes) must fit size_t.
   const auto limit = static_cast<std::uint64_t>(std::numeric_limits<std::size_t>::max() / 4 - 64);
-  detail::check_exchange_options(
-      topo, options,
-      [&] {
-        require(capacity >= 0 && elem_size > 0,
-                "bcast capacity must be >= 0 and element size > 0 (got capacity " + std::to_string(capacity) + ")");
-        require(static_cast<std::uint64_t>(capacity) <= limit / elem_size,
-                "bcast capacity " + std::to_string(capacity) + " x element size " + std::to_string(elem_size) +
-                    " bytes overflows size_t",
-                ErrorCode::out_of_memory);
-      },
-      {{"bcast element size", static_cast<std::int64_t>(elem_size)}});
   // One node copy serves ranks that may size their panels differently: the
   // window layout must be the same on every rank, so the largest capacity wins.
-  HYMPI_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &capacity, 1, MPI_INT64_T, MPI_MAX, topo.comm()));
+  capacity =
+      detail::check_exchange_options(
+          topo, options,
+          [&] {
+            require(capacity >= 0 && elem_size > 0,
+                    "bcast capacity must be >= 0 and element size > 0 (got capacity " + std::to_string(capacity) + ")");
+            require(static_cast<std::uint64_t>(capacity) <= limit / elem_size,
+                    "bcast capacity " + std::to_string(capacity) + " x element size " + std::to_string(elem_size) +
+                        " bytes overflows size_t",
+                    ErrorCode::out_of_memory);
+          },
+          {{"bcast capacity", capacity, /*largest_wins=*/true},
+           {"bcast element size", static_cast<std::int64_t>(elem_size)}})
+          .front();
   if (options.policy == Policy::pure) return std::make_unique<PureBcast>(topo, capacity, elem_size, options);
   return std::make_unique<HybridBcast>(topo, capacity, elem_size, options);
 }

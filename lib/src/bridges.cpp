@@ -16,7 +16,7 @@ bool progress_thread_available(const CollectiveOptions& options) {
   return provided == MPI_THREAD_MULTIPLE;
 }
 
-void require_same(MPI_Comm comm, const std::vector<Agreed>& values) {
+std::vector<std::int64_t> require_same(MPI_Comm comm, const std::vector<Agreed>& values) {
   const std::size_t n = values.size();
   std::vector<std::int64_t> mine(2 * n), extremes(2 * n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -26,13 +26,17 @@ void require_same(MPI_Comm comm, const std::vector<Agreed>& values) {
   HYMPI_CHECK_MPI(MPI_Allreduce(mine.data(), extremes.data(), static_cast<int>(2 * n), MPI_INT64_T, MPI_MAX, comm));
   for (std::size_t i = 0; i < n; ++i) {
     const std::int64_t highest = extremes[i], lowest = -extremes[n + i];
-    require(lowest == highest, values[i].what + " differs between ranks (" + std::to_string(lowest) + " and " +
-                                   std::to_string(highest) + "); every rank must pass the same value");
+    require(lowest == highest || values[i].largest_wins,
+            values[i].what + " differs between ranks (" + std::to_string(lowest) + " and " + std::to_string(highest) +
+                "); every rank must pass the same value");
   }
+  extremes.resize(n);  // the highest of each
+  return extremes;
 }
 
-void check_exchange_options(const Topology& topo, const CollectiveOptions& options,
-                            const std::function<void()>& local_checks, std::vector<Agreed> values) {
+std::vector<std::int64_t> check_exchange_options(const Topology& topo, const CollectiveOptions& options,
+                                                 const std::function<void()>& local_checks,
+                                                 std::vector<Agreed> values) {
   topo.require_comm_alive("collective creation");
   checked_together(topo.comm(), [&] {
     require(options.leaders >= 0,
@@ -45,7 +49,7 @@ void check_exchange_options(const Topology& topo, const CollectiveOptions& optio
   values.push_back({"sync", static_cast<std::int64_t>(options.sync)});
   values.push_back({"overlap", options.overlap});
   values.push_back({"progress_thread", options.progress_thread});
-  require_same(topo.comm(), values);
+  return require_same(topo.comm(), values);
 }
 
 int automatic_leaders(std::uint64_t bytes, int largest_node) {

@@ -21,15 +21,19 @@ class Topology;
 
 namespace detail {
 
-// A value every rank must pass identically, named for the error message.
+// A value every rank must pass identically, named for the error message; or,
+// with largest_wins, one that may differ and becomes the largest on every rank
+// (a capacity: one window layout per node).
 struct Agreed {
   std::string what;
   std::int64_t value;
+  bool largest_wins = false;
 };
 
 // Collective over comm, one MPI_Allreduce: every rank throws the same
-// hympi::Error naming the first value that differs between ranks.
-void require_same(MPI_Comm comm, const std::vector<Agreed>& values);
+// hympi::Error naming the first value that differs between ranks. Returns the
+// agreed values (the largest where largest_wins), in order.
+std::vector<std::int64_t> require_same(MPI_Comm comm, const std::vector<Agreed>& values);
 
 // Collective over topo.comm(), agreement before refusal: the local checks
 // (options.leaders >= 0, a progress thread asked for is available, then
@@ -37,8 +41,10 @@ void require_same(MPI_Comm comm, const std::vector<Agreed>& values);
 // every option and `values` (element size, capacity, ...) must be the same on
 // every rank. Otherwise every rank throws the same hympi::Error naming the
 // problem, and nobody is left inside a later collective.
-void check_exchange_options(const Topology& topo, const CollectiveOptions& options,
-                            const std::function<void()>& local_checks = {}, std::vector<Agreed> values = {});
+// Returns the agreed `values` (require_same).
+std::vector<std::int64_t> check_exchange_options(const Topology& topo, const CollectiveOptions& options,
+                                                 const std::function<void()>& local_checks = {},
+                                                 std::vector<Agreed> values = {});
 
 // options.progress_thread needs MPI_THREAD_MULTIPLE; true when this process can
 // honour it (or it is not asked). Local: callers agree it with their other checks.
