@@ -8,6 +8,19 @@
 
 namespace hympi::apps {
 
+namespace {
+// "2x3" -> {2, 3} by hympi::parse_grid, under the message this app has always given
+// (tests/summa: bad_grid_text).
+std::pair<int, int> parse_pair(const std::string& text, const char* option) {
+  try {
+    return parse_grid(text, option);
+  } catch (const Error&) {
+    throw Error(ErrorCode::invalid_argument,
+                "hympi: " + std::string(option) + " expects AxB with A, B >= 1 (e.g. 2x3), got '" + text + "'");
+  }
+}
+}  // namespace
+
 void add_summa_options(CLI::App& app, SummaOptions& o) {
   app.add_option("--alg,-a", o.algorithms, "Algorithms to run: summa, hsumma, pdgemm (several allowed)")
       ->delimiter(',')
@@ -62,15 +75,6 @@ void add_summa_options(CLI::App& app, SummaOptions& o) {
   app.add_flag("!--no-reference-dgemm", o.reference_dgemm, "Skip the single-rank DGEMM rate measurement");
   app.add_option("--seed", o.seed, "Seed of the test matrices")->capture_default_str();
   add_common_options(app, o.common, "Append one row per repetition to this CSV file ('-' = stdout)");
-}
-
-std::pair<int, int> parse_pair(const std::string& text, const char* option) {
-  try {
-    return parse_grid(text, option);
-  } catch (const Error&) {  // the one parser, under this app's message (tests/summa: bad_grid_text)
-    throw Error(ErrorCode::invalid_argument,
-                "hympi: " + std::string(option) + " expects AxB with A, B >= 1 (e.g. 2x3), got '" + text + "'");
-  }
 }
 
 SummaShapes check_summa_options(SummaOptions& o, int comm_size) {

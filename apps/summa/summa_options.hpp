@@ -34,9 +34,6 @@ struct SummaOptions {
 
 void add_summa_options(CLI::App& app, SummaOptions& options);
 
-// "2x3" -> {2, 3} (hympi::parse_grid); throws hympi::Error naming the option on bad text.
-std::pair<int, int> parse_pair(const std::string& text, const char* option);
-
 // The grid (the given one, else hympi::most_square_grid) and the group shapes.
 struct SummaShapes {
   int P = 1, Q = 1;
