@@ -57,7 +57,7 @@ run_suite() {
                       "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -g1"
                       "-DCMAKE_Fortran_FLAGS_RELWITHDEBINFO=-O2 -g1")
           ctest_args=(-L "core|robust|summa|bpmf" -LE install)
-          targets=(apps/summa/all apps/bpmf/all)
+          targets=(apps/summa/all apps/bpmf/all apps/bpmf_synth/all)
           local dir
           for dir in "$root"/tests/*/; do
             dir=$(basename "$dir")

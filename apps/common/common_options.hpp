@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "hympi/collectives.hpp"
@@ -36,6 +37,10 @@ struct CommonOptions {
 
 // `csv_help` says what one row is for this app.
 void add_common_options(CLI::App& app, CommonOptions& options, const std::string& csv_help);
+
+// --grid's "PxQ" -> {P, Q} by hympi::parse_grid, the one grid parser; bad text
+// throws hympi::Error "--grid <text>: expected PxQ, e.g. 32x32" (the drop-in's tools).
+std::pair<int, int> parse_grid_option(const std::string& text);
 
 // name -> value of an enum, from its table (names only: the apps take no aliases).
 template <class Enum>

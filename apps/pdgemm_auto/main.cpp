@@ -15,12 +15,13 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include "app.hpp"
+#include "common_options.hpp"
 #include "hympi/error.hpp"
 #include "hympi/hsumma/cost_model.hpp"
-#include "machine_probe.hpp"
-#include "tuning_file.hpp"
+#include "hympi/pdgemm_machine.hpp"
 
 namespace {
 
@@ -52,7 +53,9 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--alpha", o.alpha, "latency per message [s]")->check(CLI::PositiveNumber);
   app.add_option("--beta", o.beta, "transfer time per byte [s/B]")->check(CLI::PositiveNumber);
   app.add_option("--gflops", o.gflops, "DGEMM rate per process [Gflop/s]")->check(CLI::PositiveNumber);
-  app.add_option("--bcast", o.bcast, "broadcast model")->check(CLI::IsMember({"binomial", "vandegeijn", "pipelined"}));
+  app.add_option("--bcast", o.bcast, "broadcast model")
+      ->check(CLI::IsMember(hympi::enum_names<model::Bcast>()))
+      ->capture_default_str();
   app.add_flag("--probe", o.probe, "use the measured machine (tuning file or probe, as the drop-in; >= 2 ranks)");
   app.add_option("--table", o.table, "read rows 'P Q m n k b M alpha beta gflops bcast' from this file (- = stdin)");
 }
@@ -88,26 +91,31 @@ int run_table(const std::string& path) {
   return hympi::apps::kSuccess;
 }
 
+// Every check of the options, in one place (same verdict on every rank): the
+// problem they describe, or hympi::Error(invalid_argument) naming the option.
+model::Problem check_options(const Options& o, int comm_size) {
+  if (!o.table.empty() && comm_size > 1)
+    throw hympi::Error(hympi::ErrorCode::invalid_argument, "--table runs on one rank");
+  if (o.probe && comm_size < 2) throw hympi::Error(hympi::ErrorCode::invalid_argument, "--probe needs >= 2 ranks");
+  model::Problem pb;
+  std::tie(pb.P, pb.Q) = hympi::apps::parse_grid_option(o.grid);
+  const long long M = o.M ? o.M : o.b;
+  if (M % o.b) throw hympi::Error(hympi::ErrorCode::invalid_argument, "-M must be a multiple of -b");
+  pb.n = static_cast<double>(o.n), pb.m = static_cast<double>(o.m ? o.m : o.n);
+  pb.k = static_cast<double>(o.k ? o.k : o.n), pb.b = static_cast<double>(o.b), pb.M = static_cast<double>(M);
+  return pb;
+}
+
 int run(Options& o) {
   int rank = 0;
   HYMPI_CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
   int size = 1;
   HYMPI_CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
-  if (!o.table.empty() && size > 1)  // every rank reaches this verdict
-    throw hympi::Error(hympi::ErrorCode::invalid_argument, "--table runs on one rank");
+  const model::Problem pb = check_options(o, size);
   if (!o.table.empty()) return run_table(o.table);
-  model::Problem pb;
-  char tail = 0;
-  if (std::sscanf(o.grid.c_str(), "%dx%d%c", &pb.P, &pb.Q, &tail) != 2 || pb.P < 1 || pb.Q < 1)
-    throw hympi::Error(hympi::ErrorCode::invalid_argument, "--grid " + o.grid + ": expected PxQ, e.g. 32x32");
-  const long long M = o.M ? o.M : o.b;
-  if (M % o.b) throw hympi::Error(hympi::ErrorCode::invalid_argument, "-M must be a multiple of -b");
-  pb.n = static_cast<double>(o.n), pb.m = static_cast<double>(o.m ? o.m : o.n);
-  pb.k = static_cast<double>(o.k ? o.k : o.n), pb.b = static_cast<double>(o.b), pb.M = static_cast<double>(M);
   model::Machine mc;
   mc.alpha = o.alpha, mc.beta = o.beta, mc.gamma = o.gflops * 1e9;
   if (o.probe) {
-    if (size < 2) throw hympi::Error(hympi::ErrorCode::invalid_argument, "--probe needs >= 2 ranks");
     mc = hympi::hsumma::scalapack::agreed_machine(MPI_COMM_WORLD);
     if (rank == 0)
       std::printf("machine: alpha=%.4g s beta=%.4g s/B (%.4g GB/s) gamma=%.4g Gflop/s; tuning file %s\n", mc.alpha,

@@ -9,12 +9,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app.hpp"
 #include "common_options.hpp"
+#include "hympi/blacs.h"
 #include "hympi/error.hpp"
-#include "hympi/hsumma/scalapack.hpp"
+#include "hympi/grid.hpp"
 #include "hympi/topology.hpp"
 #include "record.hpp"
 #include "run_info.hpp"
@@ -75,17 +77,22 @@ void add_options(CLI::App& app, Options& o) {
   hympi::apps::add_common_options(app, o.common, "one row per run");
 }
 
+// The options' one check (CLI11 checks the numbers): the grid P x Q, given or
+// 1 x ranks, or hympi::Error(invalid_argument) naming --grid.
+std::pair<int, int> check_options(const Options& o, int comm_size) {
+  const auto grid = o.grid.empty() ? std::pair<int, int>{1, comm_size} : hympi::parse_grid(o.grid, "--grid");
+  if (grid.first * grid.second != comm_size)
+    throw hympi::Error(hympi::ErrorCode::invalid_argument,
+                       "--grid " + o.grid + " must be PxQ with P*Q = " + std::to_string(comm_size) + " ranks");
+  return grid;
+}
+
 int run(Options& o) {
   int rank = 0, size = 1;
   HYMPI_CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
   HYMPI_CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
   const int n = o.n, nb = o.nb;
-  int P = 1, Q = size;
-  char tail = 0;
-  if (!o.grid.empty() &&
-      (std::sscanf(o.grid.c_str(), "%dx%d%c", &P, &Q, &tail) != 2 || P < 1 || Q < 1 || P * Q != size))
-    throw hympi::Error(hympi::ErrorCode::invalid_argument,
-                       "--grid " + o.grid + " must be PxQ with P*Q = " + std::to_string(size) + " ranks");
+  const auto [P, Q] = check_options(o, size);
   const auto& topo = hympi::Topology::of(MPI_COMM_WORLD, o.common.layout.resolve(size));
   const auto info = hympi::apps::gather_run_info(topo);
   const auto record = [&](const char* impl, double best, double median, double gflops, const char* verdict) {

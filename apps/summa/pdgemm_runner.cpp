@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "hympi/blacs.h"
 #include "hympi/error.hpp"
-#include "hympi/hsumma/scalapack.hpp"
 
 namespace hympi::apps {
 

@@ -1,10 +1,25 @@
 #include "summa_options.hpp"
 
-#include <cmath>
+#include <algorithm>
+#include <tuple>
 
 #include "hympi/error.hpp"
+#include "hympi/grid.hpp"
 
 namespace hympi::apps {
+
+namespace {
+// "2x3" -> {2, 3} by hympi::parse_grid, under the message this app has always given
+// (tests/summa: bad_grid_text).
+std::pair<int, int> parse_pair(const std::string& text, const char* option) {
+  try {
+    return parse_grid(text, option);
+  } catch (const Error&) {
+    throw Error(ErrorCode::invalid_argument,
+                "hympi: " + std::string(option) + " expects AxB with A, B >= 1 (e.g. 2x3), got '" + text + "'");
+  }
+}
+}  // namespace
 
 void add_summa_options(CLI::App& app, SummaOptions& o) {
   app.add_option("--alg,-a", o.algorithms, "Algorithms to run: summa, hsumma, pdgemm (several allowed)")
@@ -62,26 +77,24 @@ void add_summa_options(CLI::App& app, SummaOptions& o) {
   add_common_options(app, o.common, "Append one row per repetition to this CSV file ('-' = stdout)");
 }
 
-std::pair<int, int> parse_pair(const std::string& text, const char* option) {
-  const auto x = text.find_first_of("xX");
-  int a = 0, b = 0;
-  try {
-    std::size_t used_a = 0, used_b = 0;
-    if (x == std::string::npos) throw std::invalid_argument("no x");
-    a = std::stoi(text.substr(0, x), &used_a);
-    b = std::stoi(text.substr(x + 1), &used_b);
-    if (used_a != x || used_b != text.size() - x - 1) throw std::invalid_argument("trailing text");
-  } catch (const std::exception&) {
-    require(false, std::string(option) + " expects AxB (e.g. 2x3), got '" + text + "'");
-  }
-  require(a >= 1 && b >= 1, std::string(option) + " needs positive dimensions, got '" + text + "'");
-  return {a, b};
-}
-
-std::pair<int, int> default_grid(int np) {
-  int p = static_cast<int>(std::sqrt(static_cast<double>(np)));
-  while (p > 1 && np % p != 0) --p;
-  return {p, np / p};
+SummaShapes check_summa_options(SummaOptions& o, int comm_size) {
+  if (o.size != 0) o.m = o.n = o.k = o.size;
+  if (o.M == 0) o.M = o.b;
+  require(o.reps >= 1, "--reps must be >= 1");
+  require(o.warmup >= 0, "--warmup must be >= 0");
+  require(o.batch >= 1, "--batch must be >= 1");
+  require(o.max_steps >= 0, "--max-steps must be >= 0");
+  require(o.max_steps == 0 || o.check == "none",
+          "--max-steps " + std::to_string(o.max_steps) + " leaves C incomplete: use --check none");
+  require(o.max_steps == 0 || std::find(o.algorithms.begin(), o.algorithms.end(), "pdgemm") == o.algorithms.end(),
+          "--max-steps applies to summa/hsumma only, not pdgemm");
+  require(o.threads >= 1, "--threads must be >= 1");
+  for (auto nb : o.pdgemm_nb) require(nb >= 0, "--pdgemm-nb must be >= 0 (0 = the engine's distribution)");
+  SummaShapes shapes;
+  std::tie(shapes.P, shapes.Q) = o.grid.empty() ? most_square_grid(comm_size) : parse_pair(o.grid, "--grid");
+  require(!o.groups.empty(), "--groups needs at least one IxJ");
+  for (const auto& g : o.groups) shapes.groups.push_back(parse_pair(g, "--groups"));
+  return shapes;
 }
 
 }  // namespace hympi::apps

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common_options.hpp"
@@ -33,10 +34,16 @@ struct SummaOptions {
 
 void add_summa_options(CLI::App& app, SummaOptions& options);
 
-// "2x3" -> {2, 3}; throws hympi::Error naming the option on bad text.
-std::pair<int, int> parse_pair(const std::string& text, const char* option);
+// The grid (the given one, else hympi::most_square_grid) and the group shapes.
+struct SummaShapes {
+  int P = 1, Q = 1;
+  std::vector<std::pair<int, int>> groups;
+};
 
-// The most square P x Q with P * Q = np and P <= Q.
-std::pair<int, int> default_grid(int np);
+// Every check of the options alone, in one place: completes the defaults
+// (--size, M = b), parses --grid and --groups, and throws hympi::Error
+// (invalid_argument) naming the option. What needs the engine (shapes against
+// the ranks, block sizes) is hsumma::validate's, in make_setup.
+SummaShapes check_summa_options(SummaOptions& options, int comm_size);
 
 }  // namespace hympi::apps

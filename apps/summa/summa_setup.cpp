@@ -4,7 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <string>
+#include <utility>
 
 #include "hympi/error.hpp"
 
@@ -34,21 +34,9 @@ Setup make_setup(SummaOptions options) {
   HYMPI_CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &s.rank));
   HYMPI_CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &s.size));
   SummaOptions& o = s.o;
-  if (o.size != 0) o.m = o.n = o.k = o.size;
-  if (o.M == 0) o.M = o.b;
-  require(o.reps >= 1, "--reps must be >= 1");
-  require(o.warmup >= 0, "--warmup must be >= 0");
-  require(o.batch >= 1, "--batch must be >= 1");
-  require(o.max_steps >= 0, "--max-steps must be >= 0");
-  require(o.max_steps == 0 || o.check == "none",
-          "--max-steps " + std::to_string(o.max_steps) + " leaves C incomplete: use --check none");
-  require(o.max_steps == 0 || std::find(o.algorithms.begin(), o.algorithms.end(), "pdgemm") == o.algorithms.end(),
-          "--max-steps applies to summa/hsumma only, not pdgemm");
-  require(o.threads >= 1, "--threads must be >= 1");
-  for (auto nb : o.pdgemm_nb) require(nb >= 0, "--pdgemm-nb must be >= 0 (0 = the engine's distribution)");
-  std::tie(s.P, s.Q) = o.grid.empty() ? default_grid(s.size) : parse_pair(o.grid, "--grid");
-  require(!o.groups.empty(), "--groups needs at least one IxJ");
-  for (const auto& g : o.groups) s.groups.push_back(parse_pair(g, "--groups"));
+  SummaShapes shapes = check_summa_options(o, s.size);
+  s.P = shapes.P, s.Q = shapes.Q;
+  s.groups = std::move(shapes.groups);
   s.layout = o.common.layout.resolve(s.size);
   hsumma::validate(s.shape(false), s.size, s.engine_options(false, Policy::pure));
   for (const auto& ij : s.groups) hsumma::validate(s.shape(true, ij), s.size, s.engine_options(true, Policy::pure));

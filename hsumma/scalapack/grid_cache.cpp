@@ -4,8 +4,8 @@
 #include <utility>
 
 #include "auto_plan.hpp"
+#include "hympi/blacs.h"
 #include "hympi/error.hpp"
-#include "hympi/hsumma/scalapack.hpp"
 
 namespace hympi::hsumma::scalapack {
 

@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include "hympi/hsumma/cost_model.hpp"
+#include "hympi/pdgemm_machine.hpp"
 
 namespace hympi::hsumma::scalapack {
 
@@ -12,9 +13,6 @@ namespace hympi::hsumma::scalapack {
 // rank 0; rank 0's values on every rank. comm needs >= 2 ranks.
 model::Machine probe_machine(MPI_Comm comm);
 
-// The same Machine on every rank of comm (rank 0 decides): remembered by this
-// process, else read from tuning_file_path(), else probed and written there
-// (an unwritable file warns once per process and the run goes on). Collective.
-model::Machine agreed_machine(MPI_Comm comm);
+// agreed_machine (the probe or the tuning file, agreed over a communicator): hympi/pdgemm_machine.hpp.
 
 }  // namespace hympi::hsumma::scalapack

@@ -13,7 +13,7 @@
 #include <string>
 
 #include "grid_cache.hpp"
-#include "hympi/hsumma/scalapack.hpp"
+#include "hympi/blacs.h"
 #include "hympi/pdgemm.h"
 #include "pdgemm_call.hpp"
 #include "settings.hpp"

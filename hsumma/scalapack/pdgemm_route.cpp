@@ -4,9 +4,9 @@
 #include <utility>
 
 #include "block_cyclic_summa.hpp"
+#include "hympi/blacs.h"
 #include "hympi/error.hpp"
 #include "hympi/hsumma/distribution.hpp"
-#include "hympi/hsumma/scalapack.hpp"
 #include "staged_operand.hpp"
 
 namespace hympi::hsumma::scalapack {

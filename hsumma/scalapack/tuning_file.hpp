@@ -8,12 +8,11 @@
 #include <vector>
 
 #include "hympi/hsumma/cost_model.hpp"
+#include "hympi/pdgemm_machine.hpp"
 
 namespace hympi::hsumma::scalapack {
 
-// HYMPI_TUNING_FILE, else $XDG_CACHE_HOME/hympi/tuning-<host>.txt, else
-// $HOME/.cache/hympi/tuning-<host>.txt; "" when none of them is set.
-std::string tuning_file_path();
+// tuning_file_path() (where the file is): hympi/pdgemm_machine.hpp.
 
 // The machine stored at `path`, or nothing (missing: silently; corrupt or
 // implausible: with a warning on stderr naming the file and the problem).

@@ -10,14 +10,11 @@
 namespace hympi::hsumma::model {
 
 Bcast parse_bcast(const std::string& name) {
-  if (name == "binomial") return Bcast::binomial;
-  if (name == "vandegeijn") return Bcast::vandegeijn;
-  if (name == "pipelined") return Bcast::pipelined;
-  throw std::invalid_argument("unknown broadcast model '" + name + "' (expected binomial, vandegeijn or pipelined)");
+  return parse_enum<Bcast>(name);
 }
 
 const char* bcast_name(Bcast b) {
-  return b == Bcast::binomial ? "binomial" : b == Bcast::vandegeijn ? "vandegeijn" : "pipelined";
+  return enum_name(b);
 }
 
 std::pair<double, double> bcast_terms(Bcast algorithm, int p, int segments) {

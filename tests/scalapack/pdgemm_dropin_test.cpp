@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "hympi/hsumma/scalapack.hpp"
+#include "hympi/blacs.h"
 #include "hympi/pdgemm.h"
 
 extern "C" int numroc_(const int* n, const int* nb, const int* iproc, const int* isrc, const int* nprocs);

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "hympi/hsumma/scalapack.hpp"
+#include "hympi/blacs.h"
 
 namespace {
 [[noreturn]] void unavailable() {

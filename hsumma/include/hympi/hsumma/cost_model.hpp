@@ -2,15 +2,35 @@
 // apps/model/hympi_model.py (the reference: tests/scalapack/model_choice_test.py
 // compares this port with it on a table of inputs). Used by groups=auto.
 #pragma once
+#include <array>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "hympi/enums.hpp"
 
 namespace hympi::hsumma::model {
 
 enum class Bcast { binomial, vandegeijn, pipelined };
 
-// "binomial" | "vandegeijn" | "pipelined"; throws std::invalid_argument naming the value.
+}  // namespace hympi::hsumma::model
+
+namespace hympi {
+// The broadcast models' names (model=..., --bcast, the model's tables): parse_bcast,
+// bcast_name and every list of them come from here.
+template <>
+struct EnumTable<hsumma::model::Bcast> {
+  static constexpr const char* what = "broadcast model";
+  static constexpr Spelling<hsumma::model::Bcast> names[] = {{"binomial", hsumma::model::Bcast::binomial},
+                                                             {"vandegeijn", hsumma::model::Bcast::vandegeijn},
+                                                             {"pipelined", hsumma::model::Bcast::pipelined}};
+  static constexpr std::array<Spelling<hsumma::model::Bcast>, 0> aliases{};
+};
+}  // namespace hympi
+
+namespace hympi::hsumma::model {
+
+// A name of the table above -> the model; anything else throws hympi::Error(invalid_argument) listing them.
 Bcast parse_bcast(const std::string& name);
 const char* bcast_name(Bcast b);
 

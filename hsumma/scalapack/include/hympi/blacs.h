@@ -1,9 +1,14 @@
-// The few BLACS/PBLAS entry points the PDGEMM baseline needs (Debian's
-// libscalapack-<mpi> ships no C header; BLACS lives inside the same library).
-#pragma once
+/* The few BLACS/PBLAS entry points hympi calls: the PDGEMM baselines of the apps
+ * and the drop-in pdgemm (hsumma/scalapack). Debian's libscalapack-<mpi> ships no
+ * C header; BLACS lives inside the same library. Not HSUMMA's: ScaLAPACK's. */
+#ifndef HYMPI_BLACS_H
+#define HYMPI_BLACS_H
 #include <mpi.h>
 
+#ifdef __cplusplus
 extern "C" {
+#endif
+
 int Csys2blacs_handle(MPI_Comm comm);
 void Cfree_blacs_system_handle(int handle);
 void Cblacs_gridmap(int* context, int* usermap, int ldumap, int nprow, int npcol);
@@ -15,11 +20,13 @@ void pdgemm_(const char* transa, const char* transb, const int* m, const int* n,
              const double* a, const int* ia, const int* ja, const int* desca, const double* b, const int* ib,
              const int* jb, const int* descb, const double* beta, double* c, const int* ic, const int* jc,
              const int* descc);
-}
 
-// What the drop-in pdgemm (hsumma/scalapack) needs besides: a BLACS context's
-// communicator (Cblacs_get what = 10, then the handle's MPI_Comm).
-extern "C" {
+/* What the drop-in needs besides: a BLACS context's communicator (Cblacs_get
+ * what = 10, then the handle's MPI_Comm). */
 void Cblacs_get(int context, int what, int* value);
 MPI_Comm Cblacs2sys_handle(int handle);
+
+#ifdef __cplusplus
 }
+#endif
+#endif

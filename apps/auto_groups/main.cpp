@@ -9,12 +9,15 @@
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <tuple>
 
 #include "app.hpp"
+#include "common_options.hpp"
 #include "hympi/enums.hpp"
 #include "hympi/error.hpp"
 #include "hympi/hsumma/line_probe.hpp"
@@ -44,7 +47,7 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("-M", o.M, "outer panel width, a multiple of b (default b)")->check(CLI::PositiveNumber);
   app.add_option("--narrow", o.narrow, "the narrower panel width timed (default b/4; the wider is M)")
       ->check(CLI::PositiveNumber);
-  app.add_option("--grid", o.grid, "process grid PxQ (default: square)");
+  app.add_option("--grid", o.grid, "process grid PxQ (default: the most square)");
   app.add_option("--policy", o.policy, "broadcast policy")->check(CLI::IsMember(hympi::enum_names<hympi::Policy>()));
   app.add_option("--gflops", o.gflops, "DGEMM rate per process for the prediction [Gflop/s]")
       ->check(CLI::PositiveNumber);
@@ -52,35 +55,43 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--csv", o.csv, "write the rows here (default: stdout)");
 }
 
+// The problem and probe the options describe, checked in one place (same verdict
+// on every rank), or hympi::Error(invalid_argument) naming the option.
+struct Checked {
+  model::Problem pb;
+  long long narrow = 0, wide = 0;
+};
+
+Checked check_options(const Options& o, int comm_size) {
+  Checked c;
+  model::Problem& pb = c.pb;
+  std::tie(pb.P, pb.Q) = o.grid.empty() ? hympi::most_square_grid(comm_size) : hympi::apps::parse_grid_option(o.grid);
+  if (pb.P * pb.Q != comm_size)
+    throw hympi::Error(hympi::ErrorCode::invalid_argument, "grid " + std::to_string(pb.P) + "x" + std::to_string(pb.Q) +
+                                                               " needs " + std::to_string(pb.P * pb.Q) +
+                                                               " ranks, not " + std::to_string(comm_size));
+  c.wide = o.M ? o.M : o.b;
+  if (c.wide % o.b) throw hympi::Error(hympi::ErrorCode::invalid_argument, "-M must be a multiple of -b");
+  c.narrow = o.narrow ? o.narrow : std::max(1LL, o.b / 4);
+  if (c.narrow >= c.wide)
+    throw hympi::Error(hympi::ErrorCode::invalid_argument, "--narrow must be below M = " + std::to_string(c.wide));
+  pb.n = static_cast<double>(o.n), pb.m = static_cast<double>(o.m ? o.m : o.n);
+  pb.k = static_cast<double>(o.k ? o.k : o.n), pb.b = static_cast<double>(o.b), pb.M = static_cast<double>(c.wide);
+  return c;
+}
+
 int run(Options& o) {
   int rank = 0, size = 1;
   HYMPI_CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
   HYMPI_CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
-  model::Problem pb;
-  if (o.grid.empty()) {
-    pb.P = static_cast<int>(std::lround(std::sqrt(size)));
-    pb.Q = size / pb.P;
-  } else {
-    char tail = 0;
-    if (std::sscanf(o.grid.c_str(), "%dx%d%c", &pb.P, &pb.Q, &tail) != 2 || pb.P < 1 || pb.Q < 1)
-      throw hympi::Error(hympi::ErrorCode::invalid_argument, "--grid " + o.grid + ": expected PxQ, e.g. 32x32");
-  }
-  if (pb.P * pb.Q != size)
-    throw hympi::Error(hympi::ErrorCode::invalid_argument, "grid " + std::to_string(pb.P) + "x" + std::to_string(pb.Q) +
-                                                               " needs " + std::to_string(pb.P * pb.Q) +
-                                                               " ranks, not " + std::to_string(size));
-  const long long M = o.M ? o.M : o.b;
-  if (M % o.b) throw hympi::Error(hympi::ErrorCode::invalid_argument, "-M must be a multiple of -b");
-  pb.n = static_cast<double>(o.n), pb.m = static_cast<double>(o.m ? o.m : o.n);
-  pb.k = static_cast<double>(o.k ? o.k : o.n), pb.b = static_cast<double>(o.b), pb.M = static_cast<double>(M);
+  const Checked checked = check_options(o, size);
+  const model::Problem& pb = checked.pb;
   hympi::hsumma::LineProbe pr;
   pr.P = pb.P, pr.Q = pb.Q, pr.reps = o.reps;
   pr.a_rows = static_cast<std::int64_t>(std::ceil(pb.m / pb.P));
   pr.b_cols = static_cast<std::int64_t>(std::ceil(pb.n / pb.Q));
-  pr.narrow = o.narrow ? o.narrow : std::max(1LL, o.b / 4), pr.wide = M;
-  if (pr.narrow >= pr.wide)
-    throw hympi::Error(hympi::ErrorCode::invalid_argument, "--narrow must be below M = " + std::to_string(M));
-  pr.engine.bcast.policy = o.policy == "pure" ? hympi::Policy::pure : hympi::Policy::hybrid;
+  pr.narrow = checked.narrow, pr.wide = checked.wide;
+  pr.engine.bcast.policy = hympi::parse_policy(o.policy);
   const double t0 = MPI_Wtime();
   const auto shapes = hympi::hsumma::probe_lines(MPI_COMM_WORLD, pr, model::group_shapes(pb.P, pb.Q));
   const double probe_s = MPI_Wtime() - t0;
