@@ -32,7 +32,6 @@
 #include "hympi/pdgemm.h"
 
 extern "C" int numroc_(const int* n, const int* nb, const int* iproc, const int* isrc, const int* nprocs);
-extern "C" void Cblacs_exit(int continue_mpi);
 
 namespace {
 

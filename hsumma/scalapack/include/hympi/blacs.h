@@ -14,6 +14,7 @@ void Cfree_blacs_system_handle(int handle);
 void Cblacs_gridmap(int* context, int* usermap, int ldumap, int nprow, int npcol);
 void Cblacs_gridinfo(int context, int* nprow, int* npcol, int* myrow, int* mycol);
 void Cblacs_gridexit(int context);
+void Cblacs_exit(int continue_mpi); /* 0: also MPI_Finalize */
 void descinit_(int* desc, const int* m, const int* n, const int* mb, const int* nb, const int* irsrc, const int* icsrc,
                const int* context, const int* lld, int* info);
 void pdgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k, const double* alpha,
