@@ -22,18 +22,9 @@ USAGE
 }
 
 bin="${HYMPI_SMPI_BIN:-}"; machine=bgp-torus; ranks=1024; n=16384; b=256; bcast=binomial_tree; gflops=""; out=""
-script=run-auto-probe.sh
+script=run-auto-probe.sh valued="bin machine ranks n b bcast gflops out"
 source "$here/run-common.sh"
-while [ $# -gt 0 ]; do
-  shared_option "$@"
-  if [ "$shifted" -gt 0 ]; then shift "$shifted"; continue; fi
-  case "$1" in
-    --gflops) gflops="$2"; shift 2 ;;
-    --out) out="$2"; shift 2 ;;
-    -h|--help) usage; exit 0 ;;
-    *) echo "run-auto-probe.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
-  esac
-done
+read_options "$@"
 require_smpi_bin hympi-auto-groups
 case "$machine" in
   bgp-torus) gf=3.4 ;; xc40-dragonfly) gf=36 ;; ib-fattree) gf=30 ;;

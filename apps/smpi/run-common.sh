@@ -1,18 +1,19 @@
-# Sourced by run-sweep.sh and run-auto-probe.sh: the options and the checks they share.
-# Needs $root (the checkout) and the script's name in $script.
+# Sourced by the run-*.sh scripts: option reading and the SMPI build lookup they share.
+# Needs $script (the script's name for messages) and, for require_smpi_bin, $root.
 
-# Takes the shared option at "$1" (its value in "$2") into bin, machine, ranks, n, b or
-# bcast; shifted = the words it used (0: not a shared option).
-shared_option() {
-  shifted=2
-  case "$1" in
-    --bin) bin="$2" ;;
-    --machine) machine="$2" ;;
-    --ranks) ranks="$2" ;;
-    -n) n="$2" ;;
-    -b) b="$2" ;;
-    --bcast) bcast="$2" ;;
-    *) shifted=0 ;;
+# An option with a value, "--min-size 8" or "-n 8", sets the variable of its name
+# (min_size, n) when that name is in $valued (the script's list); shifted = the
+# words used, 0 when "$1" is not such an option.
+value_option() {
+  local name="${1#-}"
+  name="${name#-}"
+  name="${name//-/_}"
+  shifted=0
+  case " $valued " in
+    *" $name "*)
+      [ $# -ge 2 ] || { echo "$script: $1 needs a value" >&2; exit 2; }
+      printf -v "$name" '%s' "$2"
+      shifted=2 ;;
   esac
 }
 
@@ -27,4 +28,18 @@ require_smpi_bin() {  # require_smpi_bin EXE
   if [ -z "$bin" ] || [ ! -x "$bin/$1" ]; then
     echo "$script: no SMPI $1 (configure with -DHYMPI_SMPI=ON, or pass --bin)" >&2; exit 77
   fi
+}
+
+# Reads the whole command line: value options (value_option), the script's flags
+# (its flag_option FLAG returns 1 for an unknown one; optional), -h/--help (its usage).
+read_options() {
+  while [ $# -gt 0 ]; do
+    value_option "$@"
+    if [ "$shifted" -gt 0 ]; then shift "$shifted"; continue; fi
+    case "$1" in
+      -h|--help) usage; exit 0 ;;
+    esac
+    if declare -F flag_option >/dev/null && flag_option "$1"; then shift; continue; fi
+    echo "$script: unknown option '$1'" >&2; usage >&2; exit 2
+  done
 }

@@ -37,23 +37,16 @@ USAGE
 
 bin="${HYMPI_SMPI_BIN:-}"; machine=bgp-torus; ranks=256; n=8192; b=256; steps=4; groups=""
 policy=pure; sync=barrier; bcast=binomial_tree; out="$root/results/simulated/sweep.csv"; dry=0; one=0
-script=run-sweep.sh
-source "$here/run-common.sh"
-while [ $# -gt 0 ]; do
-  shared_option "$@"
-  if [ "$shifted" -gt 0 ]; then shift "$shifted"; continue; fi
+flag_option() {
   case "$1" in
-    --steps) steps="$2"; shift 2 ;;
-    --groups) groups="$2"; shift 2 ;;
-    --policy) policy="$2"; shift 2 ;;
-    --sync) sync="$2"; shift 2 ;;
-    --out) out="$2"; shift 2 ;;
-    --one-process) one=1; shift ;;
-    --dry-run) dry=1; shift ;;
-    -h|--help) usage; exit 0 ;;
-    *) echo "run-sweep.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+    --one-process) one=1 ;;
+    --dry-run) dry=1 ;;
+    *) return 1 ;;
   esac
-done
+}
+script=run-sweep.sh valued="bin machine ranks n b steps groups policy sync bcast out"
+source "$here/run-common.sh"
+read_options "$@"
 require_smpi_bin hympi-summa
 side=$(python3 -c "import math; print(math.isqrt($ranks))")
 [ $((side * side)) -eq "$ranks" ] || { echo "run-sweep.sh: --ranks must be a perfect square, got $ranks" >&2; exit 2; }
