@@ -99,8 +99,7 @@ void allreduce_case(const hympi::Topology& topo, const hympi::CollectiveOptions&
 // Every create refuses `options` with the same error on every rank (`what`: the
 // case), and the library stays usable afterwards with `usable`.
 void every_create_refuses(const hympi::Topology& topo, const hympi::CollectiveOptions& options,
-                          const std::string& needle, const std::string& what,
-                          const hympi::CollectiveOptions& usable) {
+                          const std::string& needle, const std::string& what, const hympi::CollectiveOptions& usable) {
   hympi::test::expect_same_error(
       needle, [&] { hympi::Allgatherv::create_allgather(topo, 4, 8, options); }, "allgather " + what);
   hympi::test::expect_same_error(
