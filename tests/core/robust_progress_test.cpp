@@ -56,39 +56,43 @@ struct Op {
   std::function<void(int iteration)> check;
 };
 
+// An Op over a collective started without arguments (all but bcast).
+template <class Collective>
+Op plain_op(std::string name, std::shared_ptr<Collective> c, std::function<void(int)> fill,
+            std::function<void(int)> check_result) {
+  return {std::move(name),           std::move(fill),    [c](int) { c->start(); },
+          [c] { return c->test(); }, [c] { c->wait(); }, std::move(check_result)};
+}
+
 std::vector<Op> make_ops(const hympi::Topology& topo, const hympi::CollectiveOptions& options) {
   const int p = topo.size(), me = topo.rank();
+  // A fill writing this rank's first n values of iteration i into c's slot.
+  const auto own_values = [me](auto c, std::int64_t n) {
+    return [=](int i) {
+      for (int k = 0; k < n; ++k) c->template slot_as<double>()[k] = value(me, i, k);
+    };
+  };
   std::vector<Op> ops;
   {
     std::shared_ptr<hympi::Allgatherv> ag = hympi::Allgatherv::create_allgather(topo, 3, sizeof(double), options);
-    ops.push_back({"allgather",
-                   [=](int i) {
-                     for (int k = 0; k < 3; ++k) ag->slot_as<double>()[k] = value(me, i, k);
-                   },
-                   [=](int) { ag->start(); }, [=] { return ag->test(); }, [=] { ag->wait(); },
-                   [=](int i) {
-                     bool ok = true;
-                     for (int r = 0; r < p; ++r)
-                       for (int k = 0; k < 3; ++k) ok = ok && ag->result_as<double>()[3 * r + k] == value(r, i, k);
-                     check(ok, "allgather result");
-                   }});
+    ops.push_back(plain_op("allgather", ag, own_values(ag, 3), [=](int i) {
+      bool ok = true;
+      for (int r = 0; r < p; ++r)
+        for (int k = 0; k < 3; ++k) ok = ok && ag->result_as<double>()[3 * r + k] == value(r, i, k);
+      check(ok, "allgather result");
+    }));
   }
   {
     std::vector<std::int64_t> counts(p);
     for (int r = 0; r < p; ++r) counts[r] = (r * 5 + 2) % 4;  // some ranks send nothing
     std::shared_ptr<hympi::Allgatherv> ag = hympi::Allgatherv::create(topo, counts, sizeof(double), options);
-    ops.push_back({"allgatherv",
-                   [=](int i) {
-                     for (int k = 0; k < ag->counts()[me]; ++k) ag->slot_as<double>()[k] = value(me, i, k);
-                   },
-                   [=](int) { ag->start(); }, [=] { return ag->test(); }, [=] { ag->wait(); },
-                   [=](int i) {
-                     bool ok = true;
-                     for (int r = 0; r < p; ++r)
-                       for (int k = 0; k < ag->counts()[r]; ++k)
-                         ok = ok && ag->result_as<double>()[ag->displs()[r] + k] == value(r, i, k);
-                     check(ok, "allgatherv result");
-                   }});
+    ops.push_back(plain_op("allgatherv", ag, own_values(ag, counts[me]), [=](int i) {
+      bool ok = true;
+      for (int r = 0; r < p; ++r)
+        for (int k = 0; k < ag->counts()[r]; ++k)
+          ok = ok && ag->result_as<double>()[ag->displs()[r] + k] == value(r, i, k);
+      check(ok, "allgatherv result");
+    }));
   }
   {
     std::shared_ptr<hympi::Bcast> bc = hympi::Bcast::create(topo, 16, sizeof(double), options);
@@ -112,30 +116,20 @@ std::vector<Op> make_ops(const hympi::Topology& topo, const hympi::CollectiveOpt
   };
   {
     std::shared_ptr<hympi::Allreduce> ar = hympi::Allreduce::create(topo, 5, MPI_DOUBLE, MPI_SUM, options);
-    ops.push_back({"allreduce",
-                   [=](int i) {
-                     for (int k = 0; k < 5; ++k) ar->slot_as<double>()[k] = value(me, i, k);
-                   },
-                   [=](int) { ar->start(); }, [=] { return ar->test(); }, [=] { ar->wait(); },
-                   [=](int i) {
-                     bool ok = true;
-                     for (int k = 0; k < 5; ++k) ok = ok && ar->result_as<double>()[k] == sum(i, k);
-                     check(ok, "allreduce result");
-                   }});
+    ops.push_back(plain_op("allreduce", ar, own_values(ar, 5), [=](int i) {
+      bool ok = true;
+      for (int k = 0; k < 5; ++k) ok = ok && ar->result_as<double>()[k] == sum(i, k);
+      check(ok, "allreduce result");
+    }));
   }
   {
     std::shared_ptr<hympi::Reduce> rd = hympi::Reduce::create(topo, 5, MPI_DOUBLE, MPI_SUM, p - 1, options);
-    ops.push_back({"reduce",
-                   [=](int i) {
-                     for (int k = 0; k < 5; ++k) rd->slot_as<double>()[k] = value(me, i, k);
-                   },
-                   [=](int) { rd->start(); }, [=] { return rd->test(); }, [=] { rd->wait(); },
-                   [=](int i) {
-                     if (me != p - 1) return check(rd->result() == nullptr, "reduce result off the root");
-                     bool ok = true;
-                     for (int k = 0; k < 5; ++k) ok = ok && rd->result_as<double>()[k] == sum(i, k);
-                     check(ok, "reduce result");
-                   }});
+    ops.push_back(plain_op("reduce", rd, own_values(rd, 5), [=](int i) {
+      if (me != p - 1) return check(rd->result() == nullptr, "reduce result off the root");
+      bool ok = true;
+      for (int k = 0; k < 5; ++k) ok = ok && rd->result_as<double>()[k] == sum(i, k);
+      check(ok, "reduce result");
+    }));
   }
   return ops;
 }
