@@ -8,7 +8,7 @@ program f_persistent_test
   use, intrinsic :: iso_fortran_env, only: real32, real64, int32, int64
   implicit none
   integer, parameter :: rounds = 4
-  integer :: rank, nranks, failures, total
+  integer :: rank, nranks, failures
   type(MPI_Info) :: info
 
   call MPI_Init()
@@ -32,18 +32,11 @@ program f_persistent_test
   call allreduce_complex(MPI_COMPLEX16, 'MPI_COMPLEX16')
   call bad_arguments()
 
-  call MPI_Allreduce(failures, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
-  if (rank == 0) then
-    if (total == 0) then
-      print '(a)', 'f_persistent: passed'
-    else
-      print '(a, i0, a)', 'f_persistent: FAILED (', total, ' failed checks)'
-    end if
-  end if
-  call MPI_Finalize()
-  if (total /= 0) error stop 1
+  call finish_test('f_persistent', failures)
 
 contains
+
+  include "f_finish_test.inc"
 
   subroutine check(ok, what)
     logical, intent(in) :: ok
