@@ -108,17 +108,18 @@ module hympi_f08
     end function
   end interface
   include "hympi_handle_signatures.inc"
+  procedure(handle_call), bind(C, name="hympi_start") :: c_start
+  procedure(handle_call), bind(C, name="hympi_wait") :: c_wait
+  procedure(handle_free), bind(C, name="hympi_request_free") :: c_request_free
+  procedure(handle_address), bind(C, name="hympi_request_slot") :: c_slot
+  procedure(handle_address), bind(C, name="hympi_request_result") :: c_result
+  ! The element counts of a request's slot and result.
   abstract interface
     integer(c_int64_t) function handle_count(request) bind(C)
       import :: c_int64_t, c_ptr
       type(c_ptr), value :: request
     end function
   end interface
-  procedure(handle_call), bind(C, name="hympi_start") :: c_start
-  procedure(handle_call), bind(C, name="hympi_wait") :: c_wait
-  procedure(handle_free), bind(C, name="hympi_request_free") :: c_request_free
-  procedure(handle_address), bind(C, name="hympi_request_slot") :: c_slot
-  procedure(handle_address), bind(C, name="hympi_request_result") :: c_result
   procedure(handle_count), bind(C, name="hympi_request_slot_count") :: c_slot_count
   procedure(handle_count), bind(C, name="hympi_request_result_count") :: c_result_count
 
