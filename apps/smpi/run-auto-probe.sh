@@ -22,27 +22,10 @@ USAGE
 }
 
 bin="${HYMPI_SMPI_BIN:-}"; machine=bgp-torus; ranks=1024; n=16384; b=256; bcast=binomial_tree; gflops=""; out=""
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --bin) bin="$2"; shift 2 ;;
-    --machine) machine="$2"; shift 2 ;;
-    --ranks) ranks="$2"; shift 2 ;;
-    -n) n="$2"; shift 2 ;;
-    -b) b="$2"; shift 2 ;;
-    --bcast) bcast="$2"; shift 2 ;;
-    --gflops) gflops="$2"; shift 2 ;;
-    --out) out="$2"; shift 2 ;;
-    -h|--help) usage; exit 0 ;;
-    *) echo "run-auto-probe.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
-  esac
-done
-if ! command -v smpirun >/dev/null; then echo "run-auto-probe.sh: smpirun not found (apt install simgrid)" >&2; exit 77; fi
-if [ -z "$bin" ]; then
-  for d in "$root/build-smpi/bin" "$root/build/smpi/bin"; do [ -x "$d/hympi-auto-groups" ] && bin="$d" && break; done
-fi
-if [ -z "$bin" ] || [ ! -x "$bin/hympi-auto-groups" ]; then
-  echo "run-auto-probe.sh: no SMPI hympi-auto-groups (configure with -DHYMPI_SMPI=ON, or pass --bin)" >&2; exit 77
-fi
+script=run-auto-probe.sh valued="bin machine ranks n b bcast gflops out"
+source "$here/run-common.sh"
+read_options "$@"
+require_smpi_bin hympi-auto-groups
 case "$machine" in
   bgp-torus) gf=3.4 ;; xc40-dragonfly) gf=36 ;; ib-fattree) gf=30 ;;
   *) echo "run-auto-probe.sh: unknown machine '$machine'" >&2; exit 2 ;;

@@ -37,32 +37,17 @@ USAGE
 
 bin="${HYMPI_SMPI_BIN:-}"; machine=bgp-torus; ranks=256; n=8192; b=256; steps=4; groups=""
 policy=pure; sync=barrier; bcast=binomial_tree; out="$root/results/simulated/sweep.csv"; dry=0; one=0
-while [ $# -gt 0 ]; do
+flag_option() {
   case "$1" in
-    --bin) bin="$2"; shift 2 ;;
-    --machine) machine="$2"; shift 2 ;;
-    --ranks) ranks="$2"; shift 2 ;;
-    -n) n="$2"; shift 2 ;;
-    -b) b="$2"; shift 2 ;;
-    --steps) steps="$2"; shift 2 ;;
-    --groups) groups="$2"; shift 2 ;;
-    --policy) policy="$2"; shift 2 ;;
-    --sync) sync="$2"; shift 2 ;;
-    --bcast) bcast="$2"; shift 2 ;;
-    --out) out="$2"; shift 2 ;;
-    --one-process) one=1; shift ;;
-    --dry-run) dry=1; shift ;;
-    -h|--help) usage; exit 0 ;;
-    *) echo "run-sweep.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+    --one-process) one=1 ;;
+    --dry-run) dry=1 ;;
+    *) return 1 ;;
   esac
-done
-if ! command -v smpirun >/dev/null; then echo "run-sweep.sh: smpirun not found (apt install simgrid)" >&2; exit 77; fi
-if [ -z "$bin" ]; then
-  for d in "$root/build-smpi/bin" "$root/build/smpi/bin"; do [ -x "$d/hympi-summa" ] && bin="$d" && break; done
-fi
-if [ -z "$bin" ] || [ ! -x "$bin/hympi-summa" ]; then
-  echo "run-sweep.sh: no SMPI hympi-summa (configure with -DHYMPI_SMPI=ON, or pass --bin)" >&2; exit 77
-fi
+}
+script=run-sweep.sh valued="bin machine ranks n b steps groups policy sync bcast out"
+source "$here/run-common.sh"
+read_options "$@"
+require_smpi_bin hympi-summa
 side=$(python3 -c "import math; print(math.isqrt($ranks))")
 [ $((side * side)) -eq "$ranks" ] || { echo "run-sweep.sh: --ranks must be a perfect square, got $ranks" >&2; exit 2; }
 [ $((n % side)) -eq 0 ] || { echo "run-sweep.sh: -n $n must be a multiple of sqrt(P) = $side" >&2; exit 2; }

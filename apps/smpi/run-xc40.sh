@@ -12,27 +12,13 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-case "${1:-}" in -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+usage() { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; }
+case "${1:-}" in -h|--help) usage; exit 0 ;; esac
 part="${1:?usage: run-xc40.sh fig11|fig8 [options] (--help)}"; shift
 nodes=64; grid=""; blocks=8,64,128,256; steps=4; sync=barrier; min_size=1; max_size=2048; variants=pure,hybrid-barrier; ops=allgather,bcast; leaders=0; bin="${HYMPI_SMPI_BIN:-}"; out=""
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --nodes) nodes="$2"; shift 2 ;;
-    --grid) grid="$2"; shift 2 ;;
-    --blocks) blocks="$2"; shift 2 ;;
-    --steps) steps="$2"; shift 2 ;;
-    --sync) sync="$2"; shift 2 ;;
-    --min-size) min_size="$2"; shift 2 ;;
-    --max-size) max_size="$2"; shift 2 ;;
-    --variants) variants="$2"; shift 2 ;;
-    --ops) ops="$2"; shift 2 ;;
-    --leaders) leaders="$2"; shift 2 ;;
-    --bin) bin="$2"; shift 2 ;;
-    --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "run-xc40.sh: unknown option '$1'" >&2; exit 2 ;;
-  esac
-done
+script=run-xc40.sh valued="nodes grid blocks steps sync min_size max_size variants ops leaders bin out"
+source "$here/run-common.sh"
+read_options "$@"
 command -v smpirun >/dev/null || { echo "run-xc40.sh: smpirun not found (apt install simgrid)" >&2; exit 77; }
 if [ -z "$bin" ]; then
   for d in "$root/build-smpi/bin" "$root/build/smpi/bin"; do [ -x "$d/hympi-summa" ] && bin="$d" && break; done

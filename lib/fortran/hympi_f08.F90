@@ -97,44 +97,31 @@ module hympi_f08
       integer(c_int), value :: type, op, root, comm, info
       type(c_ptr), intent(out) :: request
     end function
-    integer(c_int) function c_start(request) bind(C, name="hympi_start")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: request
-    end function
     integer(c_int) function c_test(request, flag) bind(C, name="hympi_test")
       import :: c_int, c_ptr
       type(c_ptr), value :: request
       integer(c_int), intent(out) :: flag
-    end function
-    integer(c_int) function c_wait(request) bind(C, name="hympi_wait")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: request
-    end function
-    integer(c_int) function c_request_free(request) bind(C, name="hympi_request_free")
-      import :: c_int, c_ptr
-      type(c_ptr), intent(inout) :: request
-    end function
-    type(c_ptr) function c_slot(request) bind(C, name="hympi_request_slot")
-      import :: c_ptr
-      type(c_ptr), value :: request
-    end function
-    type(c_ptr) function c_result(request) bind(C, name="hympi_request_result")
-      import :: c_ptr
-      type(c_ptr), value :: request
-    end function
-    integer(c_int64_t) function c_slot_count(request) bind(C, name="hympi_request_slot_count")
-      import :: c_int64_t, c_ptr
-      type(c_ptr), value :: request
-    end function
-    integer(c_int64_t) function c_result_count(request) bind(C, name="hympi_request_result_count")
-      import :: c_int64_t, c_ptr
-      type(c_ptr), value :: request
     end function
     integer(c_size_t) function c_elem_size(request) bind(C, name="hympi_request_elem_size")
       import :: c_size_t, c_ptr
       type(c_ptr), value :: request
     end function
   end interface
+  include "hympi_handle_signatures.inc"
+  procedure(handle_call), bind(C, name="hympi_start") :: c_start
+  procedure(handle_call), bind(C, name="hympi_wait") :: c_wait
+  procedure(handle_free), bind(C, name="hympi_request_free") :: c_request_free
+  procedure(handle_address), bind(C, name="hympi_request_slot") :: c_slot
+  procedure(handle_address), bind(C, name="hympi_request_result") :: c_result
+  ! The element counts of a request's slot and result.
+  abstract interface
+    integer(c_int64_t) function handle_count(request) bind(C)
+      import :: c_int64_t, c_ptr
+      type(c_ptr), value :: request
+    end function
+  end interface
+  procedure(handle_count), bind(C, name="hympi_request_slot_count") :: c_slot_count
+  procedure(handle_count), bind(C, name="hympi_request_result_count") :: c_result_count
 
 contains
 

@@ -41,74 +41,6 @@ module hympi
       integer(c_int), value :: comm
       integer(c_int), intent(out) :: node_rank, node_size, node_index, num_nodes
     end function
-    integer(c_int) function c_allgather_create(comm, count, elem_size, policy, sync, out) &
-        bind(C, name="hympi_allgather_create_f")
-      import :: c_int, c_int64_t, c_size_t, c_ptr
-      integer(c_int), value :: comm, policy, sync
-      integer(c_int64_t), value :: count
-      integer(c_size_t), value :: elem_size
-      type(c_ptr), intent(out) :: out
-    end function
-    type(c_ptr) function c_allgather_slot(h) bind(C, name="hympi_allgatherv_slot")
-      import :: c_ptr
-      type(c_ptr), value :: h
-    end function
-    type(c_ptr) function c_allgather_result(h) bind(C, name="hympi_allgatherv_result")
-      import :: c_ptr
-      type(c_ptr), value :: h
-    end function
-    integer(c_int) function c_allgather_run(h) bind(C, name="hympi_allgatherv_run")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: h
-    end function
-    integer(c_int) function c_allgather_free(h) bind(C, name="hympi_allgatherv_free")
-      import :: c_int, c_ptr
-      type(c_ptr), intent(inout) :: h
-    end function
-    integer(c_int) function c_bcast_create(comm, capacity, elem_size, policy, sync, out) &
-        bind(C, name="hympi_bcast_create_f")
-      import :: c_int, c_int64_t, c_size_t, c_ptr
-      integer(c_int), value :: comm, policy, sync
-      integer(c_int64_t), value :: capacity
-      integer(c_size_t), value :: elem_size
-      type(c_ptr), intent(out) :: out
-    end function
-    integer(c_int) function c_bcast_create_overlap(comm, capacity, elem_size, policy, sync, out) &
-        bind(C, name="hympi_bcast_create_overlap_f")
-      import :: c_int, c_int64_t, c_size_t, c_ptr
-      integer(c_int), value :: comm, policy, sync
-      integer(c_int64_t), value :: capacity
-      integer(c_size_t), value :: elem_size
-      type(c_ptr), intent(out) :: out
-    end function
-    integer(c_int) function c_bcast_start(h, root, count) bind(C, name="hympi_bcast_start")
-      import :: c_int, c_int64_t, c_ptr
-      type(c_ptr), value :: h
-      integer(c_int), value :: root
-      integer(c_int64_t), value :: count
-    end function
-    integer(c_int) function c_bcast_wait(h) bind(C, name="hympi_bcast_wait")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: h
-    end function
-    type(c_ptr) function c_bcast_buffer(h) bind(C, name="hympi_bcast_buffer")
-      import :: c_ptr
-      type(c_ptr), value :: h
-    end function
-    type(c_ptr) function c_bcast_result(h) bind(C, name="hympi_bcast_result")
-      import :: c_ptr
-      type(c_ptr), value :: h
-    end function
-    integer(c_int) function c_bcast_run(h, root, count) bind(C, name="hympi_bcast_run")
-      import :: c_int, c_int64_t, c_ptr
-      type(c_ptr), value :: h
-      integer(c_int), value :: root
-      integer(c_int64_t), value :: count
-    end function
-    integer(c_int) function c_bcast_free(h) bind(C, name="hympi_bcast_free")
-      import :: c_int, c_ptr
-      type(c_ptr), intent(inout) :: h
-    end function
     ! What a flag wait does after spinning (default sched_yield); pass c_funloc of a
     ! bind(C) subroutine without arguments, or c_null_funptr for the default.
     subroutine hympi_set_idle_function(idle) bind(C, name="hympi_set_idle_function")
@@ -124,6 +56,37 @@ module hympi
       integer(c_int), value :: len
     end subroutine
   end interface
+  include "hympi_handle_signatures.inc"
+  abstract interface
+    ! The creates: out = a handle over comm for `count` (capacity) elements of elem_size bytes.
+    integer(c_int) function handle_create(comm, count, elem_size, policy, sync, out) bind(C)
+      import :: c_int, c_int64_t, c_size_t, c_ptr
+      integer(c_int), value :: comm, policy, sync
+      integer(c_int64_t), value :: count
+      integer(c_size_t), value :: elem_size
+      type(c_ptr), intent(out) :: out
+    end function
+    ! A broadcast of count elements from root: run (blocking) or start.
+    integer(c_int) function bcast_launch(h, root, count) bind(C)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: h
+      integer(c_int), value :: root
+      integer(c_int64_t), value :: count
+    end function
+  end interface
+  procedure(handle_create), bind(C, name="hympi_allgather_create_f") :: c_allgather_create
+  procedure(handle_address), bind(C, name="hympi_allgatherv_slot") :: c_allgather_slot
+  procedure(handle_address), bind(C, name="hympi_allgatherv_result") :: c_allgather_result
+  procedure(handle_call), bind(C, name="hympi_allgatherv_run") :: c_allgather_run
+  procedure(handle_free), bind(C, name="hympi_allgatherv_free") :: c_allgather_free
+  procedure(handle_create), bind(C, name="hympi_bcast_create_f") :: c_bcast_create
+  procedure(handle_create), bind(C, name="hympi_bcast_create_overlap_f") :: c_bcast_create_overlap
+  procedure(bcast_launch), bind(C, name="hympi_bcast_start") :: c_bcast_start
+  procedure(bcast_launch), bind(C, name="hympi_bcast_run") :: c_bcast_run
+  procedure(handle_call), bind(C, name="hympi_bcast_wait") :: c_bcast_wait
+  procedure(handle_address), bind(C, name="hympi_bcast_buffer") :: c_bcast_buffer
+  procedure(handle_address), bind(C, name="hympi_bcast_result") :: c_bcast_result
+  procedure(handle_free), bind(C, name="hympi_bcast_free") :: c_bcast_free
 
 contains
 
@@ -167,8 +130,7 @@ contains
     integer, intent(in) :: count, policy, sync
     type(hympi_allgather_t), intent(out) :: h
     integer :: size
-    ierr = c_allgather_create(comm%MPI_VAL, int(count, c_int64_t), int(c_sizeof(0.0_c_double), c_size_t), &
-                              policy, sync, h%handle)
+    ierr = create_of_doubles(c_allgather_create, comm, count, policy, sync, h%handle)
     if (ierr == HYMPI_SUCCESS) then
       call comm_size(comm, size)
       h%total = int(count, c_int64_t) * size
@@ -211,8 +173,7 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, intent(in) :: capacity, policy, sync
     type(hympi_bcast_t), intent(out) :: h
-    ierr = c_bcast_create(comm%MPI_VAL, int(capacity, c_int64_t), int(c_sizeof(0.0_c_double), c_size_t), &
-                          policy, sync, h%handle)
+    ierr = create_of_doubles(c_bcast_create, comm, capacity, policy, sync, h%handle)
     h%capacity = capacity
   end function
 
@@ -221,9 +182,17 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, intent(in) :: capacity, policy, sync
     type(hympi_bcast_t), intent(out) :: h
-    ierr = c_bcast_create_overlap(comm%MPI_VAL, int(capacity, c_int64_t), int(c_sizeof(0.0_c_double), c_size_t), &
-                                  policy, sync, h%handle)
+    ierr = create_of_doubles(c_bcast_create_overlap, comm, capacity, policy, sync, h%handle)
     h%capacity = capacity
+  end function
+
+  ! Every create of this module: a handle for `count` doubles through the C create.
+  integer function create_of_doubles(c_create, comm, count, policy, sync, handle) result(ierr)
+    procedure(handle_create) :: c_create
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: count, policy, sync
+    type(c_ptr), intent(out) :: handle
+    ierr = c_create(comm%MPI_VAL, int(count, c_int64_t), int(c_sizeof(0.0_c_double), c_size_t), policy, sync, handle)
   end function
 
   integer function hympi_bcast_start(h, root, count) result(ierr)

@@ -73,20 +73,30 @@ class SlotRing {
   bool in_flight_ = false, completed_ = false;
 };
 
-class PureBcast final : public Bcast {
- public:
-  PureBcast(const Topology& topo, std::int64_t capacity, std::size_t elem_size, CollectiveOptions options)
-      : topo_(topo),
-        type_(detail::element_type(elem_size)),
-        ring_(options.overlap ? 2 : 1),
-        slot_bytes_(capacity * elem_size),
-        data_(ring_.slots() * slot_bytes_),
-        sent_from_(ring_.slots(), nullptr) {
+// What both policies' broadcasts hold (the topology, the element type, a ring of
+// `slots` result slots) and Bcast's fields, set once for both.
+class RingBcast : public Bcast {
+ protected:
+  RingBcast(const Topology& topo, std::int64_t capacity, std::size_t elem_size, CollectiveOptions options, int slots)
+      : topo_(topo), type_(detail::element_type(elem_size)), ring_(slots) {
     capacity_ = capacity;
     elem_size_ = elem_size;
     options_ = options;
     topology_owner_ = topo.keep_alive();
   }
+
+  const Topology& topo_;
+  detail::OwnedType type_;
+  SlotRing ring_;
+};
+
+class PureBcast final : public RingBcast {
+ public:
+  PureBcast(const Topology& topo, std::int64_t capacity, std::size_t elem_size, CollectiveOptions options)
+      : RingBcast(topo, capacity, elem_size, options, options.overlap ? 2 : 1),
+        slot_bytes_(capacity * elem_size),
+        data_(ring_.slots() * slot_bytes_),
+        sent_from_(ring_.slots(), nullptr) {}
   void* buffer() override { return slot(ring_.phase()); }
   const void* result() const override {
     const int front = ring_.front();
@@ -131,9 +141,6 @@ class PureBcast final : public Bcast {
     return direct ? const_cast<void*>(root_data) : buffer();
   }
 
-  const Topology& topo_;
-  detail::OwnedType type_;
-  SlotRing ring_;
   std::size_t slot_bytes_;
   std::vector<std::byte> data_;
   std::vector<const void*> sent_from_;  // per slot: the root's own data, or null
@@ -152,19 +159,13 @@ class PureBcast final : public Bcast {
 // after every node rank arrived at start(k+2); a slice owner receives k+3 only
 // after every node rank arrived at start(k+3). With 2 slots the root would write
 // k+2 over k while a neighbour may still read it.
-class HybridBcast final : public Bcast {
+class HybridBcast final : public RingBcast {
  public:
   HybridBcast(const Topology& topo, std::int64_t capacity, std::size_t elem_size, CollectiveOptions options)
-      : topo_(topo),
-        type_(detail::element_type(elem_size)),
-        ring_(options.overlap ? 3 : 2),
+      : RingBcast(topo, capacity, elem_size, options, options.overlap ? 3 : 2),
         slot_bytes_((capacity * elem_size + 63) / 64 * 64),
         buffer_(topo, ring_.slots() * slot_bytes_),
         bridges_(topo, detail::effective_leaders(topo, options.leaders, capacity * elem_size)) {
-    capacity_ = capacity;
-    elem_size_ = elem_size;
-    options_ = options;
-    topology_owner_ = topo.keep_alive();
     sync_ = NodeSync::create(options.sync, topo, &buffer_);
     exchange_ = std::make_unique<detail::NodeExchange>(topo, *sync_, bridges_, options.progress_thread);
     if (topo.is_leader()) std::memset(buffer_.data(), 0, buffer_.capacity());
@@ -249,9 +250,6 @@ class HybridBcast final : public Bcast {
     node_sync_seconds_ += MPI_Wtime() - t0;
   }
 
-  const Topology& topo_;
-  detail::OwnedType type_;
-  SlotRing ring_;
   std::size_t slot_bytes_;
   NodeBuffer buffer_;
   std::unique_ptr<NodeSync> sync_;

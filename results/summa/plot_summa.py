@@ -37,6 +37,17 @@ def variant(r):
     return f"{name} {r['policy']}" + (f"/{r['sync']}" if r["policy"] == "hybrid" else "") + ahead
 
 
+def label_and_save(fig, ax, name, title, xlabel=None, ylabel=None, legend_size=None):
+    """The closing steps every single-axes figure shares: labels, legend, then save."""
+    if xlabel:
+        ax.set_xlabel(xlabel)
+    if ylabel:
+        ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=legend_size)
+    save(fig, name)
+
+
 def save(fig, name):
     fig.tight_layout()
     fig.savefig(os.path.join(HERE, name), dpi=120)
@@ -71,11 +82,9 @@ def fig11():
     ax.set_yscale("log")  # ratios above and below 1 read symmetrically
     ax.set_xscale("log", base=2)
     ax.set_xticks([8, 64, 128, 256], ["8", "64", "128", "256"])
-    ax.set_xlabel("per-core block size s (local C is s x s, b = s)")
-    ax.set_ylabel("time Ori_SUMMA / Hy_SUMMA")
-    ax.set_title("Ori vs Hy SUMMA on one machine (cf. Zhou et al. Fig 11)")
-    ax.legend(fontsize=7)
-    save(fig, "fig11_ori_hy_ratio.png")
+    label_and_save(fig, ax, "fig11_ori_hy_ratio.png", "Ori vs Hy SUMMA on one machine (cf. Zhou et al. Fig 11)",
+                   xlabel="per-core block size s (local C is s x s, b = s)", ylabel="time Ori_SUMMA / Hy_SUMMA",
+                   legend_size=7)
 
 
 def fig4_7():
@@ -88,10 +97,9 @@ def fig4_7():
         pts = sorted((g, shape, v) for (p, g, shape), v in t.items() if p == policy)
         ax.plot(range(len(pts)), [v for _, _, v in pts], marker="o", label=policy)
         ax.set_xticks(range(len(pts)), [f"G={g}\n({s})" for g, s, _ in pts])
-    ax.set_ylabel("time per multiply [s]")
-    ax.set_title("HSUMMA time vs groups (cf. thesis Fig 4.7)\n" + rows[0]["m"] + "^3, grid 2x2, " + rows[0]["layout"])
-    ax.legend()
-    save(fig, "fig4_7_time_vs_groups.png")
+    label_and_save(fig, ax, "fig4_7_time_vs_groups.png",
+                   "HSUMMA time vs groups (cf. thesis Fig 4.7)\n" + rows[0]["m"] + "^3, grid 2x2, " + rows[0]["layout"],
+                   ylabel="time per multiply [s]")
 
 
 def fig4_8():
@@ -124,11 +132,9 @@ def fig4_10():
         ns = sorted(n for (w, n) in g if w == v)
         ax.plot(ns, [g[(v, n)] for n in ns], marker="o", label=v)
     ax.set_xscale("log", base=2)
-    ax.set_xlabel("n (m = n = k)")
-    ax.set_ylabel("GF/s (median)")
-    ax.set_title("SUMMA / HSUMMA / PDGEMM, 4 ranks (cf. thesis Fig 4.10)\n" + rows[0]["layout"] + ", 2 cores")
-    ax.legend(fontsize=7)
-    save(fig, "fig4_10_vs_pdgemm.png")
+    label_and_save(fig, ax, "fig4_10_vs_pdgemm.png",
+                   "SUMMA / HSUMMA / PDGEMM, 4 ranks (cf. thesis Fig 4.10)\n" + rows[0]["layout"] + ", 2 cores",
+                   xlabel="n (m = n = k)", ylabel="GF/s (median)", legend_size=7)
 
 
 def n4096():
@@ -141,10 +147,8 @@ def n4096():
     ax.barh([f"{grid} {v}" for grid, v in labels], [g[k] for k in labels])
     ax.axvline(2 * ref, color="red", ls="--", label=f"2 x single-rank DGEMM ({2 * ref:.1f} GF/s)")
     ax.axvline(0.9 * 2 * ref, color="orange", ls=":", label="90% of that")
-    ax.set_xlabel("GF/s (median over repetitions)")
-    ax.set_title("n = 4096 on 2 ranks")
-    ax.legend(fontsize=7)
-    save(fig, "n4096_np2.png")
+    label_and_save(fig, ax, "n4096_np2.png", "n = 4096 on 2 ranks", xlabel="GF/s (median over repetitions)",
+                   legend_size=7)
 
 
 def summary():

@@ -6,7 +6,7 @@ program f_legacy_handles_test
   use hympi_f08, only: hympi_request, hympi_allgather_init, hympi_bcast_init, hympi_start, hympi_wait, &
                        hympi_slot, hympi_result, hympi_request_free, HYMPI_SUCCESS, HYMPI_ERR_ARG
   implicit none
-  integer :: rank, nranks, ierr, bad, total, r, info
+  integer :: rank, nranks, ierr, bad, r, info
   type(hympi_request) :: request
   double precision, pointer :: mine(:), whole(:)
   double precision :: expected(2 * 64)
@@ -38,8 +38,9 @@ program f_legacy_handles_test
   if (ierr /= HYMPI_ERR_ARG) bad = bad + 1
   call MPI_Info_free(info, ierr)
 
-  call MPI_Allreduce(bad, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
-  if (rank == 0) print '(a, a)', 'f_legacy_handles: ', merge('passed', 'FAILED', total == 0)
-  call MPI_Finalize(ierr)
-  if (total /= 0) error stop 1
+  call finish_test('f_legacy_handles', bad)
+
+contains
+
+  include "f_finish_test.inc"
 end program

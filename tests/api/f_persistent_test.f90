@@ -8,7 +8,7 @@ program f_persistent_test
   use, intrinsic :: iso_fortran_env, only: real32, real64, int32, int64
   implicit none
   integer, parameter :: rounds = 4
-  integer :: rank, nranks, failures, total
+  integer :: rank, nranks, failures
   type(MPI_Info) :: info
 
   call MPI_Init()
@@ -32,18 +32,11 @@ program f_persistent_test
   call allreduce_complex(MPI_COMPLEX16, 'MPI_COMPLEX16')
   call bad_arguments()
 
-  call MPI_Allreduce(failures, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
-  if (rank == 0) then
-    if (total == 0) then
-      print '(a)', 'f_persistent: passed'
-    else
-      print '(a, i0, a)', 'f_persistent: FAILED (', total, ' failed checks)'
-    end if
-  end if
-  call MPI_Finalize()
-  if (total /= 0) error stop 1
+  call finish_test('f_persistent', failures)
 
 contains
+
+  include "f_finish_test.inc"
 
   subroutine check(ok, what)
     logical, intent(in) :: ok
@@ -195,7 +188,7 @@ contains
 
   ! Allreduce for real64 (rounds), int32, int64 and real32, against MPI_Allreduce.
   subroutine allreduce_kinds()
-    type(hympi_request) :: request
+    type(hympi_request) :: request, kinds(3)
     real(real64), pointer :: d(:), dsum(:)
     integer(int32), pointer :: i4(:), i4max(:)
     integer(int64), pointer :: i8(:), i8sum(:)
@@ -219,35 +212,32 @@ contains
     end do
     call hympi_request_free(request)
 
-    call hympi_allreduce_init(3, MPI_INTEGER4, MPI_MAX, MPI_COMM_WORLD, MPI_INFO_NULL, request)
-    call hympi_slot(request, i4)
+    ! One request per kind, each run once to completion in turn.
+    call hympi_allreduce_init(3, MPI_INTEGER4, MPI_MAX, MPI_COMM_WORLD, MPI_INFO_NULL, kinds(1))
+    call hympi_allreduce_init(2, MPI_INTEGER8, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, kinds(2))
+    call hympi_allreduce_init(2, MPI_REAL4, MPI_MIN, MPI_COMM_WORLD, MPI_INFO_NULL, kinds(3))
+    call hympi_slot(kinds(1), i4)
+    call hympi_slot(kinds(2), i8)
+    call hympi_slot(kinds(3), r4)
     i4 = [rank, -rank, mod(rank * 7, 3)]
-    call MPI_Allreduce(i4, i4ref, 3, MPI_INTEGER4, MPI_MAX, MPI_COMM_WORLD)
-    call hympi_start(request)
-    call hympi_wait(request)
-    call hympi_result(request, i4max)
-    call check(all(i4max == i4ref), 'int32 allreduce max')
-    call hympi_request_free(request)
-
-    call hympi_allreduce_init(2, MPI_INTEGER8, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, request)
-    call hympi_slot(request, i8)
     i8 = [int(rank, int64) * 2_int64**35, 1_int64]
-    call MPI_Allreduce(i8, i8ref, 2, MPI_INTEGER8, MPI_SUM, MPI_COMM_WORLD)
-    call hympi_start(request)
-    call hympi_wait(request)
-    call hympi_result(request, i8sum)
-    call check(all(i8sum == i8ref), 'int64 allreduce sum')
-    call hympi_request_free(request)
-
-    call hympi_allreduce_init(2, MPI_REAL4, MPI_MIN, MPI_COMM_WORLD, MPI_INFO_NULL, request)
-    call hympi_slot(request, r4)
     r4 = [real(rank, real32), -real(rank, real32)]
+    call MPI_Allreduce(i4, i4ref, 3, MPI_INTEGER4, MPI_MAX, MPI_COMM_WORLD)
+    call MPI_Allreduce(i8, i8ref, 2, MPI_INTEGER8, MPI_SUM, MPI_COMM_WORLD)
     call MPI_Allreduce(r4, r4ref, 2, MPI_REAL4, MPI_MIN, MPI_COMM_WORLD)
-    call hympi_start(request)
-    call hympi_wait(request)
-    call hympi_result(request, r4min)
+    do i = 1, size(kinds)
+      call hympi_start(kinds(i))
+      call hympi_wait(kinds(i))
+    end do
+    call hympi_result(kinds(1), i4max)
+    call hympi_result(kinds(2), i8sum)
+    call hympi_result(kinds(3), r4min)
+    call check(all(i4max == i4ref), 'int32 allreduce max')
+    call check(all(i8sum == i8ref), 'int64 allreduce sum')
     call check(all(r4min == r4ref), 'real32 allreduce min')
-    call hympi_request_free(request)
+    do i = 1, size(kinds)
+      call hympi_request_free(kinds(i))
+    end do
     call reduce_to_last()
   end subroutine
 

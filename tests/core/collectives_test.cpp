@@ -8,22 +8,18 @@
 #include <cstring>
 #include <vector>
 
+#include "collective_values.hpp"
 #include "hympi/hympi.hpp"
 #include "mpi_check.hpp"
 
 using hympi::test::check;
+using hympi::test::jitter;
+using hympi::test::value;
 
 namespace {
 
-// Deterministic value of element i of rank r's contribution at iteration it.
-double value(int rank, std::int64_t i, int it) {
-  return rank * 1e6 + static_cast<double>(i) * 0.5 + it * 1e-3;
-}
-
-// Some ranks dawdle while reading: a fast neighbour that overwrote the node copy early would be caught.
-void jitter(int rank, int it) {
-  if ((rank + it) % 3 == 0) usleep(50 * ((rank * 7 + it) % 4));
-}
+// Dawdling steps of jitter() in this test.
+constexpr int kJitterUs = 50;
 
 struct Variant {
   hympi::Policy policy;
@@ -57,7 +53,7 @@ void test_allgatherv(const hympi::Topology& topo, const std::vector<std::int64_t
       for (std::int64_t i = 0; i < counts[rank]; ++i) own[i] = value(rank, i, it);
       MPI_Allgatherv(own.data(), icounts[rank], MPI_DOUBLE, expected.data(), icounts.data(), idispls.data(), MPI_DOUBLE,
                      topo.comm());
-      jitter(rank, it);
+      jitter(rank, it, kJitterUs);
       const double* got = coll->result_as<double>();
       if (total && std::memcmp(got, expected.data(), total * sizeof(double)) != 0) ++bad;
     }
@@ -89,7 +85,7 @@ void test_bcast(const hympi::Topology& topo, std::int64_t count) {
         if (rank == root)
           for (std::int64_t i = 0; i < n; ++i) expected[i] = value(root, i, runs);
         MPI_Bcast(expected.data(), static_cast<int>(n), MPI_DOUBLE, root, topo.comm());
-        jitter(rank, runs);
+        jitter(rank, runs, kJitterUs);
         if (n && std::memcmp(coll->result(), expected.data(), n * sizeof(double)) != 0) ++bad;
       }
     }
@@ -125,13 +121,13 @@ void test_bcast_overlap(const hympi::Topology& topo, std::int64_t count) {
           for (std::int64_t i = 0; i < count; ++i) buf[i] = value(root_of(k), i, k);
         }
         coll->start(root_of(k), count, direct ? own[k % 3].data() : nullptr);
-        jitter(rank, k);
+        jitter(rank, k, kJitterUs);
         if (overlap && previous && !correct(previous, k - 1)) ++bad;  // in flight
         coll->wait();
         if (overlap && previous && !correct(previous, k - 1)) ++bad;  // landed
         previous = coll->result_as<double>();
         if (!correct(previous, k)) ++bad;
-        jitter(rank, k + 1);
+        jitter(rank, k + 1, kJitterUs);
       }
       check(bad == 0, "bcast start/wait count " + std::to_string(count) + " " + v.name() + (overlap ? " overlap" : "") +
                           ": " + std::to_string(bad) + " stale or wrong reads");

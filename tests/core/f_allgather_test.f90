@@ -21,8 +21,9 @@ program f_allgather
   real(8), pointer :: mine(:), whole(:), buf(:), got(:), prev(:)
   real(8), allocatable :: own(:), expected(:)
   real(8) :: t0
-  integer :: rank, size, it, i, root, bad, total, ierr, policy, step
+  integer :: rank, size, it, i, root, bad, ierr, policy, step
   integer :: node_rank, node_size, node_index, num_nodes
+  character(len=32) :: nodes
 
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
@@ -109,14 +110,10 @@ program f_allgather
   if (node_rank > 0 .and. calls == 0) bad = bad + 1
   ierr = hympi_bcast_free(bc)
 
-  call MPI_Allreduce(bad, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
-  if (rank == 0) then
-    if (total == 0) then
-      print '(a,i0,a)', 'f_allgather: passed (', num_nodes, ' nodes)'
-    else
-      print '(a,i0,a)', 'f_allgather: FAILED (', total, ' bad checks)'
-    end if
-  end if
-  call MPI_Finalize()
-  if (total /= 0) error stop 1
+  write (nodes, '(" (", i0, " nodes)")') num_nodes
+  call finish_test('f_allgather', bad, trim(nodes))
+
+contains
+
+  include "f_finish_test.inc"
 end program

@@ -38,6 +38,11 @@ void test_grid2d(int P, int Q, hympi::GridOrder order) {
   check(members_agree(grid.col_comm(), grid.my_col()) && rank_in(grid.col_comm()) == grid.my_row(), tag + " col comm");
 }
 
+// Every member of comm shares both values `a` and `b` with this rank, whose rank in comm is `rank`.
+void check_membership(MPI_Comm comm, int a, int b, int rank, const std::string& what) {
+  check(members_agree(comm, a) && members_agree(comm, b) && rank_in(comm) == rank, what);
+}
+
 void test_two_level(hympi::TwoLevelShape shape) {
   hympi::TwoLevelGrid g(MPI_COMM_WORLD, shape);
   const std::string tag = std::to_string(shape.P) + "x" + std::to_string(shape.Q) + " groups " +
@@ -47,18 +52,10 @@ void test_two_level(hympi::TwoLevelShape shape) {
   check(size_of(g.outer_row_comm()) == shape.J && size_of(g.outer_col_comm()) == shape.I, tag + " outer sizes");
   check(size_of(g.inner_row_comm()) == shape.group_cols() && size_of(g.inner_col_comm()) == shape.group_rows(),
         tag + " inner sizes");
-  check(members_agree(g.outer_row_comm(), g.my_row()) && members_agree(g.outer_row_comm(), g.col_in_group()) &&
-            rank_in(g.outer_row_comm()) == g.group_col(),
-        tag + " outer row membership");
-  check(members_agree(g.outer_col_comm(), g.my_col()) && members_agree(g.outer_col_comm(), g.row_in_group()) &&
-            rank_in(g.outer_col_comm()) == g.group_row(),
-        tag + " outer col membership");
-  check(members_agree(g.inner_row_comm(), g.my_row()) && members_agree(g.inner_row_comm(), g.group_col()) &&
-            rank_in(g.inner_row_comm()) == g.col_in_group(),
-        tag + " inner row membership");
-  check(members_agree(g.inner_col_comm(), g.my_col()) && members_agree(g.inner_col_comm(), g.group_row()) &&
-            rank_in(g.inner_col_comm()) == g.row_in_group(),
-        tag + " inner col membership");
+  check_membership(g.outer_row_comm(), g.my_row(), g.col_in_group(), g.group_col(), tag + " outer row membership");
+  check_membership(g.outer_col_comm(), g.my_col(), g.row_in_group(), g.group_row(), tag + " outer col membership");
+  check_membership(g.inner_row_comm(), g.my_row(), g.group_col(), g.col_in_group(), tag + " inner row membership");
+  check_membership(g.inner_col_comm(), g.my_col(), g.group_row(), g.row_in_group(), tag + " inner col membership");
   if (shape.group_major) {
     // A group's ranks are contiguous.
     const int group = g.group_row() * shape.J + g.group_col();

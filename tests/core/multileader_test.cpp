@@ -15,20 +15,18 @@
 #include <string>
 #include <vector>
 
+#include "collective_values.hpp"
 #include "hympi/hympi.hpp"
 #include "mpi_check.hpp"
 
 using hympi::test::check;
+using hympi::test::jitter;
+using hympi::test::value;
 
 namespace {
 
-double value(int rank, std::int64_t i, int it) {
-  return rank * 1e6 + static_cast<double>(i) * 0.5 + it * 1e-3;
-}
-
-void jitter(int rank, int it) {
-  if ((rank + it) % 3 == 0) usleep(40 * ((rank * 7 + it) % 4));
-}
+// Dawdling steps of jitter() in this test.
+constexpr int kJitterUs = 40;
 
 std::string name(const hympi::CollectiveOptions& o) {
   return std::string(to_string(o.policy)) + "/" + to_string(o.sync) + " leaders=" + std::to_string(o.leaders);
@@ -81,7 +79,7 @@ bool drive(Drive how, const hympi::Topology& topo, int it, Start start, Test tes
   if (how == Drive::p2p) {
     Ring ring;
     ring.post(topo, it);
-    jitter(topo.rank(), it);
+    jitter(topo.rank(), it, kJitterUs);
     // Odd iterations finish the application's messages first, even ones the collective.
     bool ok = true;
     if (it % 2) ok = ring.complete(topo, it);
@@ -108,7 +106,7 @@ void test_allgatherv(const hympi::Topology& topo, const std::vector<std::int64_t
                  how, topo, it, [&] { coll->start(); }, [&] { return coll->test(); }, [&] { coll->wait(); }))
       ++p2p_bad;
     const auto expected = reference_allgatherv(topo, counts, it);
-    jitter(rank, it);
+    jitter(rank, it, kJitterUs);
     if (!expected.empty() && std::memcmp(coll->result(), expected.data(), expected.size() * sizeof(double)) != 0) ++bad;
   }
   check(bad == 0 && p2p_bad == 0, label + " " + name(opt) + ": " + std::to_string(bad) + " of " +
@@ -136,7 +134,7 @@ void test_bcast(const hympi::Topology& topo, std::int64_t count, const hympi::Co
     if (rank == root)
       for (std::int64_t i = 0; i < n; ++i) expected[i] = value(root, i, runs);
     MPI_Bcast(expected.data(), static_cast<int>(n), MPI_DOUBLE, root, topo.comm());
-    jitter(rank, runs);
+    jitter(rank, runs, kJitterUs);
     if (std::memcmp(coll->result(), expected.data(), n * sizeof(double)) != 0) ++bad;
   }
   check(bad == 0, "bcast count " + std::to_string(count) + " " + name(opt) + ": " + std::to_string(bad) + " of " +
@@ -163,7 +161,7 @@ void test_bcast_overlap_test(const hympi::Topology& topo, std::int64_t count, hy
     coll->start(root_of(k), count);
     while (!coll->test()) {
       if (previous && !correct(previous, k - 1)) ++bad;  // in flight
-      jitter(rank, k);
+      jitter(rank, k, kJitterUs);
     }
     coll->wait();
     if (previous && !correct(previous, k - 1)) ++bad;  // landed

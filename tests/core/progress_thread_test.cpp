@@ -96,42 +96,36 @@ void allreduce_case(const hympi::Topology& topo, const hympi::CollectiveOptions&
         "allreduce " + label + " result");
 }
 
-// Without MPI_THREAD_MULTIPLE the option is refused at creation, on every rank.
-void refused(const hympi::Topology& topo) {
-  hympi::CollectiveOptions options;
-  options.progress_thread = true;
-  const std::string needle = "progress_thread needs MPI_THREAD_MULTIPLE";
+// Every create refuses `options` with the same error on every rank (`what`: the
+// case), and the library stays usable afterwards with `usable`.
+void every_create_refuses(const hympi::Topology& topo, const hympi::CollectiveOptions& options,
+                          const std::string& needle, const std::string& what, const hympi::CollectiveOptions& usable) {
   hympi::test::expect_same_error(
-      needle, [&] { hympi::Allgatherv::create_allgather(topo, 4, 8, options); }, "allgather refused");
+      needle, [&] { hympi::Allgatherv::create_allgather(topo, 4, 8, options); }, "allgather " + what);
   hympi::test::expect_same_error(
-      needle, [&] { hympi::Bcast::create(topo, 4, 8, options); }, "bcast refused");
+      needle, [&] { hympi::Bcast::create(topo, 4, 8, options); }, "bcast " + what);
   hympi::test::expect_same_error(
-      needle, [&] { hympi::Allreduce::create(topo, 4, MPI_DOUBLE, MPI_SUM, options); }, "allreduce refused");
-  // Still usable afterwards.
-  options.progress_thread = false;
-  auto ag = hympi::Allgatherv::create_allgather(topo, 1, sizeof(int), options);
+      needle, [&] { hympi::Allreduce::create(topo, 4, MPI_DOUBLE, MPI_SUM, options); }, "allreduce " + what);
+  auto ag = hympi::Allgatherv::create_allgather(topo, 1, sizeof(int), usable);
   *ag->slot_as<int>() = topo.rank();
   ag->run();
-  check(ag->result_as<int>()[topo.size() - 1] == topo.size() - 1, "allgather after the refusal");
+  check(ag->result_as<int>()[topo.size() - 1] == topo.size() - 1, "allgather after the " + what + " option");
+}
+
+// Without MPI_THREAD_MULTIPLE the option is refused at creation, on every rank.
+void refused(const hympi::Topology& topo) {
+  hympi::CollectiveOptions options, usable;
+  options.progress_thread = true;
+  every_create_refuses(topo, options, "progress_thread needs MPI_THREAD_MULTIPLE", "refused", usable);
 }
 
 // The option asked for on one rank only: the same error on every rank (agreed
 // before anyone refuses), the library usable afterwards.
 void differing(const hympi::Topology& topo) {
-  hympi::CollectiveOptions options;
+  hympi::CollectiveOptions options, usable;
   options.progress_thread = topo.rank() == topo.size() - 1;
-  const std::string needle = "progress_thread differs between ranks";
-  hympi::test::expect_same_error(
-      needle, [&] { hympi::Allgatherv::create_allgather(topo, 4, 8, options); }, "allgather differing");
-  hympi::test::expect_same_error(
-      needle, [&] { hympi::Bcast::create(topo, 4, 8, options); }, "bcast differing");
-  hympi::test::expect_same_error(
-      needle, [&] { hympi::Allreduce::create(topo, 4, MPI_DOUBLE, MPI_SUM, options); }, "allreduce differing");
-  options.progress_thread = true;
-  auto ag = hympi::Allgatherv::create_allgather(topo, 1, sizeof(int), options);
-  *ag->slot_as<int>() = topo.rank();
-  ag->run();
-  check(ag->result_as<int>()[topo.size() - 1] == topo.size() - 1, "allgather after the differing option");
+  usable.progress_thread = true;
+  every_create_refuses(topo, options, "progress_thread differs between ranks", "differing", usable);
 }
 
 }  // namespace

@@ -56,51 +56,45 @@ struct Op {
   std::function<void(int iteration)> check;
 };
 
-// An Op driven through the core's one request model: every collective but the
-// broadcast whose root changes per start is a hympi::PersistentCollective.
-Op through_request(std::string name, std::shared_ptr<hympi::PersistentCollective> request,
-                   std::function<void(int iteration)> fill, std::function<void(int iteration)> check) {
-  return {std::move(name),
-          std::move(fill),
-          [request](int) { request->start(); },
-          [request] { return request->test(); },
-          [request] { request->wait(); },
-          std::move(check)};
+// An Op over a collective started without arguments: every collective but the
+// broadcast whose root changes per start is a hympi::PersistentCollective (the
+// core's one request model).
+template <class Collective>
+Op plain_op(std::string name, std::shared_ptr<Collective> c, std::function<void(int)> fill,
+            std::function<void(int)> check_result) {
+  return {std::move(name),           std::move(fill),    [c](int) { c->start(); },
+          [c] { return c->test(); }, [c] { c->wait(); }, std::move(check_result)};
 }
 
 std::vector<Op> make_ops(const hympi::Topology& topo, const hympi::CollectiveOptions& options) {
   const int p = topo.size(), me = topo.rank();
+  // A fill writing this rank's first n values of iteration i into c's slot.
+  const auto own_values = [me](auto c, std::int64_t n) {
+    return [=](int i) {
+      for (int k = 0; k < n; ++k) c->template slot_as<double>()[k] = value(me, i, k);
+    };
+  };
   std::vector<Op> ops;
   {
     std::shared_ptr<hympi::Allgatherv> ag = hympi::Allgatherv::create_allgather(topo, 3, sizeof(double), options);
-    ops.push_back(through_request(
-        "allgather", ag,
-        [=](int i) {
-          for (int k = 0; k < 3; ++k) ag->slot_as<double>()[k] = value(me, i, k);
-        },
-        [=](int i) {
-          bool ok = true;
-          for (int r = 0; r < p; ++r)
-            for (int k = 0; k < 3; ++k) ok = ok && ag->result_as<double>()[3 * r + k] == value(r, i, k);
-          check(ok, "allgather result");
-        }));
+    ops.push_back(plain_op("allgather", ag, own_values(ag, 3), [=](int i) {
+      bool ok = true;
+      for (int r = 0; r < p; ++r)
+        for (int k = 0; k < 3; ++k) ok = ok && ag->result_as<double>()[3 * r + k] == value(r, i, k);
+      check(ok, "allgather result");
+    }));
   }
   {
     std::vector<std::int64_t> counts(p);
     for (int r = 0; r < p; ++r) counts[r] = (r * 5 + 2) % 4;  // some ranks send nothing
     std::shared_ptr<hympi::Allgatherv> ag = hympi::Allgatherv::create(topo, counts, sizeof(double), options);
-    ops.push_back(through_request(
-        "allgatherv", ag,
-        [=](int i) {
-          for (int k = 0; k < ag->counts()[me]; ++k) ag->slot_as<double>()[k] = value(me, i, k);
-        },
-        [=](int i) {
-          bool ok = true;
-          for (int r = 0; r < p; ++r)
-            for (int k = 0; k < ag->counts()[r]; ++k)
-              ok = ok && ag->result_as<double>()[ag->displs()[r] + k] == value(r, i, k);
-          check(ok, "allgatherv result");
-        }));
+    ops.push_back(plain_op("allgatherv", ag, own_values(ag, counts[me]), [=](int i) {
+      bool ok = true;
+      for (int r = 0; r < p; ++r)
+        for (int k = 0; k < ag->counts()[r]; ++k)
+          ok = ok && ag->result_as<double>()[ag->displs()[r] + k] == value(r, i, k);
+      check(ok, "allgatherv result");
+    }));
   }
   {
     std::shared_ptr<hympi::Bcast> bc = hympi::Bcast::create(topo, 16, sizeof(double), options);
@@ -122,7 +116,7 @@ std::vector<Op> make_ops(const hympi::Topology& topo, const hympi::CollectiveOpt
     const int root = p / 2;
     std::shared_ptr<hympi::PersistentCollective> fixed =
         hympi::Bcast::create_fixed(topo, root, 7, sizeof(double), options);
-    ops.push_back(through_request(
+    ops.push_back(plain_op(
         "fixed bcast", fixed,
         [=](int i) {
           check((fixed->slot() != nullptr) == (me == root), "a fixed bcast's slot is the root's only");
@@ -142,30 +136,20 @@ std::vector<Op> make_ops(const hympi::Topology& topo, const hympi::CollectiveOpt
   };
   {
     std::shared_ptr<hympi::Allreduce> ar = hympi::Allreduce::create(topo, 5, MPI_DOUBLE, MPI_SUM, options);
-    ops.push_back(through_request(
-        "allreduce", ar,
-        [=](int i) {
-          for (int k = 0; k < 5; ++k) ar->slot_as<double>()[k] = value(me, i, k);
-        },
-        [=](int i) {
-          bool ok = true;
-          for (int k = 0; k < 5; ++k) ok = ok && ar->result_as<double>()[k] == sum(i, k);
-          check(ok, "allreduce result");
-        }));
+    ops.push_back(plain_op("allreduce", ar, own_values(ar, 5), [=](int i) {
+      bool ok = true;
+      for (int k = 0; k < 5; ++k) ok = ok && ar->result_as<double>()[k] == sum(i, k);
+      check(ok, "allreduce result");
+    }));
   }
   {
     std::shared_ptr<hympi::Reduce> rd = hympi::Reduce::create(topo, 5, MPI_DOUBLE, MPI_SUM, p - 1, options);
-    ops.push_back(through_request(
-        "reduce", rd,
-        [=](int i) {
-          for (int k = 0; k < 5; ++k) rd->slot_as<double>()[k] = value(me, i, k);
-        },
-        [=](int i) {
-          if (me != p - 1) return check(rd->result() == nullptr, "reduce result off the root");
-          bool ok = true;
-          for (int k = 0; k < 5; ++k) ok = ok && rd->result_as<double>()[k] == sum(i, k);
-          check(ok, "reduce result");
-        }));
+    ops.push_back(plain_op("reduce", rd, own_values(rd, 5), [=](int i) {
+      if (me != p - 1) return check(rd->result() == nullptr, "reduce result off the root");
+      bool ok = true;
+      for (int k = 0; k < 5; ++k) ok = ok && rd->result_as<double>()[k] == sum(i, k);
+      check(ok, "reduce result");
+    }));
   }
   return ops;
 }

@@ -99,14 +99,7 @@ class LeakTest(Case):
 
     @unittest.skipUnless(os.environ.get("HYMPI_TEST_MPI") == "1", "HYMPI_TEST_MPI=1 runs real-node points")
     def test_real_node_point_runs_unsplit_and_single_threaded(self):
-        exp = self.experiment(f"""
-            [experiment]
-            app = "{FAKE_APP}"
-            output = "real.csv"
-            [axes]
-            nodes = [1]
-            ranks_per_node = [2]
-            """)
+        exp = self.fake_experiment("real.csv", nodes=[1], ranks_per_node=[2])
         self.harness("--launcher", "mpirun", "--outside-allocation", exp, expect=0, env=self.leaks)
         row = read_csv(os.path.join(self.results, "real.csv"))[0]
         self.assertEqual(row["world_size"], "2")

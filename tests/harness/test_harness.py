@@ -41,6 +41,11 @@ class HarnessCase(unittest.TestCase):
             f.write(textwrap.dedent(body))
         return path
 
+    def fake_experiment(self, output, **axes):
+        """An experiment of the fake app writing `output`, over `axes` (name=[values])."""
+        lines = "".join(f"{name} = {json.dumps(values)}\n" for name, values in axes.items())
+        return self.experiment(f'[experiment]\napp = "{FAKE_APP}"\noutput = "{output}"\n[axes]\n{lines}')
+
     def env(self, extra=None):
         """The environment of the harness under test: ours plus the test's additions."""
         return {**os.environ, **(extra or {})}
@@ -259,14 +264,7 @@ class SweepTest(HarnessCase):
         self.assertEqual(index[0]["exit_code"], "timeout")
 
     def test_sigterm_stops_the_running_point(self):
-        exp = self.experiment(f"""
-            [experiment]
-            app = "{FAKE_APP}"
-            output = "s.csv"
-            [axes]
-            ranks = [1]
-            sleep = [60]
-            """)
+        exp = self.fake_experiment("s.csv", ranks=[1], sleep=[60])
         cmd = [sys.executable, HARNESS, "--results-dir", os.path.join(self.dir, "results"), exp]
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
         deadline = time.monotonic() + 30
@@ -328,14 +326,7 @@ class SweepTest(HarnessCase):
 
     @unittest.skipUnless(os.environ.get("HYMPI_TEST_MPI") == "1", "HYMPI_TEST_MPI=1 runs the fake app under mpirun")
     def test_real_mpirun_with_two_ranks(self):
-        exp = self.experiment(f"""
-            [experiment]
-            app = "{FAKE_APP}"
-            output = "mpi.csv"
-            [axes]
-            nodes = [2]
-            ranks_per_node = [1]
-            """)
+        exp = self.fake_experiment("mpi.csv", nodes=[2], ranks_per_node=[1])
         self.harness(exp, expect=0)
         rows = read_csv(os.path.join(self.dir, "results", "mpi.csv"))
         self.assertEqual(len(rows), 1)

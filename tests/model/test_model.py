@@ -55,15 +55,18 @@ class SummaLimits(unittest.TestCase):
         self.assertAlmostEqual(r.t_comp, 2 * n ** 3 / (p * gamma), places=12)
 
 
+def vdg_sweep(threshold_factor, n=16384, b=64, p=4096):
+    """The van de Geijn sweep over G with alpha = threshold_factor * (2nb/p) * beta (elements)."""
+    beta_elem = 1e-9
+    alpha = threshold_factor * (2 * n * b / p) * beta_elem
+    return hm.sweep(problem(n, b, p), hm.Machine(alpha, beta_elem / 8, 3e9), "vandegeijn")
+
+
 class OptimalGroups(unittest.TestCase):
     def test_vdg_gain_and_optimum_at_sqrt_p_above_threshold(self):
         # alpha/beta (elements) > 2nb/p: HSUMMA wins for every 1 < G < p, best at G = sqrt(p).
-        n, b, p = 16384, 64, 4096
-        pb = problem(n, b, p)
-        beta_elem = 1e-9
-        alpha = 4 * (2 * n * b / p) * beta_elem
-        mc = hm.Machine(alpha, beta_elem / 8, 3e9)
-        rows = hm.sweep(pb, mc, "vandegeijn")
+        p = 4096
+        rows = vdg_sweep(4, p=p)
         summa = rows[0]
         for r in rows[1:]:
             if 1 < r.G < p and r.I == r.J:
@@ -72,12 +75,7 @@ class OptimalGroups(unittest.TestCase):
         self.assertEqual(best.G, int(math.sqrt(p)))
 
     def test_vdg_no_gain_below_threshold(self):
-        n, b, p = 16384, 64, 4096
-        pb = problem(n, b, p)
-        beta_elem = 1e-9
-        alpha = 0.25 * (2 * n * b / p) * beta_elem
-        mc = hm.Machine(alpha, beta_elem / 8, 3e9)
-        rows = hm.sweep(pb, mc, "vandegeijn")
+        rows = vdg_sweep(0.25)
         for r in rows[1:]:
             self.assertGreaterEqual(r.t_total, rows[0].t_total - 1e-15, msg=f"G={r.G}")
 

@@ -7,10 +7,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 jobscript=$1
 # shellcheck source=skip-unless-slurm.sh
 source "$HERE/skip-unless-slurm.sh"
-skip_unless_slurm
-: "${SLURM_LOCAL_DIR:?}" "${HYMPI_BUILD:?}"
-export SLURM_CONF=$SLURM_LOCAL_DIR/slurm.conf
-"$HERE/slurm-local.sh" status >/dev/null || { echo "FAIL: the local Slurm cluster is not running"; exit 1; }
+slurm_test_needs SLURM_LOCAL_DIR HYMPI_BUILD
+use_running_cluster
 work=$HYMPI_BUILD/tmp/slurm-jobs/fail-fast
 rm -rf "$work"
 mkdir -p "$work"

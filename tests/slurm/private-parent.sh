@@ -8,8 +8,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 jobscript=$1
 # shellcheck source=skip-unless-slurm.sh
 source "$HERE/skip-unless-slurm.sh"
-skip_unless_slurm
-: "${HYMPI_ROOT:?}" "${HYMPI_BUILD:?}"
+slurm_test_needs HYMPI_ROOT HYMPI_BUILD
 
 mkdir -p "$HYMPI_BUILD/tmp"
 parent=$(mktemp -d "$HYMPI_BUILD/tmp/private-XXXXXX")  # mktemp -d makes it 0700

@@ -14,13 +14,8 @@ name=$2
 shift 2
 # shellcheck source=skip-unless-slurm.sh
 source "$HERE/skip-unless-slurm.sh"
-skip_unless_slurm
-: "${SLURM_LOCAL_DIR:?}" "${HYMPI_ROOT:?}" "${HYMPI_BUILD:?}"
-export SLURM_CONF=$SLURM_LOCAL_DIR/slurm.conf
-if ! "$HERE/slurm-local.sh" status >/dev/null; then
-  echo "FAIL: the local Slurm cluster is not running (did slurm.start fail?)"
-  exit 1
-fi
+slurm_test_needs SLURM_LOCAL_DIR HYMPI_ROOT HYMPI_BUILD
+use_running_cluster
 
 out=$HYMPI_BUILD/tmp/slurm-jobs/$name
 rm -rf "$out"  # job ids restart at 1 with a fresh cluster: never trust old output

@@ -15,3 +15,22 @@ skip_unless_slurm() {
     exit 77
   fi
 }
+
+# The start of every Slurm test: skip where the cluster cannot run here, then fail
+# (not skip) when one of the named settings is missing, since CMake always passes them.
+slurm_test_needs() {
+  local v
+  skip_unless_slurm
+  for v; do
+    [ -n "${!v:-}" ] || { echo "FAIL: $v is not set"; exit 1; }
+  done
+}
+
+# Points the Slurm clients at the fixture's cluster (SLURM_LOCAL_DIR); fails when it is not up.
+use_running_cluster() {
+  export SLURM_CONF=$SLURM_LOCAL_DIR/slurm.conf
+  if ! "$(dirname "${BASH_SOURCE[0]}")/slurm-local.sh" status >/dev/null; then
+    echo "FAIL: the local Slurm cluster is not running (did slurm.start fail?)"
+    exit 1
+  fi
+}

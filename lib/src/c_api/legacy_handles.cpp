@@ -16,11 +16,10 @@ struct hympi_bcast_s {
   std::unique_ptr<hympi::Bcast> impl;
 };
 
-using hympi::c_api::agreed_topology;
-using hympi::c_api::clear_output;
+using hympi::c_api::create_handle;
+using hympi::c_api::free_handle;
 using hympi::c_api::guarded;
 using hympi::c_api::last_error;
-using hympi::c_api::options;
 using hympi::c_api::require_handle;
 
 namespace {
@@ -28,16 +27,11 @@ namespace {
 // The two bcast creates differ only in overlap.
 int create_bcast(MPI_Comm comm, int64_t capacity, size_t elem_size, int policy, int sync, bool overlap,
                  hympi_bcast_t* out) {
-  return guarded([&] {
-    clear_output(out);
-    hympi::CollectiveOptions opts;
-    const auto& topo = agreed_topology(comm, [&] {
-      require_handle(out, "output handle");
-      opts = options(policy, sync);
-    });
-    opts.overlap = overlap;
-    *out = new hympi_bcast_s{hympi::Bcast::create(topo, capacity, elem_size, opts)};
-  });
+  return create_handle(
+      comm, policy, sync, out, [&](hympi::CollectiveOptions& opts) { opts.overlap = overlap; },
+      [&](const hympi::Topology& topo, const hympi::CollectiveOptions& opts) {
+        return new hympi_bcast_s{hympi::Bcast::create(topo, capacity, elem_size, opts)};
+      });
 }
 
 }  // namespace
@@ -66,30 +60,21 @@ int hympi_node_info(MPI_Comm comm, int* node_rank, int* node_size, int* node_ind
 
 int hympi_allgatherv_create(MPI_Comm comm, const int64_t* counts, size_t elem_size, int policy, int sync,
                             hympi_allgatherv_t* out) {
-  return guarded([&] {
-    clear_output(out);
-    hympi::CollectiveOptions opts;
-    const auto& topo = agreed_topology(comm, [&] {
-      require_handle(out, "output handle");
-      require_handle(counts, "counts");
-      opts = options(policy, sync);
-    });
-    std::vector<std::int64_t> v(counts, counts + topo.size());
-    *out = new hympi_allgatherv_s{hympi::Allgatherv::create(topo, std::move(v), elem_size, opts)};
-  });
+  return create_handle(
+      comm, policy, sync, out, [&](hympi::CollectiveOptions&) { require_handle(counts, "counts"); },
+      [&](const hympi::Topology& topo, const hympi::CollectiveOptions& opts) {
+        std::vector<std::int64_t> v(counts, counts + topo.size());
+        return new hympi_allgatherv_s{hympi::Allgatherv::create(topo, std::move(v), elem_size, opts)};
+      });
 }
 
 int hympi_allgather_create(MPI_Comm comm, int64_t count_per_rank, size_t elem_size, int policy, int sync,
                            hympi_allgatherv_t* out) {
-  return guarded([&] {
-    clear_output(out);
-    hympi::CollectiveOptions opts;
-    const auto& topo = agreed_topology(comm, [&] {
-      require_handle(out, "output handle");
-      opts = options(policy, sync);
-    });
-    *out = new hympi_allgatherv_s{hympi::Allgatherv::create_allgather(topo, count_per_rank, elem_size, opts)};
-  });
+  return create_handle(
+      comm, policy, sync, out, [](hympi::CollectiveOptions&) {},
+      [&](const hympi::Topology& topo, const hympi::CollectiveOptions& opts) {
+        return new hympi_allgatherv_s{hympi::Allgatherv::create_allgather(topo, count_per_rank, elem_size, opts)};
+      });
 }
 
 void* hympi_allgatherv_slot(hympi_allgatherv_t h) {
@@ -111,12 +96,7 @@ int hympi_allgatherv_run(hympi_allgatherv_t h) {
 }
 
 int hympi_allgatherv_free(hympi_allgatherv_t* h) {
-  return guarded([&] {
-    if (h && *h) {
-      delete *h;
-      *h = nullptr;
-    }
-  });
+  return free_handle(h);
 }
 
 int hympi_bcast_create(MPI_Comm comm, int64_t capacity, size_t elem_size, int policy, int sync, hympi_bcast_t* out) {
@@ -161,12 +141,7 @@ int hympi_bcast_run(hympi_bcast_t h, int root, int64_t count) {
 }
 
 int hympi_bcast_free(hympi_bcast_t* h) {
-  return guarded([&] {
-    if (h && *h) {
-      delete *h;
-      *h = nullptr;
-    }
-  });
+  return free_handle(h);
 }
 
 int hympi_allgather_create_f(MPI_Fint comm, int64_t count_per_rank, size_t elem_size, int policy, int sync,

@@ -66,4 +66,32 @@ const hympi::Topology& agreed_topology(MPI_Comm comm, Checks&& local_checks) {
   return topo;
 }
 
+// A handle create of the legacy API: *out cleared, then the output handle, policy,
+// sync and `more_checks(options)` (further arguments, option fields) agreed over
+// comm, then *out = make(topology, options).
+template <class Handle, class Checks, class Make>
+int create_handle(MPI_Comm comm, int policy, int sync, Handle* out, Checks&& more_checks, Make&& make) {
+  return guarded([&] {
+    clear_output(out);
+    hympi::CollectiveOptions opts;
+    const hympi::Topology& topo = agreed_topology(comm, [&] {
+      require_handle(out, "output handle");
+      opts = options(policy, sync);
+      more_checks(opts);
+    });
+    *out = make(topo, opts);
+  });
+}
+
+// Deletes *h and sets it to NULL; NULL or an already freed handle is no error.
+template <class Handle>
+int free_handle(Handle* h) {
+  return guarded([&] {
+    if (h && *h) {
+      delete *h;
+      *h = nullptr;
+    }
+  });
+}
+
 }  // namespace hympi::c_api
