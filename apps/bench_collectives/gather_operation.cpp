@@ -1,6 +1,10 @@
-// The data of the allgather(v) measured by allgather.cpp and allgatherv.cpp:
-// every rank copies its source into slot() and runs the exchange, whatever the
-// policy, so pure and hybrid do the same work per iteration.
+// Allgather and Allgatherv: every rank copies its source into slot() and runs the
+// exchange, whatever the policy, so pure and hybrid do the same work per
+// iteration (MPI_Allgather / MPI_Allgatherv under pure).
+//  * allgather:  every rank contributes `size` elements;
+//  * allgatherv: rank r contributes size * (1 + r % 3), so neighbours differ and
+//    nodes hold unequal shares whatever the placement ("size" in the output is
+//    the base count).
 #include "operation.hpp"
 
 namespace hympi::bench {
@@ -55,13 +59,35 @@ class GatherData final : public Data {
   std::unique_ptr<Allgatherv> collective_;
 };
 
-}  // namespace
-
 std::unique_ptr<Data> make_gather_data(const Topology& topo, const Variant& variant, const DataSetting& setting,
                                        CountsRule rule, bool equal_counts) {
   return with_element(setting.element, [&](auto zero) -> std::unique_ptr<Data> {
     return std::make_unique<GatherData<decltype(zero)>>(topo, variant, rule, equal_counts);
   });
+}
+
+std::vector<std::int64_t> equal_counts(std::int64_t size, int ranks) {
+  return std::vector<std::int64_t>(ranks, size);
+}
+
+std::vector<std::int64_t> irregular_counts(std::int64_t size, int ranks) {
+  std::vector<std::int64_t> counts(ranks);
+  for (int r = 0; r < ranks; ++r) counts[r] = size * (1 + r % 3);
+  return counts;
+}
+
+}  // namespace
+
+OperationKind allgather_kind() {
+  return {"allgather", "Allgather", [](const Topology& topo, const Variant& variant, const DataSetting& setting) {
+            return make_gather_data(topo, variant, setting, equal_counts, true);
+          }};
+}
+
+OperationKind allgatherv_kind() {
+  return {"allgatherv", "Allgatherv", [](const Topology& topo, const Variant& variant, const DataSetting& setting) {
+            return make_gather_data(topo, variant, setting, irregular_counts, false);
+          }};
 }
 
 }  // namespace hympi::bench

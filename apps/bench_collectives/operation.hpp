@@ -1,6 +1,6 @@
 // What the measurement loop times: one collective under one variant, through the
 // core's request model (hympi::PersistentCollective). Each operation lives in its
-// own small file (allgather.cpp, allgatherv.cpp, bcast.cpp, reduce_operation.cpp,
+// own small file (gather_operation.cpp, bcast.cpp, reduce_operation.cpp,
 // node_barrier.cpp) and only says how its data look (a Data); the write, run,
 // check, timing and output are the same for all of them (Operation, measure.hpp,
 // report.hpp, osu_mode.cpp).
@@ -108,7 +108,7 @@ auto with_element(Element element, F&& f) {
   return f(double{});
 }
 
-// Per-rank counts of an allgather(v) for `size` doubles per rank.
+// Per-rank counts of an allgather(v) for `size` elements per rank.
 using CountsRule = std::vector<std::int64_t> (*)(std::int64_t size, int ranks);
 
 // What an operation's data depend on besides the variant.
@@ -141,9 +141,6 @@ std::vector<OperationKind> operation_kinds(const Reduction& reduction);
 std::vector<std::string> operation_names();  // what --ops accepts
 OperationKind find_operation(const std::string& name, const Reduction& reduction);
 
-// Shared by allgather and allgatherv: a hympi::Allgatherv whose counts follow `rule`.
-std::unique_ptr<Data> make_gather_data(const Topology& topo, const Variant& variant, const DataSetting& setting,
-                                       CountsRule rule, bool equal_counts);
 // MPI_Barrier on the node communicator, for any operation.
 std::unique_ptr<Data> make_node_barrier(const Topology& topo);
 
