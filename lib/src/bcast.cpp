@@ -1,7 +1,10 @@
 #include <climits>
 #include <cstring>
+#include <functional>
 #include <limits>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bridges.hpp"
@@ -257,30 +260,77 @@ class HybridBcast final : public RingBcast {
   std::unique_ptr<detail::NodeExchange> exchange_;  // last: a broadcast in flight completes first
 };
 
-}  // namespace
+// Bcast::create_fixed's object: a broadcast with its root and count bound at
+// creation (as MPI_Bcast_init), so that it has the other collectives' request model.
+class FixedBcast final : public PersistentCollective {
+ public:
+  FixedBcast(std::unique_ptr<Bcast> impl, int root, std::int64_t count, bool is_root)
+      : impl_(std::move(impl)), root_(root), count_(count), is_root_(is_root) {}
+  void* slot() override { return is_root_ ? impl_->buffer() : nullptr; }
+  const void* result() const override { return impl_->result(); }
+  void run() override { impl_->run(root_, count_); }
+  void start() override { impl_->start(root_, count_); }
+  bool test() override { return impl_->test(); }
+  void wait() override { impl_->wait(); }
+  std::size_t bytes_per_node() const override { return impl_->bytes_per_node(); }
 
-std::unique_ptr<Bcast> Bcast::create(const Topology& topo, std::int64_t capacity, std::size_t elem_size,
-                                     CollectiveOptions options) {
+ private:
+  std::unique_ptr<Bcast> impl_;
+  int root_;
+  std::int64_t count_;
+  bool is_root_;
+};
+
+// Both creates: `more_checks` and `more_values` (create_fixed's root and count)
+// join the capacity and option checks in one agreement, so every argument is
+// agreed once per creation.
+std::unique_ptr<Bcast> create_agreed(const Topology& topo, std::int64_t capacity, std::size_t elem_size,
+                                     const CollectiveOptions& options, const std::function<void()>& more_checks,
+                                     std::vector<detail::Agreed> more_values) {
   // Every size the ring needs (3 slots at most, each rounded up to 64 bytes) must fit size_t.
   const auto limit = static_cast<std::uint64_t>(std::numeric_limits<std::size_t>::max() / 4 - 64);
   // One node copy serves ranks that may size their panels differently: the
   // window layout must be the same on every rank, so the largest capacity wins.
-  capacity =
-      detail::check_exchange_options(
-          topo, options,
-          [&] {
-            require(capacity >= 0 && elem_size > 0,
-                    "bcast capacity must be >= 0 and element size > 0 (got capacity " + std::to_string(capacity) + ")");
-            require(static_cast<std::uint64_t>(capacity) <= limit / elem_size,
-                    "bcast capacity " + std::to_string(capacity) + " x element size " + std::to_string(elem_size) +
-                        " bytes overflows size_t",
-                    ErrorCode::out_of_memory);
-          },
-          {{"bcast capacity", capacity, /*largest_wins=*/true},
-           {"bcast element size", static_cast<std::int64_t>(elem_size)}})
-          .front();
+  std::vector<detail::Agreed> values = std::move(more_values);
+  const std::size_t capacity_at = values.size();
+  values.push_back({"bcast capacity", capacity, /*largest_wins=*/true});
+  values.push_back({"bcast element size", static_cast<std::int64_t>(elem_size)});
+  capacity = detail::check_exchange_options(
+      topo, options,
+      [&] {
+        if (more_checks) more_checks();
+        require(capacity >= 0 && elem_size > 0,
+                "bcast capacity must be >= 0 and element size > 0 (got capacity " + std::to_string(capacity) + ")");
+        require(static_cast<std::uint64_t>(capacity) <= limit / elem_size,
+                "bcast capacity " + std::to_string(capacity) + " x element size " + std::to_string(elem_size) +
+                    " bytes overflows size_t",
+                ErrorCode::out_of_memory);
+      },
+      std::move(values))[capacity_at];
   if (options.policy == Policy::pure) return std::make_unique<PureBcast>(topo, capacity, elem_size, options);
   return std::make_unique<HybridBcast>(topo, capacity, elem_size, options);
+}
+
+}  // namespace
+
+std::unique_ptr<Bcast> Bcast::create(const Topology& topo, std::int64_t capacity, std::size_t elem_size,
+                                     CollectiveOptions options) {
+  return create_agreed(topo, capacity, elem_size, options, {}, {});
+}
+
+std::unique_ptr<PersistentCollective> Bcast::create_fixed(const Topology& topo, int root, std::int64_t count,
+                                                          std::size_t elem_size, CollectiveOptions options) {
+  // Root and count agreed at creation: a mismatch is the same error on every rank
+  // here, not a hang in a later start().
+  auto impl = create_agreed(
+      topo, count, elem_size, options,
+      [&] {
+        require(root >= 0 && root < topo.size(),
+                "bcast root " + std::to_string(root) + " is outside [0, " + std::to_string(topo.size()) + ")");
+        require(count >= 0, "bcast count must be >= 0, got " + std::to_string(count));
+      },
+      {{"bcast root", root}, {"bcast count", count}});
+  return std::make_unique<FixedBcast>(std::move(impl), root, count, topo.rank() == root);
 }
 
 }  // namespace hympi
