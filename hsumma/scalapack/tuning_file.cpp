@@ -38,13 +38,12 @@ std::vector<std::string> measured_lines(const std::string& path) {
   return out;
 }
 
-// Header, comment and body, through a temporary file and a rename.
+// Header, comment and body, through a temporary file and a rename (the directory
+// exists: locked() made it).
 std::string write_atomically(const std::string& path, const std::string& body) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::path target(path);
-  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
-  if (ec) return "cannot create " + target.parent_path().string() + ": " + ec.message();
   const std::string tmp = path + ".tmp." + std::to_string(getpid());
   {
     std::ofstream out(tmp);
@@ -68,12 +67,14 @@ std::string write_atomically(const std::string& path, const std::string& body) {
 // add their entries one after the other instead of the last rename dropping the
 // other's. fcntl locks also hold on NFS (lockd); where no lock file can be made
 // the update runs unlocked (the file stays whole; an entry lost is measured again).
+// The directory is made first, for the lock file and the update alike.
 template <class Update>
 std::string locked(const std::string& path, Update&& update) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::path target(path);
   if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
+  if (ec) return "cannot create " + target.parent_path().string() + ": " + ec.message();
   const int fd = ::open((path + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd >= 0) {
     struct flock whole {};
