@@ -170,10 +170,8 @@ contains
     type(hympi_request), intent(out) :: request
     integer, optional, intent(out) :: ierror
     integer(c_int64_t) :: wide(max(1, size(counts)))
-    integer :: rc
     wide(1:size(counts)) = counts
-    rc = c_allgatherv_init(wide, int(size(counts), c_int64_t), datatype, comm, info, request%handle)
-    call finish(rc, ierror)
+    call finish(c_allgatherv_init(wide, int(size(counts), c_int64_t), datatype, comm, info, request%handle), ierror)
   end subroutine
 
   subroutine allgatherv_init_f08(counts, datatype, comm, info, request, ierror)
@@ -190,9 +188,7 @@ contains
     integer, intent(in) :: count, datatype, root, comm, info
     type(hympi_request), intent(out) :: request
     integer, optional, intent(out) :: ierror
-    integer :: rc
-    rc = c_bcast_init(int(count, c_int64_t), datatype, root, comm, info, request%handle)
-    call finish(rc, ierror)
+    call finish(c_bcast_init(int(count, c_int64_t), datatype, root, comm, info, request%handle), ierror)
   end subroutine
 
   subroutine bcast_init_f08(count, datatype, root, comm, info, request, ierror)
@@ -209,9 +205,7 @@ contains
     integer, intent(in) :: count, datatype, op, comm, info
     type(hympi_request), intent(out) :: request
     integer, optional, intent(out) :: ierror
-    integer :: rc
-    rc = c_allreduce_init(int(count, c_int64_t), datatype, op, comm, info, request%handle)
-    call finish(rc, ierror)
+    call finish(c_allreduce_init(int(count, c_int64_t), datatype, op, comm, info, request%handle), ierror)
   end subroutine
 
   subroutine allreduce_init_f08(count, datatype, op, comm, info, request, ierror)
@@ -229,9 +223,7 @@ contains
     integer, intent(in) :: count, datatype, op, root, comm, info
     type(hympi_request), intent(out) :: request
     integer, optional, intent(out) :: ierror
-    integer :: rc
-    rc = c_reduce_init(int(count, c_int64_t), datatype, op, root, comm, info, request%handle)
-    call finish(rc, ierror)
+    call finish(c_reduce_init(int(count, c_int64_t), datatype, op, root, comm, info, request%handle), ierror)
   end subroutine
 
   subroutine reduce_init_f08(count, datatype, op, root, comm, info, request, ierror)

@@ -170,11 +170,9 @@ int hympi_allreduce_init_f(int64_t count, MPI_Fint type, MPI_Fint op, MPI_Fint c
 int hympi_reduce_init_f(int64_t count, MPI_Fint type, MPI_Fint op, int root, MPI_Fint comm, MPI_Fint info,
                         hympi_request_t* request);
 
-/* Fortran bridges: communicator as MPI_Fint (mpi_f08 handle %MPI_VAL). */
+/* Fortran bridges of module hympi: communicator as MPI_Fint (mpi_f08 handle %MPI_VAL). */
 int hympi_allgather_create_f(MPI_Fint comm, int64_t count_per_rank, size_t elem_size, int policy, int sync,
                              hympi_allgatherv_t* out);
-int hympi_allgatherv_create_f(MPI_Fint comm, const int64_t* counts, size_t elem_size, int policy, int sync,
-                              hympi_allgatherv_t* out);
 int hympi_bcast_create_f(MPI_Fint comm, int64_t capacity, size_t elem_size, int policy, int sync, hympi_bcast_t* out);
 int hympi_bcast_create_overlap_f(MPI_Fint comm, int64_t capacity, size_t elem_size, int policy, int sync,
                                  hympi_bcast_t* out);
@@ -213,11 +211,6 @@ int hympi_reduce_run(hympi_reduce_t h);            /* collective */
 const void* hympi_reduce_result(hympi_reduce_t h); /* NULL except on root */
 size_t hympi_reduce_bytes_per_node(hympi_reduce_t h);
 int hympi_reduce_free(hympi_reduce_t* h); /* collective */
-/* Fortran bridges: communicator, datatype and op as MPI_Fint (mpi_f08 %MPI_VAL). */
-int hympi_allreduce_create_f(MPI_Fint comm, int64_t count, MPI_Fint type, MPI_Fint op, int policy, int sync,
-                             int leaders, int deterministic, hympi_allreduce_t* out);
-int hympi_reduce_create_f(MPI_Fint comm, int64_t count, MPI_Fint type, MPI_Fint op, int root, int policy, int sync,
-                          int leaders, int deterministic, hympi_reduce_t* out);
 /* ---- end of Reductions ---- */
 
 #ifdef __cplusplus

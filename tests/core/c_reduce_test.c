@@ -69,19 +69,7 @@ int main(int argc, char** argv) {
         if (hympi_reduce_free(&rd) || rd != NULL) bad += fail(rank, "reduce_free");
       }
 
-  /* The Fortran bridge with converted handles, and a bad argument on one rank only. */
-  hympi_allreduce_t ar = NULL;
-  if (hympi_allreduce_create_f(MPI_Comm_c2f(MPI_COMM_WORLD), 3, MPI_Type_c2f(MPI_DOUBLE), MPI_Op_c2f(MPI_SUM),
-                               HYMPI_POLICY_HYBRID, HYMPI_SYNC_FLAGS, 0, 0, &ar))
-    bad += fail(rank, "allreduce_create_f");
-  double* x = hympi_allreduce_slot(ar);
-  x[0] = 1.0;
-  x[1] = rank;
-  x[2] = -0.5;
-  if (hympi_allreduce_run(ar)) bad += fail(rank, "allreduce_run (f)");
-  const double* sum = hympi_allreduce_result(ar);
-  if (sum[0] != size || sum[1] != size * (size - 1) / 2.0 || sum[2] != -0.5 * size) bad += fail(rank, "sum (f)");
-  hympi_allreduce_free(&ar);
+  /* A bad argument on one rank only. */
   hympi_reduce_t rd = NULL;
   const int rc = hympi_reduce_create(MPI_COMM_WORLD, 4, MPI_DOUBLE, MPI_SUM, rank == size - 1 ? size : 0,
                                      HYMPI_POLICY_HYBRID, HYMPI_SYNC_FLAGS, &rd);

@@ -22,17 +22,14 @@ enum kind {
   ALLREDUCE_EX,
   REDUCE,
   REDUCE_EX,
-  ALLGATHERV_F,
   ALLGATHER_F,
   BCAST_F,
   BCAST_OVERLAP_F,
-  ALLREDUCE_F,
-  REDUCE_F,
   KINDS
 };
 static const char* const kind_names[KINDS] = {
     "allgatherv", "allgather",    "bcast",       "bcast_overlap", "allreduce",       "allreduce_ex", "reduce",
-    "reduce_ex",  "allgatherv_f", "allgather_f", "bcast_f",       "bcast_overlap_f", "allreduce_f",  "reduce_f"};
+    "reduce_ex",  "allgather_f", "bcast_f",     "bcast_overlap_f"};
 
 enum bad { POLICY, SYNC, NULL_OUT, NULL_COUNTS, NEGATIVE_LEADERS, BADS };
 static const char* const bad_names[BADS] = {"invalid policy", "invalid sync", "NULL out", "NULL counts",
@@ -49,8 +46,8 @@ static void fail(const char* what, const char* kind, const char* bad, int bad_ra
 }
 
 static int applies(enum kind k, enum bad b) {
-  if (b == NULL_COUNTS) return k == ALLGATHERV || k == ALLGATHERV_F;
-  if (b == NEGATIVE_LEADERS) return k == ALLREDUCE_EX || k == REDUCE_EX || k == ALLREDUCE_F || k == REDUCE_F;
+  if (b == NULL_COUNTS) return k == ALLGATHERV;
+  if (b == NEGATIVE_LEADERS) return k == ALLREDUCE_EX || k == REDUCE_EX;
   return 1;
 }
 
@@ -66,7 +63,6 @@ static int is_null(enum kind k, const union handle* h) {
   switch (k) {
     case ALLGATHERV:
     case ALLGATHER:
-    case ALLGATHERV_F:
     case ALLGATHER_F:
       return h->ag == NULL;
     case BCAST:
@@ -76,7 +72,6 @@ static int is_null(enum kind k, const union handle* h) {
       return h->bc == NULL;
     case ALLREDUCE:
     case ALLREDUCE_EX:
-    case ALLREDUCE_F:
       return h->ar == NULL;
     default:
       return h->re == NULL;
@@ -94,7 +89,6 @@ static int create(enum kind k, MPI_Comm comm, int is_bad, enum bad b, union hand
   const int64_t* cnt = is_bad && b == NULL_COUNTS ? NULL : counts;
   const int null_out = is_bad && b == NULL_OUT;
   const MPI_Fint fcomm = MPI_Comm_c2f(comm);
-  const MPI_Fint ftype = MPI_Type_c2f(MPI_INT), fop = MPI_Op_c2f(MPI_SUM);
   switch (k) {
     case ALLGATHERV:
       return hympi_allgatherv_create(comm, cnt, sizeof(int), policy, sync, null_out ? NULL : &h->ag);
@@ -112,18 +106,12 @@ static int create(enum kind k, MPI_Comm comm, int is_bad, enum bad b, union hand
       return hympi_reduce_create(comm, 2, MPI_INT, MPI_SUM, 0, policy, sync, null_out ? NULL : &h->re);
     case REDUCE_EX:
       return hympi_reduce_create_ex(comm, 2, MPI_INT, MPI_SUM, 0, policy, sync, leaders, 0, null_out ? NULL : &h->re);
-    case ALLGATHERV_F:
-      return hympi_allgatherv_create_f(fcomm, cnt, sizeof(int), policy, sync, null_out ? NULL : &h->ag);
     case ALLGATHER_F:
       return hympi_allgather_create_f(fcomm, 2, sizeof(int), policy, sync, null_out ? NULL : &h->ag);
     case BCAST_F:
       return hympi_bcast_create_f(fcomm, 2, sizeof(int), policy, sync, null_out ? NULL : &h->bc);
-    case BCAST_OVERLAP_F:
-      return hympi_bcast_create_overlap_f(fcomm, 2, sizeof(int), policy, sync, null_out ? NULL : &h->bc);
-    case ALLREDUCE_F:
-      return hympi_allreduce_create_f(fcomm, 2, ftype, fop, policy, sync, leaders, 0, null_out ? NULL : &h->ar);
     default:
-      return hympi_reduce_create_f(fcomm, 2, ftype, fop, 0, policy, sync, leaders, 0, null_out ? NULL : &h->re);
+      return hympi_bcast_create_overlap_f(fcomm, 2, sizeof(int), policy, sync, null_out ? NULL : &h->bc);
   }
 }
 
@@ -133,7 +121,6 @@ static int run_and_free(enum kind k, union handle* h) {
   switch (k) {
     case ALLGATHERV:
     case ALLGATHER:
-    case ALLGATHERV_F:
     case ALLGATHER_F: {
       int* slot = hympi_allgatherv_slot(h->ag);
       slot[0] = rank, slot[1] = -rank;
@@ -153,8 +140,7 @@ static int run_and_free(enum kind k, union handle* h) {
       return wrong | hympi_bcast_free(&h->bc);
     }
     case ALLREDUCE:
-    case ALLREDUCE_EX:
-    case ALLREDUCE_F: {
+    case ALLREDUCE_EX: {
       int* slot = hympi_allreduce_slot(h->ar);
       slot[0] = 1, slot[1] = rank;
       wrong = hympi_allreduce_run(h->ar) != HYMPI_SUCCESS;
@@ -251,7 +237,7 @@ int main(int argc, char** argv) {
     for (int fresh = 1; fresh >= 0; --fresh)
       /* Fresh communicators (a topology build each, slow on an oversubscribed
        * MPICH) for the C creates; their _f bridges forward to them. */
-      for (int k = 0; k < (fresh ? ALLGATHERV_F : KINDS); ++k) cases += kind_cases((enum kind)k, bad_rank, fresh);
+      for (int k = 0; k < (fresh ? ALLGATHER_F : KINDS); ++k) cases += kind_cases((enum kind)k, bad_rank, fresh);
   }
   int total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

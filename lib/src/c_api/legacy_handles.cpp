@@ -148,10 +148,6 @@ int hympi_allgather_create_f(MPI_Fint comm, int64_t count_per_rank, size_t elem_
                              hympi_allgatherv_t* out) {
   return hympi_allgather_create(MPI_Comm_f2c(comm), count_per_rank, elem_size, policy, sync, out);
 }
-int hympi_allgatherv_create_f(MPI_Fint comm, const int64_t* counts, size_t elem_size, int policy, int sync,
-                              hympi_allgatherv_t* out) {
-  return hympi_allgatherv_create(MPI_Comm_f2c(comm), counts, elem_size, policy, sync, out);
-}
 int hympi_bcast_create_f(MPI_Fint comm, int64_t capacity, size_t elem_size, int policy, int sync, hympi_bcast_t* out) {
   return hympi_bcast_create(MPI_Comm_f2c(comm), capacity, elem_size, policy, sync, out);
 }

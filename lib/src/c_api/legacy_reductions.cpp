@@ -98,15 +98,4 @@ int hympi_reduce_create(MPI_Comm comm, int64_t count, MPI_Datatype type, MPI_Op 
 }
 HYMPI_REDUCTION_ACCESSORS(reduce)
 
-int hympi_allreduce_create_f(MPI_Fint comm, int64_t count, MPI_Fint type, MPI_Fint op, int policy, int sync,
-                             int leaders, int deterministic, hympi_allreduce_t* out) {
-  return hympi_allreduce_create_ex(MPI_Comm_f2c(comm), count, MPI_Type_f2c(type), MPI_Op_f2c(op), policy, sync, leaders,
-                                   deterministic, out);
-}
-int hympi_reduce_create_f(MPI_Fint comm, int64_t count, MPI_Fint type, MPI_Fint op, int root, int policy, int sync,
-                          int leaders, int deterministic, hympi_reduce_t* out) {
-  return hympi_reduce_create_ex(MPI_Comm_f2c(comm), count, MPI_Type_f2c(type), MPI_Op_f2c(op), root, policy, sync,
-                                leaders, deterministic, out);
-}
-
 }  // extern "C"
