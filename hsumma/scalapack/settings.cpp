@@ -48,8 +48,7 @@ SettingKey named(const char* name) {
 // The formulas model=... may name besides "measured" (cost_model.hpp).
 std::string model_choice() {
   std::vector<std::string> names{"measured"};
-  for (model::Bcast b : {model::Bcast::vandegeijn, model::Bcast::binomial, model::Bcast::pipelined})
-    names.emplace_back(model::bcast_name(b));
+  for (const std::string& name : enum_names<model::Bcast>()) names.push_back(name);
   return "a broadcast model: " + quoted_choice(names);
 }
 

@@ -97,7 +97,12 @@ TEST(Settings, ValuesLandInTheirFields) {
     EXPECT_TRUE(s.lookahead) << yes;
   }
   EXPECT_NE(s.set("engine", "x").find("expected 'auto', 'direct' or 'redistribute'"), std::string::npos);
-  EXPECT_NE(s.set("model", "x").find("broadcast model"), std::string::npos);
+  const std::string model_error = s.set("model", "x");
+  EXPECT_NE(model_error.find("broadcast model"), std::string::npos);
+  // The message offers 'measured' and every formula of the model's own table.
+  EXPECT_NE(model_error.find("'measured'"), std::string::npos) << model_error;
+  for (const std::string& name : hympi::enum_names<hympi::hsumma::model::Bcast>())
+    EXPECT_NE(model_error.find("'" + name + "'"), std::string::npos) << name << ": " << model_error;
 }
 
 // The only test that reads the process's settings(): the environment is read once.
