@@ -65,7 +65,7 @@ struct Checked {
 Checked check_options(const Options& o, int comm_size) {
   Checked c;
   model::Problem& pb = c.pb;
-  std::tie(pb.P, pb.Q) = o.grid.empty() ? hympi::most_square_grid(comm_size) : hympi::apps::parse_grid_option(o.grid);
+  std::tie(pb.P, pb.Q) = o.grid.empty() ? hympi::most_square_grid(comm_size) : hympi::parse_grid(o.grid, "--grid");
   if (pb.P * pb.Q != comm_size)
     throw hympi::Error(hympi::ErrorCode::invalid_argument, "grid " + std::to_string(pb.P) + "x" + std::to_string(pb.Q) +
                                                                " needs " + std::to_string(pb.P * pb.Q) +

@@ -35,12 +35,4 @@ LayoutSpec LayoutOptions::resolve(int comm_size) const {
   }
 }
 
-std::pair<int, int> parse_grid_option(const std::string& text) {
-  try {
-    return parse_grid(text, "--grid");
-  } catch (const Error&) {  // the message tests/scalapack (auto.bad_input) expects
-    throw Error(ErrorCode::invalid_argument, "--grid " + text + ": expected PxQ, e.g. 32x32");
-  }
-}
-
 }  // namespace hympi::apps

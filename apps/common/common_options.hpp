@@ -38,10 +38,6 @@ struct CommonOptions {
 // `csv_help` says what one row is for this app.
 void add_common_options(CLI::App& app, CommonOptions& options, const std::string& csv_help);
 
-// --grid's "PxQ" -> {P, Q} by hympi::parse_grid, the one grid parser; bad text
-// throws hympi::Error "--grid <text>: expected PxQ, e.g. 32x32" (the drop-in's tools).
-std::pair<int, int> parse_grid_option(const std::string& text);
-
 // name -> value of an enum, from its table (names only: the apps take no aliases).
 template <class Enum>
 std::map<std::string, Enum> name_map() {

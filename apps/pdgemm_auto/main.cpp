@@ -98,7 +98,7 @@ model::Problem check_options(const Options& o, int comm_size) {
     throw hympi::Error(hympi::ErrorCode::invalid_argument, "--table runs on one rank");
   if (o.probe && comm_size < 2) throw hympi::Error(hympi::ErrorCode::invalid_argument, "--probe needs >= 2 ranks");
   model::Problem pb;
-  std::tie(pb.P, pb.Q) = hympi::apps::parse_grid_option(o.grid);
+  std::tie(pb.P, pb.Q) = hympi::parse_grid(o.grid, "--grid");
   const long long M = o.M ? o.M : o.b;
   if (M % o.b) throw hympi::Error(hympi::ErrorCode::invalid_argument, "-M must be a multiple of -b");
   pb.n = static_cast<double>(o.n), pb.m = static_cast<double>(o.m ? o.m : o.n);

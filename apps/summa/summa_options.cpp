@@ -8,19 +8,6 @@
 
 namespace hympi::apps {
 
-namespace {
-// "2x3" -> {2, 3} by hympi::parse_grid, under the message this app has always given
-// (tests/summa: bad_grid_text).
-std::pair<int, int> parse_pair(const std::string& text, const char* option) {
-  try {
-    return parse_grid(text, option);
-  } catch (const Error&) {
-    throw Error(ErrorCode::invalid_argument,
-                "hympi: " + std::string(option) + " expects AxB with A, B >= 1 (e.g. 2x3), got '" + text + "'");
-  }
-}
-}  // namespace
-
 void add_summa_options(CLI::App& app, SummaOptions& o) {
   app.add_option("--alg,-a", o.algorithms, "Algorithms to run: summa, hsumma, pdgemm (several allowed)")
       ->delimiter(',')
@@ -91,9 +78,9 @@ SummaShapes check_summa_options(SummaOptions& o, int comm_size) {
   require(o.threads >= 1, "--threads must be >= 1");
   for (auto nb : o.pdgemm_nb) require(nb >= 0, "--pdgemm-nb must be >= 0 (0 = the engine's distribution)");
   SummaShapes shapes;
-  std::tie(shapes.P, shapes.Q) = o.grid.empty() ? most_square_grid(comm_size) : parse_pair(o.grid, "--grid");
+  std::tie(shapes.P, shapes.Q) = o.grid.empty() ? most_square_grid(comm_size) : parse_grid(o.grid, "--grid");
   require(!o.groups.empty(), "--groups needs at least one IxJ");
-  for (const auto& g : o.groups) shapes.groups.push_back(parse_pair(g, "--groups"));
+  for (const auto& g : o.groups) shapes.groups.push_back(parse_grid(g, "--groups"));
   return shapes;
 }
 
