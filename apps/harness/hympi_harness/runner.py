@@ -1,4 +1,5 @@
 """Runs the points of one experiment: skip done ones, launch the rest, record every outcome."""
+import csv
 import os
 import shlex
 import signal
@@ -9,6 +10,9 @@ import time
 from .compat import shell_join
 from .plan import clock as _clock
 from .launchers import LaunchError, describe_binding, run_environment, thread_settings
+from . import stats
+from .loadguard import BUSY_SHARE, COLUMNS as LOAD_COLUMNS, Probe
+from .repetitions import REPEAT_COLUMNS, Plan, metric_of, values_by_row, write_stats
 from .store import Store, now_iso
 
 STDERR_TAIL_LINES = 12  # enough to get past mpirun's own epilogue to the app's last words
@@ -49,8 +53,11 @@ def _kill_group(proc):
 class Sweep:
     def __init__(self, experiment, points, launcher, app_path, csv_path, out=sys.stdout, dry_run=False,
                  retry_failed=True, max_ranks=None, max_nodes=None, cores_per_node=None, timeout=None,
-                 end_time=None):
+                 end_time=None, repeats=None, busy_threshold=BUSY_SHARE):
         self.exp = experiment
+        self.repeats = repeats or Plan()
+        self.busy_threshold = busy_threshold
+        self.metric = None  # the column the statistics are about, known after the first launch
         self.points = points
         self.launcher = launcher
         self.app_path = app_path
@@ -140,6 +147,8 @@ class Sweep:
             eta = sum(ran_seconds) / len(ran_seconds) * left
             self.say(f"{tag} {'ok  ' if ok else 'FAILED'} {seconds:6.1f} s   "
                      f"elapsed {_clock(time.monotonic() - start)}, about {_clock(eta)} left")
+        if not self.dry_run and self.write_stats():
+            self.say(f"   statistics per point in {self.store.csv_path[:-4]}.stats.csv")
         c = self.counts
         self.say(f"== {self.exp.name}: {c['ok']} ok, {c['failed']} failed, {c['skipped']} skipped, "
                  f"{c['done-before']} done before" + (" (dry run)" if self.dry_run else ""))
@@ -161,15 +170,14 @@ class Sweep:
                     "does the launcher's PMI match the MPI (e.g. srun --mpi=pmix vs pmi2)?")
         return None
 
-    def _run_point(self, point, cmd, extra_env, raw_csv, tag):
-        out_path = os.path.join(self.store.logs_dir, f"{point.id}.out")
-        err_path = os.path.join(self.store.logs_dir, f"{point.id}.err")
+    def _launch(self, point, cmd, extra_env, raw_csv, out_path, err_path):
+        """One launch of the point: (status "ok"/"failed", exit code, explanation, seconds, load columns)."""
         for path in (raw_csv, out_path, err_path):
             if os.path.exists(path):
                 os.remove(path)
         env = run_environment(self.exp.env, extra_env)
-        started = now_iso()
         t0 = time.monotonic()
+        probe = Probe()
         timed_out = False
         with open(out_path, "w") as out, open(err_path, "w") as err:
             out.write("# " + shell_join(cmd) + "\n")
@@ -188,25 +196,57 @@ class Sweep:
                 except KeyboardInterrupt:
                     _kill_group(proc)
                     raise
+        load = probe.result(self.busy_threshold)
         seconds = time.monotonic() - t0
         code = proc.returncode if proc is not None else 127
         tail = _tail(err_path) or _tail(out_path)
-        status, merge = "failed", None
         if timed_out:
-            tail = f"timed out after {self.timeout:g} s; " + tail
-            code = "timeout"
-        elif code == 0:
-            wrong = self._wrong_rank_count(raw_csv, point)
-            if wrong:
-                tail = wrong + "; " + tail
-            elif os.path.exists(raw_csv) and len(Store.read_rows(raw_csv)) > 1:
-                status, merge = "ok", raw_csv
-            else:
-                tail = "exit 0 but the app wrote no CSV rows; " + tail
+            return "failed", "timeout", f"timed out after {self.timeout:g} s; " + tail, seconds, load
+        if code != 0:
+            return "failed", code, tail, seconds, load
+        wrong = self._wrong_rank_count(raw_csv, point)
+        if wrong:
+            return "failed", code, wrong + "; " + tail, seconds, load
+        if not (os.path.exists(raw_csv) and len(Store.read_rows(raw_csv)) > 1):
+            return "failed", code, "exit 0 but the app wrote no CSV rows; " + tail, seconds, load
+        return "ok", code, tail, seconds, load
+
+    def _run_point(self, point, cmd, extra_env, raw_csv, tag):
+        """Launches the point as often as the repetition plan asks; its rows are merged only when
+        every launch succeeded (the rows of all launches, with their repetition and load columns)."""
+        out_path = os.path.join(self.store.logs_dir, f"{point.id}.out")
+        err_path = os.path.join(self.store.logs_dir, f"{point.id}.err")
+        started = now_iso()
+        header, rows, seconds, launches = None, [], 0.0, 0
+        status, code, tail = "ok", 0, ""
+        while status == "ok" and self.repeats.more_needed(launches, values_by_row(rows, header, self.metric)):
+            status, code, tail, took, load = self._launch(point, cmd, extra_env, raw_csv, out_path, err_path)
+            seconds += took
+            if status != "ok":
+                break
+            got = Store.read_rows(raw_csv)
+            if header is not None and got[0] != header[:len(got[0])]:
+                status, tail = "failed", "the app's CSV header changed between repetitions"
+                break
+            header = got[0] + REPEAT_COLUMNS
+            self.metric = self.metric or metric_of(header, self.exp.metric)
+            rows += [r + [str(launches), str(i)] + [load[c] for c in LOAD_COLUMNS] + self.repeats.columns()
+                     for i, r in enumerate(got[1:])]
+            if load["busy"] == "1":
+                self.say(f"{tag}   busy machine: other processes used {float(load['other_cpu_share']) * 100:.0f}% "
+                         f"of the cores (load {load['load1']})")
+            launches += 1
+        merge = None
+        if status == "ok":
+            with open(raw_csv, "w", newline="") as f:
+                csv.writer(f).writerows([header] + rows)
+            merge = raw_csv
+            if launches > 1:
+                self.say(f"{tag}   {launches} launches{self._width_note(rows, header)}")
         bound = describe_binding(out_path, err_path)
         extra = [self.launcher.kind, ",".join(self.launcher.point_hosts(point)), self.exp.name,
                  os.environ.get("SLURM_JOB_ID", ""), self.launcher.binding, bound,
-                 thread_settings(env)]
+                 thread_settings(run_environment(self.exp.env, extra_env))]
         # Rows, state and index change in one locked step (a StoreError - header changed - stops
         # the sweep: every later point would fail too). The tail explains failures only.
         self.store.record(point, status, code, seconds, started, shell_join(cmd),
@@ -218,3 +258,14 @@ class Sweep:
             self.say(f"{tag}   exit {code}: {tail[:400]}")
             self.say(f"{tag}   logs: {err_path}")
         return status == "ok", seconds
+
+    def _width_note(self, rows, header):
+        widths = [stats.summary(v)["ci_width_pct"] for v in values_by_row(rows, header, self.metric) if v]
+        return f", widest interval {max(widths):.1f}% of the median" if widths else ""
+
+    def write_stats(self):
+        """<output>.stats.csv from every row the experiment's CSV holds now."""
+        if os.path.exists(self.store.csv_path):
+            with open(self.store.csv_path, newline="", errors="replace") as f:
+                return write_stats(self.store.csv_path, list(csv.DictReader(f)), self.exp.metric)
+        return None
