@@ -8,7 +8,7 @@ next to the median per-iteration time split of both policies. The whole-iteratio
 plain runs (barrier_timing = 0); the exchange-only ratio and the split from runs
 with --barrier-timing (exchange = the collective alone) when there are any.
 
-    /usr/bin/python3 results/bpmf/plot_fig12.py [fig12.csv] [fig12-bpmf.png]
+    /usr/bin/python3 results/bpmf/plot_fig12.py [fig12.csv | FOLDER] [fig12-bpmf.png]
 """
 import os
 import statistics
@@ -33,6 +33,8 @@ def paired_ratio(rows, ranks, column):
 def main():
     here = Path(__file__).resolve().parent
     src = Path(sys.argv[1]) if len(sys.argv) > 1 else here / "fig12.csv"
+    if src.is_dir():  # a folder (a run directory's bpmf/): its fig12.csv, the PNG beside it
+        here, src = src, src / "fig12.csv"
     out = Path(sys.argv[2]) if len(sys.argv) > 2 else here / "fig12-bpmf.png"
     rows = read_rows(src)
     if not rows:

@@ -15,7 +15,7 @@ from .manifest import build_manifest, write_manifest
 from .loadguard import BUSY_SHARE, wait_until_quiet
 from .plan import plan_lines
 from .repetitions import Plan
-from .run_dirs import run_dir
+from .run_dirs import RUNS, run_dir
 from .runner import Sweep
 from .store import StoreError
 
@@ -195,9 +195,11 @@ def parse_args(argv, config, script_dir):
     args.reference_dir = reference
     if args.update_reference:
         args.results_dir = reference
-    args.run_dir_mode = not args.results_dir
-    if args.run_dir_mode:
+    if not args.results_dir:
         args.results_dir = run_dir(reference, _source_dir(config, script_dir))
+    # A run directory (the default one, or one given to --results-dir) gets its own manifest.
+    runs = os.path.join(os.path.abspath(reference), RUNS) + os.sep
+    args.run_dir_mode = os.path.abspath(args.results_dir).startswith(runs)
     overrides = {}
     for item in args.set:
         key, sep, value = item.partition("=")

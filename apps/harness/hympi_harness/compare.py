@@ -1,7 +1,9 @@
 """hympi-harness compare RUN REFERENCE: is a new run within its reference's intervals?
 
 RUN and REFERENCE are harness CSVs or directories of them (a run directory, results/); CSVs
-are paired by their path relative to the directory, points by point id and row. Per point
+are paired by their path relative to the directory, points by point id and row (or, for a
+reference written with other run settings - older point ids -, by the columns that say what
+a row measured: layout, operation, variant, size, iterations, ...). Per point
 the run's median is checked against the reference's 95% interval of the median (widened by
 --tolerance percent); per ratio (each variant or policy against pure at the same operation
 and size) the run's ratio against the range the reference's intervals allow. Exit status 0:
@@ -21,6 +23,13 @@ _DESCRIBE = ("operation", "variant", "policy", "sync", "size_doubles", "algorith
 # Rows paired for a ratio: same point and the same values of these; the variant (or policy) differs.
 _PARTNER = ("operation", "size_doubles", "root", "type", "reduce_op", "algorithm", "m", "n", "k", "b", "K",
             "dataset")
+
+
+# What a row measured, for pairing rows whose point ids differ (a reference from older settings).
+_WHAT = ("experiment", "ranks", "nodes", "ranks_per_node", "layout", "operation", "variant", "policy", "sync",
+         "leaders", "root", "type", "reduce_op", "size_doubles", "iterations", "warmup", "timed_write", "cache",
+         "baseline", "algorithm", "m", "n", "k", "b", "P", "Q", "I", "J", "lookahead", "dataset", "K", "burnin",
+         "samples", "barrier_timing")
 
 
 def harness_csvs(path):
@@ -81,14 +90,32 @@ def _ratio_groups(lines):
     return groups
 
 
+def paired(run, ref):
+    """[(run line, reference line)]: by point id and row, else by what the rows measured (when
+    that is unique in the reference)."""
+    columns = [c for c in _WHAT if run and ref and c in next(iter(run.values())) and c in next(iter(ref.values()))]
+    by_what = {}
+    for line in ref.values():
+        by_what.setdefault(tuple(line[c] for c in columns), []).append(line)
+    pairs = []
+    for key, line in run.items():
+        if key in ref:
+            pairs.append((line, ref[key]))
+        elif columns:
+            same = by_what.get(tuple(line[c] for c in columns), [])
+            if len(same) == 1:
+                pairs.append((line, same[0]))
+    return pairs
+
+
 def compare_file(name, run_path, ref_path, tolerance, out):
     """Prints the table of one CSV pair; returns (compared, outside)."""
     run, ref = point_lines(run_path), point_lines(ref_path)
     compared = outside = 0
-    for key, line in run.items():
-        if key not in ref:
-            continue
-        r = ref[key]
+    matched = {}
+    for line, r in paired(run, ref):
+        key = (line.get("point_id", ""), line["row"])
+        matched[key] = r
         interval = widened(r, tolerance)
         value = float(line["median"])
         v = verdict(value, interval)
@@ -97,7 +124,7 @@ def compare_file(name, run_path, ref_path, tolerance, out):
         out.write(f"{v:5}  {name} {key[0]}#{key[1]} {describe(line)}: run {value:.4g} ({line['n']} launches), "
                   f"reference {float(r['median']):.4g} in [{interval[0]:.4g}, {interval[1]:.4g}] "
                   f"(n={r['n']}, level {r['ci_level']})\n")
-    ref_groups = _ratio_groups(ref)
+    ref_groups = _ratio_groups(matched)  # the reference lines under the run's point ids
     for key, variants in _ratio_groups(run).items():
         if "pure" not in variants or key not in ref_groups or "pure" not in ref_groups[key]:
             continue
