@@ -137,7 +137,7 @@ class LoadGuard(Case):
 
 
 class Compare(Case):
-    def write(self, name, scale=1.0, hybrid_scale=1.0):
+    def write(self, name, scale=1.0, hybrid_scale=1.0, point_id="p1"):
         path = os.path.join(self.dir, name, "collectives", "fig.csv")
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w", newline="") as f:
@@ -146,7 +146,7 @@ class Compare(Case):
             for rep in range(8):
                 for row, (variant, base) in enumerate((("pure", 10.0), ("hybrid-flags", 5.0))):
                     s = scale * (hybrid_scale if variant != "pure" else 1.0)
-                    w.writerow(["bcast", variant, 64, (base + 0.1 * (rep % 4)) * s, rep, row, "p1"])
+                    w.writerow(["bcast", variant, 64, (base + 0.1 * (rep % 4)) * s, rep, row, point_id])
         return os.path.join(self.dir, name)
 
     def compare(self, run_dir, ref_dir, expect):
@@ -162,6 +162,10 @@ class Compare(Case):
         out = self.compare(self.write("run", scale=1.5), self.write("ref"), 1)
         self.assertIn("ABOVE", out)
         self.assertIn("2 outside", out)  # both points; their ratio is unchanged
+
+    def test_reference_with_older_point_ids_pairs_by_what_was_measured(self):
+        self.assertIn("3 of 3 within", self.compare(self.write("run"), self.write("ref", point_id="old"), 0))
+        self.compare(self.write("run", scale=2.0), self.write("ref", point_id="old"), 1)
 
     def test_changed_ratio_is_flagged(self):
         out = self.compare(self.write("run", hybrid_scale=0.7), self.write("ref"), 1)

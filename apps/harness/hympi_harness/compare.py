@@ -168,8 +168,8 @@ def main(argv, out=sys.stdout):
             return 2
         total, outside = total + c, outside + o
     if total == 0:
-        out.write("hympi-harness compare: error: no point of the run has a reference (same experiment, settings "
-                  "and point ids)\n")
+        out.write("hympi-harness compare: error: no point of the run has a reference (the same point ids, or "
+                  "the same layout, operation, variant, size and iterations)\n")
         return 2
     out.write(f"== {total - outside} of {total} within the reference's intervals, {outside} outside\n")
     return 1 if outside else 0
