@@ -110,6 +110,23 @@ class Repetitions(Case):
             self.assertLessEqual(float(line["median"]), float(line["ci_high"]))
         self.assertEqual(len(read_csv(os.path.join(results, "fam", "e.csv"))), 15)
 
+    def test_launches_of_the_last_axis_take_turns(self):
+        count = os.path.join(self.dir, "count.txt")
+        exp = self.experiment("fam/e.csv", f'size = [1, 2]\npolicy = ["pure", "hybrid"]\ncount = ["{count}"]\n')
+        self.harness("--results-dir", os.path.join(self.dir, "results"), "--repeat", "3", exp)
+        with open(count) as f:
+            launches = [(line.split("--size ")[1].split()[0], line.split("--policy ")[1].split()[0]) for line in f]
+        # count is the last axis (one value): it groups nothing; policy before it does not take turns.
+        self.assertEqual(launches, [("1", "pure")] * 3 + [("1", "hybrid")] * 3 + [("2", "pure")] * 3
+                         + [("2", "hybrid")] * 3)
+        os.remove(count)
+        exp = self.experiment("fam/f.csv", f'count = ["{count}"]\nsize = [1, 2]\npolicy = ["pure", "hybrid"]\n',
+                              name="turns")
+        self.harness("--results-dir", os.path.join(self.dir, "results"), "--repeat", "3", exp)
+        with open(count) as f:
+            launches = [(line.split("--size ")[1].split()[0], line.split("--policy ")[1].split()[0]) for line in f]
+        self.assertEqual(launches, [("1", "pure"), ("1", "hybrid")] * 3 + [("2", "pure"), ("2", "hybrid")] * 3)
+
     def test_bad_values_are_refused(self):
         exp = self.experiment("fam/e.csv", "")
         self.assertIn("--ci-width", self.harness("--ci-width", "0", exp, expect=2).stderr)

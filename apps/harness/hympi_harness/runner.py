@@ -1,5 +1,6 @@
 """Runs the points of one experiment: skip done ones, launch the rest, record every outcome."""
 import csv
+import json
 import os
 import shlex
 import signal
@@ -48,6 +49,19 @@ def _kill_group(proc):
             return
         except subprocess.TimeoutExpired:
             continue
+
+
+class PointRun:
+    """A point being measured: its command and the rows of the launches made so far."""
+
+    def __init__(self, index, point, tag, cmd, extra_env, raw_csv, logs_dir):
+        self.index, self.point, self.tag = index, point, tag
+        self.cmd, self.extra_env, self.raw_csv = cmd, extra_env, raw_csv
+        self.out_path = os.path.join(logs_dir, f"{point.id}.out")
+        self.err_path = os.path.join(logs_dir, f"{point.id}.err")
+        self.started = now_iso()
+        self.header, self.rows, self.seconds, self.launches = None, [], 0.0, 0
+        self.status, self.code, self.tail = "ok", 0, ""
 
 
 class Sweep:
@@ -99,6 +113,57 @@ class Sweep:
         args = point.app_args(self.launcher.emulate) + [self.exp.csv_option, raw_csv]
         return self.launcher.command(point, self.app_path, args, self.exp.env)
 
+    def _groups(self):
+        """Consecutive points that differ only in the experiment's last axis (e.g. policy = pure,
+        hybrid): their repeated launches take turns, so the ratio of the two shares the noise."""
+        axes = list(self.exp.axes.items())
+        last = set()
+        if axes:
+            name, values = axes[-1]
+            last = {name}.union(*[set(v) for v in (values if isinstance(values, list) else [values])
+                                  if isinstance(v, dict)])
+        groups, key = [], None
+        for i, point in enumerate(self.points, 1):
+            k = json.dumps({n: v for n, v in point.params.items() if n not in last}, sort_keys=True, default=str)
+            if groups and k == key:
+                groups[-1].append((i, point))
+            else:
+                groups.append([(i, point)])
+            key = k
+        return groups
+
+    def _start(self, i, point, tag):
+        """A PointRun for a point to measure now, or None (done, skipped, dry run, taken, unbuildable)."""
+        status = self.store.status(point.id)
+        if status == "ok" or (status == "failed" and not self.retry_failed):
+            self.counts["done-before"] += 1
+            self.say(f"{tag} done before ({status}) {point.label()}")
+            return None
+        reason = self.too_big(point) or self._too_late(point)
+        if reason:
+            self.counts["skipped"] += 1
+            self.say(f"{tag} skipped ({reason}) {point.label()}")
+            return None
+        raw_csv = os.path.join(self.store.logs_dir, f"{point.id}.csv")
+        try:
+            cmd, extra_env = self._command(point, raw_csv)
+        except LaunchError as e:
+            self.counts["failed"] += 1
+            self.say(f"{tag} FAILED to build command: {e}  {point.label()}")
+            if not self.dry_run:
+                self.store.record(point, "failed", "", 0.0, now_iso(), "", str(e))
+            return None
+        if self.dry_run:
+            self.say(f"{tag} {point.id} {_env_text({**self.exp.env, **extra_env})}{shell_join(cmd)}")
+            return None
+        taken = self.store.claim(point, self.retry_failed)
+        if taken:  # another harness (job) on the same experiment finished or runs it
+            self.counts["done-before"] += 1
+            self.say(f"{tag} done by another harness ({taken}) {point.label()}")
+            return None
+        self.say(f"{tag} run  {point.label()}")
+        return PointRun(i, point, tag, cmd, extra_env, raw_csv, self.store.logs_dir)
+
     def run(self):
         """Returns True when no point failed."""
         n = len(self.points)
@@ -111,42 +176,19 @@ class Sweep:
                  f"{' (emulated nodes)' if self.launcher.emulate else ''}, csv {self.store.csv_path}")
         start = time.monotonic()
         ran_seconds = []
-        for i, point in enumerate(self.points, 1):
-            tag = f"[{i:>{width}}/{n}]"
-            status = self.store.status(point.id)
-            if status == "ok" or (status == "failed" and not self.retry_failed):
-                self.counts["done-before"] += 1
-                self.say(f"{tag} done before ({status}) {point.label()}")
-                continue
-            reason = self.too_big(point) or self._too_late(point)
-            if reason:
-                self.counts["skipped"] += 1
-                self.say(f"{tag} skipped ({reason}) {point.label()}")
-                continue
-            raw_csv = os.path.join(self.store.logs_dir, f"{point.id}.csv")
-            try:
-                cmd, extra_env = self._command(point, raw_csv)
-            except LaunchError as e:
-                self.counts["failed"] += 1
-                self.say(f"{tag} FAILED to build command: {e}  {point.label()}")
-                if not self.dry_run:
-                    self.store.record(point, "failed", "", 0.0, now_iso(), "", str(e))
-                continue
-            if self.dry_run:
-                self.say(f"{tag} {point.id} {_env_text({**self.exp.env, **extra_env})}{shell_join(cmd)}")
-                continue
-            taken = self.store.claim(point, self.retry_failed)
-            if taken:  # another harness (job) on the same experiment finished or runs it
-                self.counts["done-before"] += 1
-                self.say(f"{tag} done by another harness ({taken}) {point.label()}")
-                continue
-            self.say(f"{tag} run  {point.label()}")
-            ok, seconds = self._run_point(point, cmd, extra_env, raw_csv, tag)
-            ran_seconds.append(seconds)
-            left = sum(1 for p in self.points[i:] if self.store.status(p.id) != "ok")
-            eta = sum(ran_seconds) / len(ran_seconds) * left
-            self.say(f"{tag} {'ok  ' if ok else 'FAILED'} {seconds:6.1f} s   "
-                     f"elapsed {_clock(time.monotonic() - start)}, about {_clock(eta)} left")
+        for group in self._groups():
+            active = [r for r in (self._start(i, p, f"[{i:>{width}}/{n}]") for i, p in group) if r]
+            while active:  # one launch of each point in turn until each has what it needs
+                for run in list(active):
+                    if self._launch_once(run):
+                        continue
+                    active.remove(run)
+                    ok = self._finish(run)
+                    ran_seconds.append(run.seconds)
+                    left = sum(1 for p in self.points[run.index:] if self.store.status(p.id) != "ok")
+                    eta = sum(ran_seconds) / len(ran_seconds) * left
+                    self.say(f"{run.tag} {'ok  ' if ok else 'FAILED'} {run.seconds:6.1f} s   "
+                             f"elapsed {_clock(time.monotonic() - start)}, about {_clock(eta)} left")
         if not self.dry_run and self.write_stats():
             self.say(f"   statistics per point in {self.store.csv_path[:-4]}.stats.csv")
         c = self.counts
@@ -211,53 +253,55 @@ class Sweep:
             return "failed", code, "exit 0 but the app wrote no CSV rows; " + tail, seconds, load
         return "ok", code, tail, seconds, load
 
-    def _run_point(self, point, cmd, extra_env, raw_csv, tag):
-        """Launches the point as often as the repetition plan asks; its rows are merged only when
-        every launch succeeded (the rows of all launches, with their repetition and load columns)."""
-        out_path = os.path.join(self.store.logs_dir, f"{point.id}.out")
-        err_path = os.path.join(self.store.logs_dir, f"{point.id}.err")
-        started = now_iso()
-        header, rows, seconds, launches = None, [], 0.0, 0
-        status, code, tail = "ok", 0, ""
-        while status == "ok" and self.repeats.more_needed(launches, values_by_row(rows, header, self.metric)):
-            status, code, tail, took, load = self._launch(point, cmd, extra_env, raw_csv, out_path, err_path)
-            seconds += took
-            if status != "ok":
-                break
-            got = Store.read_rows(raw_csv)
-            if header is not None and got[0] != header[:len(got[0])]:
-                status, tail = "failed", "the app's CSV header changed between repetitions"
-                break
-            header = got[0] + REPEAT_COLUMNS
-            self.metric = self.metric or metric_of(header, self.exp.metric)
-            rows += [r + [str(launches), str(i)] + [load[c] for c in LOAD_COLUMNS] + self.repeats.columns()
+    def _launch_once(self, run):
+        """One more launch of the point; True while the repetition plan wants another."""
+        status, code, tail, took, load = self._launch(run.point, run.cmd, run.extra_env, run.raw_csv, run.out_path,
+                                                      run.err_path)
+        run.seconds += took
+        run.code, run.tail = code, tail
+        if status != "ok":
+            run.status = "failed"
+            return False
+        got = Store.read_rows(run.raw_csv)
+        if run.header is not None and got[0] != run.header[:len(got[0])]:
+            run.status, run.tail = "failed", "the app's CSV header changed between repetitions"
+            return False
+        run.header = got[0] + REPEAT_COLUMNS
+        self.metric = self.metric or metric_of(run.header, self.exp.metric)
+        run.rows += [r + [str(run.launches), str(i)] + [load[c] for c in LOAD_COLUMNS] + self.repeats.columns()
                      for i, r in enumerate(got[1:])]
-            if load["busy"] == "1":
-                self.say(f"{tag}   busy machine: other processes used {float(load['other_cpu_share']) * 100:.0f}% "
-                         f"of the cores (load {load['load1']})")
-            launches += 1
+        if load["busy"] == "1":
+            self.say(f"{run.tag}   busy machine: other processes used {float(load['other_cpu_share']) * 100:.0f}% "
+                     f"of the cores (load {load['load1']})")
+        run.launches += 1
+        return self.repeats.more_needed(run.launches, values_by_row(run.rows, run.header, self.metric))
+
+    def _finish(self, run):
+        """Records the point: the rows of all its launches (with their repetition and load columns)
+        when every launch succeeded, else the failure. Returns whether it succeeded."""
         merge = None
-        if status == "ok":
-            with open(raw_csv, "w", newline="") as f:
-                csv.writer(f).writerows([header] + rows)
-            merge = raw_csv
-            if launches > 1:
-                self.say(f"{tag}   {launches} launches{self._width_note(rows, header)}")
-        bound = describe_binding(out_path, err_path)
+        if run.status == "ok":
+            with open(run.raw_csv, "w", newline="") as f:
+                csv.writer(f).writerows([run.header] + run.rows)
+            merge = run.raw_csv
+            if run.launches > 1:
+                self.say(f"{run.tag}   {run.launches} launches{self._width_note(run.rows, run.header)}")
+        point = run.point
+        bound = describe_binding(run.out_path, run.err_path)
         extra = [self.launcher.kind, ",".join(self.launcher.point_hosts(point)), self.exp.name,
                  os.environ.get("SLURM_JOB_ID", ""), self.launcher.binding, bound,
-                 thread_settings(run_environment(self.exp.env, extra_env))]
+                 thread_settings(run_environment(self.exp.env, run.extra_env))]
         # Rows, state and index change in one locked step (a StoreError - header changed - stops
         # the sweep: every later point would fail too). The tail explains failures only.
-        self.store.record(point, status, code, seconds, started, shell_join(cmd),
-                          "" if status == "ok" else tail, raw_csv=merge, extra=extra)
-        if status == "ok":
+        self.store.record(point, run.status, run.code, run.seconds, run.started, shell_join(run.cmd),
+                          "" if run.status == "ok" else run.tail, raw_csv=merge, extra=extra)
+        if run.status == "ok":
             self.counts["ok"] += 1
         else:
             self.counts["failed"] += 1
-            self.say(f"{tag}   exit {code}: {tail[:400]}")
-            self.say(f"{tag}   logs: {err_path}")
-        return status == "ok", seconds
+            self.say(f"{run.tag}   exit {run.code}: {run.tail[:400]}")
+            self.say(f"{run.tag}   logs: {run.err_path}")
+        return run.status == "ok"
 
     def _width_note(self, rows, header):
         widths = [stats.summary(v)["ci_width_pct"] for v in values_by_row(rows, header, self.metric) if v]
