@@ -81,9 +81,9 @@ class StatsLines(unittest.TestCase):
         rows = []
         for rep in range(6):
             for row, base in ((0, 10.0), (1, 20.0)):
-                rows.append({"point_id": "p1", "variant": "pure", "median_us": str(base + rep), "repetition": str(rep),
-                             "row": str(row), "load1": "0.5", "other_cpu_share": "0.1", "busy": "1" if rep == 3 else "0",
-                             "repeat_cap": "6", "target_width_pct": ""})
+                rows.append({"point_id": "p1", "variant": "pure", "median_us": str(base + rep),
+                             "repetition": str(rep), "row": str(row), "load1": "0.5", "other_cpu_share": "0.1",
+                             "busy": "1" if rep == 3 else "0", "repeat_cap": "6", "target_width_pct": ""})
         lines = summarize(rows)
         self.assertEqual(len(lines), 2)
         self.assertEqual(lines[0]["n"], "6")

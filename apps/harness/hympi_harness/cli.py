@@ -40,10 +40,11 @@ slurm_job_id, binding, bound_to, threads), <output>.state.json (done points; a r
 them), <output>.index.csv (every attempt with status, exit code and stderr tail),
 <output>.logs/ and <output>.lock under the results directory, and <output>.stats.csv
 (per point and row: median, IQR, 95% interval of the median over the launches, launches
-made and cap, load average, CPU share of other processes, busy flag). With --repeat or
---ci-width, points differing only in the last axis (e.g. policy) take turns launch by launch., and each batch job (or srun/mpirun run)
-a manifest manifests/job-<SLURM_JOB_ID>.json (nodes, partition, modules, environment,
-versions, revision + dirty flag).
+made and cap, load average, CPU share of other processes, busy flag), and each batch
+job, srun/mpirun run or run directory a manifest manifests/job-<SLURM_JOB_ID>.json (nodes,
+partition, modules, environment, versions, revision + dirty flag).
+With --repeat or --ci-width, points differing only in the experiment's last axis (e.g.
+policy) take turns launch by launch, so their ratio shares the machine's noise.
 The point id covers the launcher, binding, partition and thread settings: a rerun with other
 settings measures new points instead of resuming old ones.
 Python: 3.6 or newer, with tomllib (3.11+) or the tomli package.
