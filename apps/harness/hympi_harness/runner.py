@@ -115,7 +115,10 @@ class Sweep:
 
     def _groups(self):
         """Consecutive points that differ only in the experiment's last axis (e.g. policy = pure,
-        hybrid): their repeated launches take turns, so the ratio of the two shares the noise."""
+        hybrid): their repeated launches take turns, so the ratio of the two shares the noise. A
+        group's points are claimed together; one launch per point (the default): one point a group."""
+        if self.repeats.cap == 1:
+            return [[(i, point)] for i, point in enumerate(self.points, 1)]
         axes = list(self.exp.axes.items())
         last = set()
         if axes:
