@@ -107,7 +107,7 @@ def sweep_panel(ax, rows, op):
     ax.set_yscale("log")
     ax.set_xlabel("doubles per rank" + (" (rank r: x(1 + r%3))" if op == "allgatherv" else ""))
     if launch_stats(rows):
-        ax.set_ylabel(f"median of {rows[0]['n']} launches (us), 95% CI")
+        ax.set_ylabel(f"median of {rows[0]['launches']} launches (us), 95% CI")
     else:
         ax.set_ylabel(f"{STAT} latency (us)" + (", band: min..max over ranks" if STAT == "avg" else ""))
     ax.grid(True, which="major", alpha=0.3)

@@ -100,9 +100,9 @@ class Repetitions(Case):
         lines = read_csv(os.path.join(results, "fam", "e.stats.csv"))
         by_spread = {line["options"].split("spread=")[1]: line for line in lines}
         exact, noisy = by_spread["0"], by_spread["1"]
-        self.assertEqual(exact["n"], "6", "constant timings stop at the first 95% interval (6 launches)")
+        self.assertEqual(exact["launches"], "6", "constant timings stop at the first 95% interval (6 launches)")
         self.assertEqual(float(exact["ci_width_pct"]), 0.0)
-        self.assertEqual(noisy["n"], "9", "timings spread over 2x reach the cap")
+        self.assertEqual(noisy["launches"], "9", "timings spread over 2x reach the cap")
         self.assertGreater(float(noisy["ci_width_pct"]), 5)
         for line in lines:
             self.assertEqual((line["repeat_cap"], line["target_width_pct"], line["metric"]), ("9", "5", "time_s"))

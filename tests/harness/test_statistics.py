@@ -86,16 +86,21 @@ class StatsLines(unittest.TestCase):
                              "busy": "1" if rep == 3 else "0", "repeat_cap": "6", "target_width_pct": ""})
         lines = summarize(rows)
         self.assertEqual(len(lines), 2)
-        self.assertEqual(lines[0]["n"], "6")
+        self.assertEqual(lines[0]["launches"], "6")
         self.assertEqual(lines[0]["median"], "12.5")
         self.assertEqual((lines[1]["ci_low"], lines[1]["ci_high"]), ("20", "25"))
         self.assertEqual((lines[0]["busy"], lines[0]["busy_reps"]), ("1", "1"))
         self.assertEqual(lines[0]["metric"], "median_us")
         self.assertNotIn("repetition", lines[0])
 
+    def test_an_app_column_named_n_survives(self):
+        rows = [{"point_id": "p", "row": "0", "n": "4096", "time_s": str(t)} for t in (1, 2, 3)]
+        (line,) = summarize(rows)
+        self.assertEqual((line["n"], line["launches"]), ("4096", "3"))
+
     def test_rows_of_an_older_csv_each_stand_alone(self):
         lines = summarize([{"point_id": "p", "time_s": "1"}, {"point_id": "p", "time_s": "2"}])
-        self.assertEqual([line["n"] for line in lines], ["1", "1"])
+        self.assertEqual([line["launches"] for line in lines], ["1", "1"])
         self.assertEqual(summarize([{"point_id": "p", "no_metric": "1"}]), [])
 
 

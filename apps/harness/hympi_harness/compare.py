@@ -121,9 +121,9 @@ def compare_file(name, run_path, ref_path, tolerance, out):
         v = verdict(value, interval)
         compared += 1
         outside += v != "ok"
-        out.write(f"{v:5}  {name} {key[0]}#{key[1]} {describe(line)}: run {value:.4g} ({line['n']} launches), "
+        out.write(f"{v:5}  {name} {key[0]}#{key[1]} {describe(line)}: run {value:.4g} ({line['launches']} launches), "
                   f"reference {float(r['median']):.4g} in [{interval[0]:.4g}, {interval[1]:.4g}] "
-                  f"(n={r['n']}, level {r['ci_level']})\n")
+                  f"({r['launches']} launches, level {r['ci_level']})\n")
     ref_groups = _ratio_groups(matched)  # the reference lines under the run's point ids
     for key, variants in _ratio_groups(run).items():
         if "pure" not in variants or key not in ref_groups or "pure" not in ref_groups[key]:

@@ -13,7 +13,7 @@ from .loadguard import COLUMNS as LOAD_COLUMNS
 
 # Appended to the app's columns of every launch's rows.
 REPEAT_COLUMNS = ["repetition", "row"] + LOAD_COLUMNS + ["repeat_cap", "target_width_pct"]
-STATS_COLUMNS = ["metric", "n", "median", "q1", "q3", "iqr", "ci_low", "ci_high", "ci_level", "ci_width_pct",
+STATS_COLUMNS = ["metric", "launches", "median", "q1", "q3", "iqr", "ci_low", "ci_high", "ci_level", "ci_width_pct",
                  "target_width_pct", "repeat_cap", "busy_reps", "busy", "load1", "other_cpu_share"]
 # The timing column of each app, first found wins (an experiment may name its own: metric = "...").
 DEFAULT_METRICS = ("median_us", "time_s", "seconds_per_iteration", "seconds_total")

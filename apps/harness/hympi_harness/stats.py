@@ -66,7 +66,8 @@ def summary(xs, level=LEVEL):
     m = median(xs)
     q1, q3 = quantile(xs, 0.25), quantile(xs, 0.75)
     lo, hi, coverage = median_ci(xs, level)
-    return {"n": len(xs), "median": m, "q1": q1, "q3": q3, "iqr": q3 - q1, "ci_low": lo, "ci_high": hi,
+    # "launches", not "n": apps have an "n" column of their own (hympi-summa's matrix size).
+    return {"launches": len(xs), "median": m, "q1": q1, "q3": q3, "iqr": q3 - q1, "ci_low": lo, "ci_high": hi,
             "ci_level": round(coverage, 4), "ci_width_pct": width_pct(lo, hi, m)}
 
 
