@@ -153,6 +153,16 @@ class LoadGuard(Case):
         self.assertEqual(line["busy"], "1")
 
 
+    def test_quiet_says_busy_or_quiet_by_the_threshold(self):
+        if not os.path.exists("/proc/stat"):
+            self.skipTest("no /proc/stat")
+        quiet = self.harness("quiet", "--sample", "0.3", "--busy-threshold", "1.5", expect=0)  # shares are <= 1
+        self.assertIn("quiet", quiet.stdout)
+        busy = self.harness("quiet", "--wait", "0.5", "--sample", "0.3", "--busy-threshold", "-1", expect=1)
+        self.assertIn("BUSY", busy.stdout)
+        self.assertIn("waiting up to", busy.stderr)
+
+
 class Compare(Case):
     def write(self, name, scale=1.0, hybrid_scale=1.0, point_id="p1"):
         path = os.path.join(self.dir, name, "collectives", "fig.csv")
