@@ -62,7 +62,8 @@ STAT = "avg"  # which latency column the lines show: avg_us (OSU) or median_us
 
 
 def stat_of(row):
-    return float(row[f"{STAT}_us"])
+    """The latency a line shows: a stats line's median over launches, else the row's STAT column."""
+    return float(row["median"]) if "ci_low" in row else float(row[f"{STAT}_us"])
 
 
 def launch_stats(rows):
@@ -107,7 +108,7 @@ def sweep_panel(ax, rows, op):
     ax.set_yscale("log")
     ax.set_xlabel("doubles per rank" + (" (rank r: x(1 + r%3))" if op == "allgatherv" else ""))
     if launch_stats(rows):
-        ax.set_ylabel(f"median of {rows[0]['launches']} launches (us), 95% CI")
+        ax.set_ylabel(f"median of {rows[0].get('launches', '?')} launches (us), 95% CI")
     else:
         ax.set_ylabel(f"{STAT} latency (us)" + (", band: min..max over ranks" if STAT == "avg" else ""))
     ax.grid(True, which="major", alpha=0.3)
@@ -133,10 +134,14 @@ def machine_note(info):
 
 
 def rows_or_skip(folder, csv_name, png_name):
+    """The CSV's rows, or the lines of its .stats.csv (one per point and row, with the interval
+    over the harness's launches) when the harness wrote one."""
     rows = read_rows(os.path.join(folder, csv_name), missing_ok=True)
     if not rows:
         print(f"plot.py: {csv_name} missing or empty, {png_name} skipped")
-    return rows
+        return rows
+    stats = read_rows(stats_path(os.path.join(folder, csv_name)), missing_ok=True)
+    return stats if stats and all("ci_low" in r for r in stats) else rows
 
 
 def save_figure(fig, folder, png_name):
@@ -154,9 +159,6 @@ def sweep_figure(folder, csv_name, png_name, figure, cores, note="", ops=None, p
     rows = rows_or_skip(folder, csv_name, png_name)
     if not rows:
         return
-    stats = read_rows(stats_path(os.path.join(folder, csv_name)), missing_ok=True)
-    if stats and panel is sweep_panel and all("median" in r for r in stats):
-        rows = stats  # one line per point and row, with the interval over launches
     reference = reference_of(os.path.join(folder, csv_name))
     reference = runs_of(read_rows(reference)) if reference else {}
     ops = [op for op in ops or OPS if any(r["operation"] == op for r in rows)]
