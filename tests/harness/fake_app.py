@@ -8,7 +8,6 @@ the world size it sees and every option it got. Test hooks:
   --sleep S       sleep S seconds first (timeouts)
   --count FILE    append one line per run to FILE (how often a point really ran)
   --time T        the row's time_s (default 1.0), times 1 + U(0, --spread) (default 0: exact)
-  --busy S        spin the CPU for S seconds (a point measured on a busy machine)
 The row also shows the thread counts and any emulated-layout variables the run inherited.
 """
 import os
