@@ -17,7 +17,7 @@ import matplotlib
 matplotlib.use("Agg")  # files only: no display on clusters and CI
 import matplotlib.pyplot as plt  # noqa: E402
 
-__all__ = ["plt", "read_rows", "median_by"]
+__all__ = ["plt", "read_rows", "median_by", "reference_of", "stats_path"]
 
 
 def read_rows(path, missing_ok=False):
@@ -27,6 +27,23 @@ def read_rows(path, missing_ok=False):
         return []
     with open(path, newline="", errors="replace") as f:
         return list(csv.DictReader(io.StringIO(f.read().replace("\0", ""))))
+
+
+def stats_path(csv_path):
+    """The harness's per-point statistics next to a CSV (<stem>.stats.csv: median, ci_low,
+    ci_high over the launches of a point, busy flag)."""
+    return csv_path[:-4] + ".stats.csv" if csv_path.endswith(".csv") else csv_path + ".stats.csv"
+
+
+def reference_of(csv_path):
+    """The committed reference of a CSV inside a run directory (results/runs/<run>/<family>/x.csv ->
+    results/<family>/x.csv), or None (not in a run directory, or no reference)."""
+    parts = os.path.abspath(csv_path).split(os.sep)
+    for i in range(len(parts) - 3, 0, -1):
+        if parts[i] == "runs":
+            ref = os.sep.join(parts[:i] + parts[i + 2:])
+            return ref if os.path.exists(ref) else None
+    return None
 
 
 def median_by(rows, key, value="time_s"):

@@ -42,6 +42,12 @@ void add_bench_options(CLI::App& app, BenchOptions& o) {
   app.add_flag("--untimed-write", o.untimed_write,
                "Write this rank's contribution before the timer starts: time the exchange alone (default: the "
                "write is timed, for pure and hybrid alike)");
+  app.add_option("--cache", o.cache,
+                 "warm: the same buffers every iteration, as OSU (cached); cold: between iterations, untimed, "
+                 "the ranks of a host read and write twice its last-level cache (sysfs; 32 MiB if unknown), "
+                 "so every iteration starts with evicted buffers")
+      ->check(CLI::IsMember({"warm", "cold"}))
+      ->capture_default_str();
   app.add_option("--root", o.root, "Root rank of bcast and reduce")->capture_default_str();
   app.add_option("--ops", o.ops, "Operations, comma separated (allreduce and reduce: elements of --type, by --op)")
       ->delimiter(',')

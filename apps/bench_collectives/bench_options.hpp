@@ -21,6 +21,7 @@ struct BenchOptions {
   int warmup = kAuto;      // kAuto: OSU's default for the size
   bool validate = false;
   bool untimed_write = false;  // time only the exchange, not the write of the contribution
+  std::string cache = "warm";  // warm (OSU: the same buffers, cached) | cold (evicted between iterations)
   int root = 0;
   std::vector<std::string> ops = {"allgather", "allgatherv", "bcast"};
   std::vector<std::string> variants = {"pure", "hybrid-barrier", "hybrid-flags", "node-barrier"};

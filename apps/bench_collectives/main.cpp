@@ -35,7 +35,8 @@ constexpr apps::AppInfo kApp{
 // Runs every variant of one operation over all sizes; returns its rows.
 std::vector<Result> run_operation(const OperationKind& kind, const std::vector<Variant>& variants,
                                   const BenchOptions& o, const Topology& topo, const apps::RunInfo& info,
-                                  const std::string& baseline_setting, apps::RecordCsv& csv, Progress& progress) {
+                                  const std::string& baseline_setting, apps::RecordCsv& csv, Progress& progress,
+                                  CacheEvictor* evictor) {
   const int root = kind.name == "bcast" || kind.name == "reduce" ? o.root : -1;
   std::vector<std::unique_ptr<Operation>> ops;
   for (const auto& v : variants)
@@ -47,15 +48,16 @@ std::vector<Result> run_operation(const OperationKind& kind, const std::vector<V
     progress.step(kind.name + " " + std::to_string(size) + " doubles");
     for (std::size_t v = 0; v < variants.size(); ++v) {
       ops[v]->resize(size);
-      Result r{kind.name,
-               variants[v],
-               root,
-               size,
-               measure(*ops[v], topo, o.iterations_for(size), o.warmup_for(size), o.validate, !o.untimed_write),
-               kind.reduces ? o.reduction.type : "double",
-               kind.reduces ? o.reduction.op : "",
-               o.baseline,
-               baseline_setting};
+      Result r{
+          kind.name,
+          variants[v],
+          root,
+          size,
+          measure(*ops[v], topo, o.iterations_for(size), o.warmup_for(size), o.validate, !o.untimed_write, evictor),
+          kind.reduces ? o.reduction.type : "double",
+          kind.reduces ? o.reduction.op : "",
+          o.baseline,
+          baseline_setting};
       csv.write(record(r));
       rows.push_back(r);
     }
@@ -108,9 +110,12 @@ int run(Options& all) {
   auto csv = apps::RecordCsv::open(topo.comm(), o.common.csv, record(columns), &info);
 
   Progress progress(rank == 0 && o.progress, static_cast<int>(o.ops.size() * o.sizes().size()));
+  std::unique_ptr<CacheEvictor> evictor;
+  if (o.cache == "cold") evictor = std::make_unique<CacheEvictor>(MPI_COMM_WORLD);
   std::vector<Result> results;
   for (const auto& op : o.ops) {
-    auto rows = run_operation(find_operation(op, o.reduction), variants, o, topo, info, setting, csv, progress);
+    auto rows =
+        run_operation(find_operation(op, o.reduction), variants, o, topo, info, setting, csv, progress, evictor.get());
     results.insert(results.end(), rows.begin(), rows.end());
   }
 

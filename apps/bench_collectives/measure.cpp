@@ -7,15 +7,21 @@
 
 namespace hympi::bench {
 
-Measurement measure(Operation& op, const Topology& topo, int iterations, int warmup, bool validate, bool timed_write) {
+Measurement measure(Operation& op, const Topology& topo, int iterations, int warmup, bool validate, bool timed_write,
+                    CacheEvictor* evictor) {
   const MPI_Comm comm = topo.comm();
   const bool check = validate && op.checks_data();
   double timed = 0;
   std::vector<double> times;
   times.reserve(static_cast<std::size_t>(iterations));
   std::int64_t errors = 0;
+  const std::int64_t passes_before = evictor ? evictor->passes() : 0;
   MPI_Barrier(comm);
   for (int it = 0; it < warmup + iterations; ++it) {
+    if (evictor) {
+      evictor->evict();
+      MPI_Barrier(comm);  // every rank starts timing with its caches evicted
+    }
     if (check) op.prepare(it);  // untimed: new data every iteration
     if (!timed_write) op.write();
     const double start = MPI_Wtime();
@@ -35,6 +41,11 @@ Measurement measure(Operation& op, const Topology& topo, int iterations, int war
   m.warmup = warmup;
   m.validated = check;
   m.timed_write = timed_write;
+  if (evictor) {
+    m.evict_bytes = evictor->bytes_per_pass();
+    m.llc_bytes = evictor->llc_bytes();
+    m.evictions = evictor->passes() - passes_before;
+  }
   const double mine = iterations > 0 ? timed * 1e6 / iterations : 0.0;
   MPI_Allreduce(&mine, &m.min_us, 1, MPI_DOUBLE, MPI_MIN, comm);
   MPI_Allreduce(&mine, &m.max_us, 1, MPI_DOUBLE, MPI_MAX, comm);

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cache_evictor.hpp"
 #include "operation.hpp"
 
 namespace hympi::bench {
@@ -21,10 +22,15 @@ struct Measurement {
   std::int64_t errors = 0;          // wrong elements, summed over ranks and iterations
   std::int64_t result_doubles = 0;  // result elements (doubles, or bytes / --type in OSU mode)
   std::size_t bytes_per_node = 0;   // max over nodes
+  // Cold-cache mode (cache_evictor.hpp): bytes each rank read and wrote between iterations,
+  // the last-level cache they evict, and the eviction passes made (warm: all 0).
+  std::size_t evict_bytes = 0, llc_bytes = 0;
+  std::int64_t evictions = 0;
 };
 
-// Collective over topo.comm(). `op` must be resized for the size being measured.
+// Collective over topo.comm(). `op` must be resized for the size being measured. With an
+// evictor (cold caches), every iteration is preceded by an eviction pass and a barrier, untimed.
 Measurement measure(Operation& op, const Topology& topo, int iterations, int warmup, bool validate,
-                    bool timed_write = true);
+                    bool timed_write = true, CacheEvictor* evictor = nullptr);
 
 }  // namespace hympi::bench

@@ -71,6 +71,7 @@ std::string check_osu_options(OsuOptions& osu, const BenchOptions& o, const CLI:
   }
   if (app.count("-m"))
     if (auto problem = parse_osu_sizes(osu.sizes, osu.min_bytes, osu.max_bytes); !problem.empty()) return problem;
+  if (o.cache != "warm") return "--osu measures as OSU does, with warm caches: drop --cache cold";
   if (app.count("--min-size") || app.count("--max-size"))
     return "--osu takes sizes in bytes with -m, not --min-size/--max-size";
   osu.op = app.count("--ops") ? o.ops.front() : "allgather";

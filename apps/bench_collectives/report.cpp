@@ -43,6 +43,10 @@ apps::Record record(const Result& r) {
       .add("iterations", m.iterations)
       .add("warmup", m.warmup)
       .add("timed_write", m.timed_write)
+      .add("cache", m.llc_bytes ? "cold" : "warm")
+      .add("evict_bytes", m.evict_bytes)
+      .add("llc_bytes", m.llc_bytes)
+      .add("evictions", m.evictions)
       .add("min_us", m.min_us)
       .add("avg_us", m.avg_us)
       .add("max_us", m.max_us)
@@ -63,6 +67,9 @@ void print_table(std::ostream& out, const std::string& title, const Variant& var
   out << "# Ranks: " << info.ranks << ", nodes: " << info.nodes << ", ranks per node: " << info.ranks_per_node
       << ", layout: " << info.layout << ", MPI: " << info.mpi << '\n';
   if (!rows.empty() && !rows.front().m.timed_write) out << "# Write of the contribution not timed (--untimed-write)\n";
+  if (!rows.empty() && rows.front().m.llc_bytes)
+    out << "# Cold caches: " << rows.front().m.evict_bytes << " bytes per rank evicted between iterations (LLC "
+        << rows.front().m.llc_bytes << " bytes)\n";
   if (!rows.empty() && rows.front().root >= 0) out << "# Root: " << rows.front().root << '\n';
   if (!rows.empty())
     out << "# MPI collectives: " << rows.front().baseline << " (" << rows.front().baseline_setting << ")\n";

@@ -13,6 +13,7 @@
 // a wrong one makes the run exit 1 (apps/common/app.hpp).
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 
 #include "app.hpp"
@@ -42,13 +43,13 @@ constexpr apps::AppInfo kApp{
 // One operation x size x variant: the collective's own time, then the overlap
 // at each poll count, printed and recorded. Returns the wrong result elements.
 std::int64_t measure_point(const Topology& topo, const OverlapOptions& o, const std::string& op, std::int64_t n,
-                           const std::string& variant, apps::RecordCsv& csv) {
+                           const std::string& variant, apps::RecordCsv& csv, bench::CacheEvictor* evictor) {
   auto collective = make_collective(topo, op, variant, n, o);
   const OverlapData data(op == "allreduce", n, topo.rank(), topo.size());
-  const Timing comm = timed(*collective, data, topo.comm(), o.iterations, o.warmup, 0, 0);
+  const Timing comm = timed(*collective, data, topo.comm(), o.iterations, o.warmup, 0, 0, evictor);
   std::int64_t wrong = comm.wrong;
   for (int polls : o.polls) {
-    const Timing total = timed(*collective, data, topo.comm(), o.iterations, o.warmup, comm.seconds, polls);
+    const Timing total = timed(*collective, data, topo.comm(), o.iterations, o.warmup, comm.seconds, polls, evictor);
     wrong += total.wrong;
     Row row;
     row.op = op;
@@ -61,6 +62,8 @@ std::int64_t measure_point(const Topology& topo, const OverlapOptions& o, const 
     row.comm_s = row.compute_s = comm.seconds;  // computation as long as the collective
     row.total_s = total.seconds;
     row.overlap_pct = overlap_pct(row.comm_s, row.compute_s, row.total_s);
+    row.cache = o.cache;
+    row.evict_bytes = evictor ? evictor->bytes_per_pass() : 0;
     csv.write(record(row));
     if (topo.rank() == 0) print_row(row);
   }
@@ -76,10 +79,12 @@ int run(OverlapOptions& o) {
   auto csv = apps::RecordCsv::open(topo.comm(), o.common.csv, record(Row{}), &info);
   if (topo.rank() == 0) print_header(info, o.progress_thread);
 
+  std::unique_ptr<bench::CacheEvictor> evictor;
+  if (o.cache == "cold") evictor = std::make_unique<bench::CacheEvictor>(MPI_COMM_WORLD);
   std::int64_t wrong = 0;
   for (const auto& op : o.ops)
     for (auto n : o.sizes)
-      for (const auto& variant : o.variants) wrong += measure_point(topo, o, op, n, variant, csv);
+      for (const auto& variant : o.variants) wrong += measure_point(topo, o, op, n, variant, csv, evictor.get());
   if (wrong && topo.rank() == 0)
     std::fprintf(stderr, "%s: check FAILED: %lld wrong result elements\n", kApp.name, static_cast<long long>(wrong));
   return wrong ? apps::kCheckFailed : apps::kSuccess;

@@ -18,10 +18,11 @@ void compute(double seconds, int polls, PersistentCollective& collective) {
 }  // namespace
 
 Timing timed(PersistentCollective& collective, const OverlapData& data, MPI_Comm comm, int iterations, int warmup,
-             double compute_s, int polls) {
+             double compute_s, int polls, bench::CacheEvictor* evictor) {
   double sum = 0;
   const int last = warmup + iterations - 1;
   for (int it = 0; it <= last; ++it) {
+    if (evictor) evictor->evict();
     data.write(collective.slot_as<double>(), it);
     MPI_Barrier(comm);
     const double t0 = MPI_Wtime();

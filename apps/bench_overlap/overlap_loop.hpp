@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "cache_evictor.hpp"
 #include "hympi/persistent.hpp"
 #include "overlap_data.hpp"
 
@@ -19,8 +20,9 @@ struct Timing {
 };
 
 // Collective over `comm`, the communicator `collective` runs on. `compute_s` = 0:
-// start + wait with nothing between (the collective's own time).
+// start + wait with nothing between (the collective's own time). An evictor (cold caches)
+// runs before every iteration's write, untimed.
 Timing timed(PersistentCollective& collective, const OverlapData& data, MPI_Comm comm, int iterations, int warmup,
-             double compute_s, int polls);
+             double compute_s, int polls, bench::CacheEvictor* evictor = nullptr);
 
 }  // namespace hympi::overlap

@@ -27,6 +27,11 @@ void add_overlap_options(CLI::App& app, OverlapOptions& o) {
                "initialised with MPI_THREAD_MULTIPLE)");
   app.add_option("-i,--iterations", o.iterations, "Timed iterations per point")->capture_default_str();
   app.add_option("-x,--warmup", o.warmup, "Untimed warm-up iterations per point")->capture_default_str();
+  app.add_option("--cache", o.cache,
+                 "warm: the same buffers every iteration, as OSU; cold: before every iteration, untimed, the ranks "
+                 "of a host read and write twice its last-level cache")
+      ->check(CLI::IsMember({"warm", "cold"}))
+      ->capture_default_str();
   apps::add_common_options(app, o.common, "Append one row per size x variant x polls to this CSV file ('-' = stdout)");
 }
 

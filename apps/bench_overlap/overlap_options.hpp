@@ -20,6 +20,7 @@ struct OverlapOptions {
   bool progress_thread = false;
   int iterations = 200;
   int warmup = 20;
+  std::string cache = "warm";  // cold: caches evicted before every iteration (cache_evictor.hpp)
   apps::CommonOptions common;
 };
 

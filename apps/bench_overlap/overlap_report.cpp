@@ -22,7 +22,9 @@ apps::Record record(const Row& r) {
       .add("comm_us", r.comm_s * 1e6)
       .add("compute_us", r.compute_s * 1e6)
       .add("total_us", r.total_s * 1e6)
-      .add("overlap_pct", r.overlap_pct, 4);
+      .add("overlap_pct", r.overlap_pct, 4)
+      .add("cache", r.cache)
+      .add("evict_bytes", r.evict_bytes);
 }
 
 void print_header(const apps::RunInfo& info, bool progress_thread) {

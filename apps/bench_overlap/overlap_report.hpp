@@ -1,6 +1,7 @@
 // Output of hympi-bench-overlap: the table on rank 0's stdout and one CSV record
 // per operation x size x variant x polls.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -19,6 +20,8 @@ struct Row {
   int iterations = 0;
   double comm_s = 0, compute_s = 0, total_s = 0;
   double overlap_pct = 0;
+  std::string cache = "warm";   // --cache
+  std::size_t evict_bytes = 0;  // per rank and iteration (cold)
 };
 
 // max(0, 100 - 100 * (t_total - t_compute) / t_comm): 100 = the collective hidden.

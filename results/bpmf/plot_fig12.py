@@ -8,7 +8,7 @@ next to the median per-iteration time split of both policies. The whole-iteratio
 plain runs (barrier_timing = 0); the exchange-only ratio and the split from runs
 with --barrier-timing (exchange = the collective alone) when there are any.
 
-    /usr/bin/python3 results/bpmf/plot_fig12.py [fig12.csv] [fig12-bpmf.png]
+    /usr/bin/python3 results/bpmf/plot_fig12.py [fig12.csv | FOLDER] [fig12-bpmf.png]
 """
 import os
 import statistics
@@ -21,9 +21,16 @@ from plotlib import median_by, plt, read_rows  # noqa: E402
 
 def paired_ratio(rows, ranks, column):
     """Median over back-to-back (pure, hybrid) run pairs of pure/hybrid: the machine is
-    shared, and a pair run one after the other sees about the same load."""
+    shared, and a pair run one after the other sees about the same load. Rows of the harness's
+    repeated launches (a repetition column; pure and hybrid take turns) pair by repetition."""
+    if rows and "repetition" in rows[0]:
+        pure = {r["repetition"]: r for r in rows if int(r["ranks"]) == ranks and r["policy"] == "pure"}
+        pairs = [(pure[r["repetition"]], r) for r in rows
+                 if int(r["ranks"]) == ranks and r["policy"] == "hybrid" and r["repetition"] in pure]
+    else:
+        pairs = list(zip(rows, rows[1:]))
     ratios = []
-    for a, b in zip(rows, rows[1:]):
+    for a, b in pairs:
         if (int(a["ranks"]), a["policy"], int(b["ranks"]), b["policy"]) == (ranks, "pure", ranks, "hybrid"):
             if float(b[column]) > 0:
                 ratios.append(float(a[column]) / float(b[column]))
@@ -33,6 +40,11 @@ def paired_ratio(rows, ranks, column):
 def main():
     here = Path(__file__).resolve().parent
     src = Path(sys.argv[1]) if len(sys.argv) > 1 else here / "fig12.csv"
+    if src.is_dir():  # a folder (a run directory's bpmf/): its fig12.csv, the PNG beside it
+        here, src = src, src / "fig12.csv"
+        if not src.exists():
+            print(f"plot_fig12.py: no {src}, nothing to plot")
+            return
     out = Path(sys.argv[2]) if len(sys.argv) > 2 else here / "fig12-bpmf.png"
     rows = read_rows(src)
     if not rows:

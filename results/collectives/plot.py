@@ -7,6 +7,11 @@ al. (ICPP'19) Figs 7-10. Every panel is titled with the layout it really ran on
 
 --stat avg (default) plots OSU's average latency; --stat median the per-rank
 median (robust to the time slices a busy machine steals) into *_median.png.
+Where the harness wrote <csv stem>.stats.csv (repeated launches), the sweep figures
+instead draw the median over the launches of the per-rank median with its 95% interval
+of the median as error bars, and circle points measured on a busy machine. A folder inside
+a run directory (results/runs/<run>/collectives) also shows the committed reference
+(results/collectives/<same csv>) as thin grey lines.
 """
 import argparse
 import os
@@ -14,7 +19,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # results/plotlib.py
-from plotlib import plt, read_rows  # noqa: E402
+from plotlib import plt, read_rows, reference_of, stats_path  # noqa: E402
 
 OPS = ["allgather", "allgatherv", "bcast"]
 STYLE = {  # variant -> (label, colour, marker, linestyle)
@@ -57,10 +62,59 @@ STAT = "avg"  # which latency column the lines show: avg_us (OSU) or median_us
 
 
 def stat_of(row):
-    return float(row[f"{STAT}_us"])
+    """The latency a line shows: a stats line's median over launches, else the row's STAT column."""
+    return float(row["median"]) if "ci_low" in row else float(row[f"{STAT}_us"])
+
+
+def launch_stats(rows):
+    """Rows of a .stats.csv (the harness's statistics over launches) carry ci_low/ci_high."""
+    return bool(rows) and "ci_low" in rows[0]
+
+
+def draw_intervals(ax, rows, op):
+    """Median over launches with its 95% interval of the median; busy points circled in red."""
+    for variant, (label, colour, marker, line) in STYLE.items():
+        pts = sorted((int(r["size_doubles"]), float(r["median"]), float(r["ci_low"]), float(r["ci_high"]),
+                      r.get("busy") == "1") for r in rows if r["operation"] == op and r["variant"] == variant)
+        if not pts:
+            continue
+        x, y = [p[0] for p in pts], [p[1] for p in pts]
+        ax.errorbar(x, y, yerr=[[p[1] - p[2] for p in pts], [p[3] - p[1] for p in pts]], marker=marker,
+                    linestyle=line, color=colour, label=label, markersize=4, capsize=2)
+        busy = [p for p in pts if p[4]]
+        if busy:
+            ax.scatter([p[0] for p in busy], [p[1] for p in busy], s=90, facecolors="none", edgecolors="red",
+                       label="busy machine" if variant == "pure" else None, zorder=5)
+
+
+def draw_reference(ax, rows, op):
+    """The committed reference's lines, thin and grey, beside this run's."""
+    first = True
+    for variant, (label, colour, marker, line) in STYLE.items():
+        pts = sorted((int(r["size_doubles"]), stat_of(r)) for r in rows
+                     if r["operation"] == op and r["variant"] == variant)
+        if pts:
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], linestyle="--", color="grey", linewidth=0.8,
+                    marker=marker, markersize=2, label="committed reference" if first else None)
+            first = False
 
 
 def sweep_panel(ax, rows, op):
+    if launch_stats(rows):
+        draw_intervals(ax, rows, op)
+    else:
+        draw_lines(ax, rows, op)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("doubles per rank" + (" (rank r: x(1 + r%3))" if op == "allgatherv" else ""))
+    if launch_stats(rows):
+        ax.set_ylabel(f"median of {rows[0].get('launches', '?')} launches (us), 95% CI")
+    else:
+        ax.set_ylabel(f"{STAT} latency (us)" + (", band: min..max over ranks" if STAT == "avg" else ""))
+    ax.grid(True, which="major", alpha=0.3)
+
+
+def draw_lines(ax, rows, op):
     for variant, (label, colour, marker, line) in STYLE.items():
         pts = sorted((int(r["size_doubles"]), stat_of(r), float(r["min_us"]), float(r["max_us"]))
                      for r in rows if r["operation"] == op and r["variant"] == variant)
@@ -72,11 +126,6 @@ def sweep_panel(ax, rows, op):
         # barrier, whose min is a 1-rank node's no-op barrier on irregular layouts.
         if STAT == "avg" and variant != "node-barrier":
             ax.fill_between(x, [p[2] for p in pts], [p[3] for p in pts], color=colour, alpha=0.12, linewidth=0)
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("doubles per rank" + (" (rank r: x(1 + r%3))" if op == "allgatherv" else ""))
-    ax.set_ylabel(f"{STAT} latency (us)" + (", band: min..max over ranks" if STAT == "avg" else ""))
-    ax.grid(True, which="major", alpha=0.3)
 
 
 def machine_note(info):
@@ -85,10 +134,14 @@ def machine_note(info):
 
 
 def rows_or_skip(folder, csv_name, png_name):
+    """The CSV's rows, or the lines of its .stats.csv (one per point and row, with the interval
+    over the harness's launches) when the harness wrote one."""
     rows = read_rows(os.path.join(folder, csv_name), missing_ok=True)
     if not rows:
         print(f"plot.py: {csv_name} missing or empty, {png_name} skipped")
-    return rows
+        return rows
+    stats = read_rows(stats_path(os.path.join(folder, csv_name)), missing_ok=True)
+    return stats if stats and all("ci_low" in r for r in stats) else rows
 
 
 def save_figure(fig, folder, png_name):
@@ -106,17 +159,22 @@ def sweep_figure(folder, csv_name, png_name, figure, cores, note="", ops=None, p
     rows = rows_or_skip(folder, csv_name, png_name)
     if not rows:
         return
+    reference = reference_of(os.path.join(folder, csv_name))
+    reference = runs_of(read_rows(reference)) if reference else {}
     ops = [op for op in ops or OPS if any(r["operation"] == op for r in rows)]
     runs = runs_of(rows)
     fig, axes = plt.subplots(len(runs), len(ops), figsize=(max(5.2 * len(ops), 10.4), 4.2 * len(runs)), squeeze=False)
     for i, (key, run_rows) in enumerate(runs.items()):
         for j, op in enumerate(ops):
             panel(axes[i][j], run_rows, op)
+            if key in reference:
+                draw_reference(axes[i][j], reference[key], op)
             root = next((r["root"] for r in run_rows if r["operation"] == op and r["root"]), "")
             axes[i][j].set_title(f"{op}{' root ' + root if root else ''}\n{run_label(run_rows[0], cores)}",
                                  fontsize=9)
     axes[0][0].legend(fontsize=8)
-    fig.suptitle(f"{figure}, {STAT} latency (hympi-bench-collectives, {rows[0]['mpi'].split(',')[0]}, host {rows[0]['host']}{note})")
+    what = "median latency over launches" if launch_stats(rows) else f"{STAT} latency"
+    fig.suptitle(f"{figure}, {what} (hympi-bench-collectives, {rows[0]['mpi'].split(',')[0]}, host {rows[0]['host']}{note})")
     save_figure(fig, folder, png_name)
 
 
@@ -166,6 +224,8 @@ def main():
                  "Zhou Fig 7 analogue: one node, exchange alone (--untimed-write)", cores, note)
     sweep_figure(folder, "fig8_one_rank_per_node.csv", "fig8_one_rank_per_node.png",
                  "Zhou Fig 8 analogue: one rank per emulated node", cores, note)
+    sweep_figure(folder, "fig7_onenode_cold.csv", "fig7_onenode_cold.png",
+                 "Zhou Fig 7 analogue: one node, cold caches (--cache cold)", cores, note)
     rpn_figure(folder, "fig9_ranks_per_node.csv", "fig9_ranks_per_node.png",
                "Zhou Fig 9 analogue: ranks-per-node sweep, 2 emulated nodes", cores, note)
     sweep_figure(folder, "fig10_irregular.csv", "fig10_irregular.png",

@@ -55,6 +55,7 @@ def main():
     p.add_argument("--type", default="double", help="--type of the reductions")
     p.add_argument("--reduce-op", default="sum", help="--op of the reductions")
     p.add_argument("--baseline", default="default")
+    p.add_argument("--cache", choices=("warm", "cold"), default="warm")
     a = p.parse_args()
 
     with open(a.csv, newline="") as f:
@@ -97,6 +98,17 @@ def main():
         expect("iterations", a.iterations)
         expect("warmup", a.warmup)
         expect("timed_write", a.timed_write)
+        expect("cache", a.cache)
+        if a.cache == "cold":
+            # One eviction pass per iteration, and the ranks (all on this host) together went
+            # through twice the last-level cache.
+            expect("evictions", a.iterations + a.warmup)
+            llc, share = int(row["llc_bytes"]), int(row["evict_bytes"])
+            if llc <= 0 or share * a.ranks < 2 * llc:
+                problems.append(f"{where}: {a.ranks} ranks x {share} evicted bytes < 2 x LLC {llc}")
+        else:
+            expect("evictions", 0)
+            expect("evict_bytes", 0)
         expect("root", a.root if op in ("bcast", "reduce") else "")
         expect("result_doubles", expected_result_doubles(op, variant, size, a.ranks))
         policy, sync = {"pure": ("pure", ""), "hybrid-barrier": ("hybrid", "barrier"),

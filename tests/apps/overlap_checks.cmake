@@ -14,4 +14,10 @@ if(TARGET hympi-bench-overlap)
                              --progress-thread)
   set_tests_properties(bench.overlap.np3.irregular21.checked.progress_thread PROPERTIES
                        FAIL_REGULAR_EXPRESSION "check FAILED")
+  # Cold caches (--cache cold): the results stay right with an eviction pass before every iteration.
+  hympi_add_mpi_test(NAME bench.overlap.np2.onenode.checked.cold NP 2 LABELS bench TIMEOUT 120
+                     COMMAND hympi-bench-overlap --ops allgather,allreduce --sizes 3,700 --polls 0,2 -i 3 -x 1
+                             --cache cold --csv -)
+  set_tests_properties(bench.overlap.np2.onenode.checked.cold PROPERTIES FAIL_REGULAR_EXPRESSION "check FAILED"
+                       PASS_REGULAR_EXPRESSION "cold,[1-9][0-9]*\n")
 endif()

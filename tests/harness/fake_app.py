@@ -7,9 +7,11 @@ the world size it sees and every option it got. Test hooks:
   $FAKE_FAIL_SIZE fail the same way when --size has this value
   --sleep S       sleep S seconds first (timeouts)
   --count FILE    append one line per run to FILE (how often a point really ran)
+  --time T        the row's time_s (default 1.0), times 1 + U(0, --spread) (default 0: exact)
 The row also shows the thread counts and any emulated-layout variables the run inherited.
 """
 import os
+import random
 import sys
 import time
 
@@ -40,6 +42,7 @@ def main(argv):
     size = world(("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"), 1)
     if "sleep" in opts:
         time.sleep(float(opts["sleep"]))
+    seconds = float(opts.get("time", "1.0")) * (1 + random.uniform(0, float(opts.get("spread", "0"))))
     if rank != 0:
         return 0
     if "count" in opts:
@@ -50,12 +53,12 @@ def main(argv):
         new = not os.path.exists(csv)
         with open(csv, "a") as f:
             if new:
-                f.write("world_size,options,omp_threads,blas_threads,layout_env\n")
+                f.write("world_size,options,omp_threads,blas_threads,layout_env,time_s\n")
             shown = {k: v for k, v in opts.items() if k not in ("csv", "count")}
             layout = " ".join(f"{k}={v}" for k, v in sorted(os.environ.items()) if k in LAYOUT_ENV)
             f.write(f"{size},\"{' '.join(f'{k}={v}' for k, v in sorted(shown.items()))}\","
                     f"{os.environ.get('OMP_NUM_THREADS', '')},{os.environ.get('OPENBLAS_NUM_THREADS', '')},"
-                    f"\"{layout}\"\n")
+                    f"\"{layout}\",{seconds!r}\n")
     if "fail" in opts or opts.get("size", "-") == os.environ.get("FAKE_FAIL_SIZE"):
         print("fake_app: failing on purpose", file=sys.stderr)
         print("fake_app: last words", file=sys.stderr)

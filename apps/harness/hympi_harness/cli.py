@@ -12,13 +12,19 @@ from .experiment import Experiment, ExperimentError
 from .full_node import job_end_time, detect_cores_per_node
 from .launchers import BINDINGS, LAUNCHERS, THREAD_ENV, LaunchError, Launcher, slurm_hosts
 from .manifest import build_manifest, write_manifest
+from .loadguard import BUSY_SHARE, wait_until_quiet
 from .plan import plan_lines
+from .repetitions import Plan
+from .run_dirs import RUNS, run_dir
 from .runner import Sweep
 from .store import StoreError
 
 EPILOG = """\
 examples:
   hympi-harness results/experiments/laptop/zhou-fig7.toml
+  hympi-harness --repeat 3 --ci-width 5 --max-repeat 12 results/experiments/laptop/zhou-fig7.toml
+  hympi-harness compare results/runs/2026-11-25-vm-28bef2f/ results/
+  hympi-harness quiet --wait 120
   hympi-harness --dry-run results/experiments/laptop/*.toml
   hympi-harness --launcher srun --srun-mpi pmix --max-nodes $SLURM_JOB_NUM_NODES \\
                 results/experiments/cluster/zhou-fig8.toml
@@ -26,15 +32,24 @@ examples:
   hympi-harness --plan --nodes 64 --cores-per-node 128 results/experiments/cluster/zhou-fig*.toml
   hympi-harness --dry-run --launcher srun --nodes 8 --cores-per-node 128 results/experiments/cluster/zhou-fig9.toml
 
+Without --results-dir (or $HYMPI_RESULTS) a run goes into its own directory
+results/runs/<date>-<host>-<revision>/ (ignored by git; same layout as results/);
+--update-reference writes into results/ itself, replacing the committed references.
 Each experiment writes <output>.csv (app rows + point_id, launcher, hosts, experiment,
 slurm_job_id, binding, bound_to, threads), <output>.state.json (done points; a rerun skips
 them), <output>.index.csv (every attempt with status, exit code and stderr tail),
-<output>.logs/ and <output>.lock under --results-dir, and each batch job (or srun/mpirun run)
-a manifest manifests/job-<SLURM_JOB_ID>.json (nodes, partition, modules, environment,
-versions, revision + dirty flag).
+<output>.logs/ and <output>.lock under the results directory, and <output>.stats.csv
+(per point and row: median, IQR, 95% interval of the median over the launches, launches
+made and cap, load average, CPU share of other processes, busy flag), and each batch
+job, srun/mpirun run or run directory a manifest manifests/job-<SLURM_JOB_ID>.json (nodes,
+partition, modules, environment, versions, revision + dirty flag).
+With --repeat or --ci-width, points differing only in the experiment's last axis (e.g.
+policy) take turns launch by launch, so their ratio shares the machine's noise.
 The point id covers the launcher, binding, partition and thread settings: a rerun with other
 settings measures new points instead of resuming old ones.
 Python: 3.6 or newer, with tomllib (3.11+) or the tomli package.
+Subcommands: `compare RUN REFERENCE` (within the reference's intervals? see compare --help),
+`quiet [--wait S]` (exit 0 once the machine is quiet), `run-dir` (prints the default run directory).
 Exit status: 0 all points ok (or done before), 1 some point failed, 2 bad usage or input.
 """
 
@@ -122,8 +137,23 @@ def parse_args(argv, config, script_dir):
                     help="extra launcher arguments, shell-quoted (default $HYMPI_LAUNCHER_ARGS)")
     ap.add_argument("--hosts", default=env("HYMPI_HOSTS"),
                     help="comma-separated hosts for real-node layouts (default: the Slurm allocation)")
-    ap.add_argument("--results-dir", default=env("HYMPI_RESULTS", _default_results_dir(config, script_dir)),
-                    help="where experiment outputs go (default $HYMPI_RESULTS or the source tree's results/)")
+    ap.add_argument("--results-dir", default=env("HYMPI_RESULTS"),
+                    help="where experiment outputs go (default $HYMPI_RESULTS, else a new run directory "
+                         "results/runs/<date>-<host>-<revision>/)")
+    ap.add_argument("--update-reference", action="store_true",
+                    help="write into the committed reference results (the source tree's results/) instead of a "
+                         "run directory")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="launches of every point (with --ci-width: the fewest); statistics over them go into "
+                         "<output>.stats.csv (default 1)")
+    ap.add_argument("--ci-width", type=float, metavar="PCT",
+                    help="adaptive: launch a point again until the 95%% interval of the median of each of its rows "
+                         "is within PCT percent of the median (needs >= 6 launches), or --max-repeat is reached")
+    ap.add_argument("--max-repeat", type=int, default=20, help="the cap of launches per point with --ci-width "
+                                                                "(default 20; recorded as repeat_cap)")
+    ap.add_argument("--busy-threshold", type=float, default=BUSY_SHARE,
+                    help="flag a point busy when other processes used more than this share of the cores while "
+                         "it ran (default %(default)s)")
     ap.add_argument("--output", help="CSV path overriding the experiment's own (one experiment only)")
     ap.add_argument("--app-dir", action="append", default=[], help="look for the apps here first (repeatable)")
     ap.add_argument("--tiny", action="store_true", default=is_set(env("HYMPI_TINY")),
@@ -157,6 +187,21 @@ def parse_args(argv, config, script_dir):
     args = ap.parse_args(argv)
     if args.output and len(args.experiments) > 1:
         ap.error("--output needs exactly one experiment")
+    if args.repeat < 1 or args.max_repeat < 1:
+        ap.error("--repeat and --max-repeat must be >= 1")
+    if args.ci_width is not None and args.ci_width <= 0:
+        ap.error("--ci-width must be > 0 (percent of the median)")
+    if args.update_reference and args.results_dir:
+        ap.error("--update-reference writes into the source tree's results/; it takes no --results-dir")
+    reference = _default_results_dir(config, script_dir)
+    args.reference_dir = reference
+    if args.update_reference:
+        args.results_dir = reference
+    if not args.results_dir:
+        args.results_dir = run_dir(reference, _source_dir(config, script_dir))
+    # A run directory (the default one, or one given to --results-dir) gets its own manifest.
+    runs = os.path.join(os.path.abspath(reference), RUNS) + os.sep
+    args.run_dir_mode = os.path.abspath(args.results_dir).startswith(runs)
     overrides = {}
     for item in args.set:
         key, sep, value = item.partition("=")
@@ -165,6 +210,29 @@ def parse_args(argv, config, script_dir):
         overrides[key.strip()] = value
     args.overrides = overrides
     return args
+
+
+def _source_dir(config, script_dir):
+    return config.get("source_dir") or os.path.normpath(os.path.join(script_dir, "..", ".."))
+
+
+def quiet_main(argv):
+    ap = argparse.ArgumentParser(prog="hympi-harness quiet",
+                                 description="Exit 0 when other processes use at most --busy-threshold of the cores "
+                                             "(sampled over --sample seconds), waiting up to --wait seconds; "
+                                             "else exit 1 (a busy machine).")
+    ap.add_argument("--wait", type=float, default=0, help="seconds to wait for a quiet machine (default 0)")
+    ap.add_argument("--sample", type=float, default=2.0, help="seconds per sample (default 2)")
+    ap.add_argument("--busy-threshold", type=float, default=BUSY_SHARE, help="default %(default)s")
+    args = ap.parse_args(argv)
+    share = wait_until_quiet(args.wait, args.sample, args.busy_threshold,
+                             say=lambda text: print(f"hympi-harness: {text}", file=sys.stderr))
+    if share is None:
+        print("hympi-harness: cannot read /proc/stat: load unknown")
+        return 0
+    busy = share > args.busy_threshold
+    print(f"hympi-harness: other processes use {100 * share:.0f}% of the cores: {'BUSY' if busy else 'quiet'}")
+    return 1 if busy else 0
 
 
 def _stop_on_sigterm(signum, frame):
@@ -190,6 +258,14 @@ def _run_settings(args, launcher):
 def main(argv, script_dir):
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
     config = load_config(script_dir)
+    if argv[:1] == ["compare"]:
+        from .compare import main as compare_main
+        return compare_main(argv[1:])
+    if argv[:1] == ["quiet"]:
+        return quiet_main(argv[1:])
+    if argv[:1] == ["run-dir"]:
+        print(run_dir(_default_results_dir(config, script_dir), _source_dir(config, script_dir)))
+        return 0
     args = parse_args(argv, config, script_dir)
     looking = args.dry_run or args.list or args.plan or args.which
     notes = []
@@ -211,8 +287,7 @@ def main(argv, script_dir):
     except LaunchError as e:
         return _error(e)
     try:
-        names = {"source_dir": config.get("source_dir") or os.path.normpath(os.path.join(script_dir, "..", "..")),
-                 "results_dir": os.path.abspath(args.results_dir)}
+        names = {"source_dir": _source_dir(config, script_dir), "results_dir": os.path.abspath(args.results_dir)}
         settings = _run_settings(args, launcher)
         experiments = [Experiment(p, tiny=args.tiny, overrides=args.overrides, template_vars=names,
                                   run_settings=settings) for p in args.experiments]
@@ -227,7 +302,9 @@ def main(argv, script_dir):
             print(f"{e.name}: {e.app} -> {find_app(e.app, config, args.app_dir, script_dir) or 'NOT FOUND'}")
         return 0
     max_nodes = args.max_nodes or args.nodes
-    if not looking and (launcher.kind != "local" or "SLURM_JOB_ID" in os.environ):  # a job's record
+    if args.run_dir_mode and not looking:
+        print(f"hympi-harness: run directory {args.results_dir}")
+    if not looking and (launcher.kind != "local" or "SLURM_JOB_ID" in os.environ or args.run_dir_mode):
         path = write_manifest(names["results_dir"], build_manifest(launcher, argv, names["source_dir"],
                                                                    args.cores_per_node, notes))
         print(f"hympi-harness: manifest {path}")
@@ -248,7 +325,9 @@ def main(argv, script_dir):
             app = exp.app
         sweep = Sweep(exp, points, launcher, app, csv_path, dry_run=args.dry_run,
                       retry_failed=not args.skip_failed, max_ranks=args.max_ranks, max_nodes=max_nodes,
-                      cores_per_node=args.cores_per_node, timeout=args.timeout, end_time=job_end_time())
+                      cores_per_node=args.cores_per_node, timeout=args.timeout, end_time=job_end_time(),
+                      repeats=Plan(args.repeat, args.ci_width, args.max_repeat if args.ci_width else None),
+                      busy_threshold=args.busy_threshold)
         if args.plan:
             print(f"== {exp.name}: {exp.title}")
             print("\n".join(plan_lines(exp, points, sweep.timeout, sweep.too_big)))

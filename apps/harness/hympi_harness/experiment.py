@@ -1,7 +1,8 @@
 """Experiment files: a small TOML description of one figure's sweep, expanded into points.
 
 [experiment]   app, output (CSV path under the results dir), args (fixed; "{name}" is replaced by
-               the point's parameter or by source_dir / results_dir), timeout, csv_option, title
+               the point's parameter or by source_dir / results_dir), timeout, csv_option, title,
+               metric (the CSV column the per-point statistics are about; default: the app's timing)
 [axes]         name = [values]; the points are the cartesian product in file order.
                A table value sets several parameters at once: {ranks = 4, grid = "2x2"}.
 [derive]       name = "expression" computed per point from its parameters with + - * / // % and
@@ -250,6 +251,7 @@ class Experiment:
         self.args = list(head.get("args", []))
         self.timeout = float(head.get("timeout", 600))
         self.csv_option = head.get("csv_option", "--csv")
+        self.metric = head.get("metric")  # the column the per-point statistics are about (default: the app's)
         self.env = {k: str(v) for k, v in doc.get("env", {}).items()}
         self.options = dict(doc.get("options", {}))
         self.axes = dict(doc.get("axes", {}))

@@ -1,4 +1,6 @@
 """Runs the points of one experiment: skip done ones, launch the rest, record every outcome."""
+import csv
+import json
 import os
 import shlex
 import signal
@@ -9,6 +11,9 @@ import time
 from .compat import shell_join
 from .plan import clock as _clock
 from .launchers import LaunchError, describe_binding, run_environment, thread_settings
+from . import stats
+from .loadguard import BUSY_SHARE, COLUMNS as LOAD_COLUMNS, Probe
+from .repetitions import REPEAT_COLUMNS, Plan, metric_of, values_by_row, write_stats
 from .store import Store, now_iso
 
 STDERR_TAIL_LINES = 12  # enough to get past mpirun's own epilogue to the app's last words
@@ -46,11 +51,27 @@ def _kill_group(proc):
             continue
 
 
+class PointRun:
+    """A point being measured: its command and the rows of the launches made so far."""
+
+    def __init__(self, index, point, tag, cmd, extra_env, raw_csv, logs_dir):
+        self.index, self.point, self.tag = index, point, tag
+        self.cmd, self.extra_env, self.raw_csv = cmd, extra_env, raw_csv
+        self.out_path = os.path.join(logs_dir, f"{point.id}.out")
+        self.err_path = os.path.join(logs_dir, f"{point.id}.err")
+        self.started = now_iso()
+        self.header, self.rows, self.seconds, self.launches = None, [], 0.0, 0
+        self.status, self.code, self.tail = "ok", 0, ""
+
+
 class Sweep:
     def __init__(self, experiment, points, launcher, app_path, csv_path, out=sys.stdout, dry_run=False,
                  retry_failed=True, max_ranks=None, max_nodes=None, cores_per_node=None, timeout=None,
-                 end_time=None):
+                 end_time=None, repeats=None, busy_threshold=BUSY_SHARE):
         self.exp = experiment
+        self.repeats = repeats or Plan()
+        self.busy_threshold = busy_threshold
+        self.metric = None  # the column the statistics are about, known after the first launch
         self.points = points
         self.launcher = launcher
         self.app_path = app_path
@@ -92,6 +113,60 @@ class Sweep:
         args = point.app_args(self.launcher.emulate) + [self.exp.csv_option, raw_csv]
         return self.launcher.command(point, self.app_path, args, self.exp.env)
 
+    def _groups(self):
+        """Consecutive points that differ only in the experiment's last axis (e.g. policy = pure,
+        hybrid): their repeated launches take turns, so the ratio of the two shares the noise. A
+        group's points are claimed together; one launch per point (the default): one point a group."""
+        if self.repeats.cap == 1:
+            return [[(i, point)] for i, point in enumerate(self.points, 1)]
+        axes = list(self.exp.axes.items())
+        last = set()
+        if axes:
+            name, values = axes[-1]
+            last = {name}.union(*[set(v) for v in (values if isinstance(values, list) else [values])
+                                  if isinstance(v, dict)])
+        groups, key = [], None
+        for i, point in enumerate(self.points, 1):
+            k = json.dumps({n: v for n, v in point.params.items() if n not in last}, sort_keys=True, default=str)
+            if groups and k == key:
+                groups[-1].append((i, point))
+            else:
+                groups.append([(i, point)])
+            key = k
+        return groups
+
+    def _start(self, i, point, tag):
+        """A PointRun for a point to measure now, or None (done, skipped, dry run, taken, unbuildable)."""
+        status = self.store.status(point.id)
+        if status == "ok" or (status == "failed" and not self.retry_failed):
+            self.counts["done-before"] += 1
+            self.say(f"{tag} done before ({status}) {point.label()}")
+            return None
+        reason = self.too_big(point) or self._too_late(point)
+        if reason:
+            self.counts["skipped"] += 1
+            self.say(f"{tag} skipped ({reason}) {point.label()}")
+            return None
+        raw_csv = os.path.join(self.store.logs_dir, f"{point.id}.csv")
+        try:
+            cmd, extra_env = self._command(point, raw_csv)
+        except LaunchError as e:
+            self.counts["failed"] += 1
+            self.say(f"{tag} FAILED to build command: {e}  {point.label()}")
+            if not self.dry_run:
+                self.store.record(point, "failed", "", 0.0, now_iso(), "", str(e))
+            return None
+        if self.dry_run:
+            self.say(f"{tag} {point.id} {_env_text({**self.exp.env, **extra_env})}{shell_join(cmd)}")
+            return None
+        taken = self.store.claim(point, self.retry_failed)
+        if taken:  # another harness (job) on the same experiment finished or runs it
+            self.counts["done-before"] += 1
+            self.say(f"{tag} done by another harness ({taken}) {point.label()}")
+            return None
+        self.say(f"{tag} run  {point.label()}")
+        return PointRun(i, point, tag, cmd, extra_env, raw_csv, self.store.logs_dir)
+
     def run(self):
         """Returns True when no point failed."""
         n = len(self.points)
@@ -104,42 +179,21 @@ class Sweep:
                  f"{' (emulated nodes)' if self.launcher.emulate else ''}, csv {self.store.csv_path}")
         start = time.monotonic()
         ran_seconds = []
-        for i, point in enumerate(self.points, 1):
-            tag = f"[{i:>{width}}/{n}]"
-            status = self.store.status(point.id)
-            if status == "ok" or (status == "failed" and not self.retry_failed):
-                self.counts["done-before"] += 1
-                self.say(f"{tag} done before ({status}) {point.label()}")
-                continue
-            reason = self.too_big(point) or self._too_late(point)
-            if reason:
-                self.counts["skipped"] += 1
-                self.say(f"{tag} skipped ({reason}) {point.label()}")
-                continue
-            raw_csv = os.path.join(self.store.logs_dir, f"{point.id}.csv")
-            try:
-                cmd, extra_env = self._command(point, raw_csv)
-            except LaunchError as e:
-                self.counts["failed"] += 1
-                self.say(f"{tag} FAILED to build command: {e}  {point.label()}")
-                if not self.dry_run:
-                    self.store.record(point, "failed", "", 0.0, now_iso(), "", str(e))
-                continue
-            if self.dry_run:
-                self.say(f"{tag} {point.id} {_env_text({**self.exp.env, **extra_env})}{shell_join(cmd)}")
-                continue
-            taken = self.store.claim(point, self.retry_failed)
-            if taken:  # another harness (job) on the same experiment finished or runs it
-                self.counts["done-before"] += 1
-                self.say(f"{tag} done by another harness ({taken}) {point.label()}")
-                continue
-            self.say(f"{tag} run  {point.label()}")
-            ok, seconds = self._run_point(point, cmd, extra_env, raw_csv, tag)
-            ran_seconds.append(seconds)
-            left = sum(1 for p in self.points[i:] if self.store.status(p.id) != "ok")
-            eta = sum(ran_seconds) / len(ran_seconds) * left
-            self.say(f"{tag} {'ok  ' if ok else 'FAILED'} {seconds:6.1f} s   "
-                     f"elapsed {_clock(time.monotonic() - start)}, about {_clock(eta)} left")
+        for group in self._groups():
+            active = [r for r in (self._start(i, p, f"[{i:>{width}}/{n}]") for i, p in group) if r]
+            while active:  # one launch of each point in turn until each has what it needs
+                for run in list(active):
+                    if self._launch_once(run):
+                        continue
+                    active.remove(run)
+                    ok = self._finish(run)
+                    ran_seconds.append(run.seconds)
+                    left = sum(1 for p in self.points[run.index:] if self.store.status(p.id) != "ok")
+                    eta = sum(ran_seconds) / len(ran_seconds) * left
+                    self.say(f"{run.tag} {'ok  ' if ok else 'FAILED'} {run.seconds:6.1f} s   "
+                             f"elapsed {_clock(time.monotonic() - start)}, about {_clock(eta)} left")
+        if not self.dry_run and self.write_stats():
+            self.say(f"   statistics per point in {self.store.csv_path[:-4]}.stats.csv")
         c = self.counts
         self.say(f"== {self.exp.name}: {c['ok']} ok, {c['failed']} failed, {c['skipped']} skipped, "
                  f"{c['done-before']} done before" + (" (dry run)" if self.dry_run else ""))
@@ -161,15 +215,14 @@ class Sweep:
                     "does the launcher's PMI match the MPI (e.g. srun --mpi=pmix vs pmi2)?")
         return None
 
-    def _run_point(self, point, cmd, extra_env, raw_csv, tag):
-        out_path = os.path.join(self.store.logs_dir, f"{point.id}.out")
-        err_path = os.path.join(self.store.logs_dir, f"{point.id}.err")
+    def _launch(self, point, cmd, extra_env, raw_csv, out_path, err_path):
+        """One launch of the point: (status "ok"/"failed", exit code, explanation, seconds, load columns)."""
         for path in (raw_csv, out_path, err_path):
             if os.path.exists(path):
                 os.remove(path)
         env = run_environment(self.exp.env, extra_env)
-        started = now_iso()
         t0 = time.monotonic()
+        probe = Probe()
         timed_out = False
         with open(out_path, "w") as out, open(err_path, "w") as err:
             out.write("# " + shell_join(cmd) + "\n")
@@ -188,33 +241,78 @@ class Sweep:
                 except KeyboardInterrupt:
                     _kill_group(proc)
                     raise
+        load = probe.result(self.busy_threshold)
         seconds = time.monotonic() - t0
         code = proc.returncode if proc is not None else 127
         tail = _tail(err_path) or _tail(out_path)
-        status, merge = "failed", None
         if timed_out:
-            tail = f"timed out after {self.timeout:g} s; " + tail
-            code = "timeout"
-        elif code == 0:
-            wrong = self._wrong_rank_count(raw_csv, point)
-            if wrong:
-                tail = wrong + "; " + tail
-            elif os.path.exists(raw_csv) and len(Store.read_rows(raw_csv)) > 1:
-                status, merge = "ok", raw_csv
-            else:
-                tail = "exit 0 but the app wrote no CSV rows; " + tail
-        bound = describe_binding(out_path, err_path)
+            return "failed", "timeout", f"timed out after {self.timeout:g} s; " + tail, seconds, load
+        if code != 0:
+            return "failed", code, tail, seconds, load
+        wrong = self._wrong_rank_count(raw_csv, point)
+        if wrong:
+            return "failed", code, wrong + "; " + tail, seconds, load
+        if not (os.path.exists(raw_csv) and len(Store.read_rows(raw_csv)) > 1):
+            return "failed", code, "exit 0 but the app wrote no CSV rows; " + tail, seconds, load
+        return "ok", code, tail, seconds, load
+
+    def _launch_once(self, run):
+        """One more launch of the point; True while the repetition plan wants another."""
+        status, code, tail, took, load = self._launch(run.point, run.cmd, run.extra_env, run.raw_csv, run.out_path,
+                                                      run.err_path)
+        run.seconds += took
+        run.code, run.tail = code, tail
+        if status != "ok":
+            run.status = "failed"
+            return False
+        got = Store.read_rows(run.raw_csv)
+        if run.header is not None and got[0] != run.header[:len(got[0])]:
+            run.status, run.tail = "failed", "the app's CSV header changed between repetitions"
+            return False
+        run.header = got[0] + REPEAT_COLUMNS
+        self.metric = self.metric or metric_of(run.header, self.exp.metric)
+        run.rows += [r + [str(run.launches), str(i)] + [load[c] for c in LOAD_COLUMNS] + self.repeats.columns()
+                     for i, r in enumerate(got[1:])]
+        if load["busy"] == "1":
+            self.say(f"{run.tag}   busy machine: other processes used {float(load['other_cpu_share']) * 100:.0f}% "
+                     f"of the cores (load {load['load1']})")
+        run.launches += 1
+        return self.repeats.more_needed(run.launches, values_by_row(run.rows, run.header, self.metric))
+
+    def _finish(self, run):
+        """Records the point: the rows of all its launches (with their repetition and load columns)
+        when every launch succeeded, else the failure. Returns whether it succeeded."""
+        merge = None
+        if run.status == "ok":
+            with open(run.raw_csv, "w", newline="") as f:
+                csv.writer(f).writerows([run.header] + run.rows)
+            merge = run.raw_csv
+            if run.launches > 1:
+                self.say(f"{run.tag}   {run.launches} launches{self._width_note(run.rows, run.header)}")
+        point = run.point
+        bound = describe_binding(run.out_path, run.err_path)
         extra = [self.launcher.kind, ",".join(self.launcher.point_hosts(point)), self.exp.name,
                  os.environ.get("SLURM_JOB_ID", ""), self.launcher.binding, bound,
-                 thread_settings(env)]
+                 thread_settings(run_environment(self.exp.env, run.extra_env))]
         # Rows, state and index change in one locked step (a StoreError - header changed - stops
         # the sweep: every later point would fail too). The tail explains failures only.
-        self.store.record(point, status, code, seconds, started, shell_join(cmd),
-                          "" if status == "ok" else tail, raw_csv=merge, extra=extra)
-        if status == "ok":
+        self.store.record(point, run.status, run.code, run.seconds, run.started, shell_join(run.cmd),
+                          "" if run.status == "ok" else run.tail, raw_csv=merge, extra=extra)
+        if run.status == "ok":
             self.counts["ok"] += 1
         else:
             self.counts["failed"] += 1
-            self.say(f"{tag}   exit {code}: {tail[:400]}")
-            self.say(f"{tag}   logs: {err_path}")
-        return status == "ok", seconds
+            self.say(f"{run.tag}   exit {run.code}: {run.tail[:400]}")
+            self.say(f"{run.tag}   logs: {run.err_path}")
+        return run.status == "ok"
+
+    def _width_note(self, rows, header):
+        widths = [stats.summary(v)["ci_width_pct"] for v in values_by_row(rows, header, self.metric) if v]
+        return f", widest interval {max(widths):.1f}% of the median" if widths else ""
+
+    def write_stats(self):
+        """<output>.stats.csv from every row the experiment's CSV holds now."""
+        if os.path.exists(self.store.csv_path):
+            with open(self.store.csv_path, newline="", errors="replace") as f:
+                return write_stats(self.store.csv_path, list(csv.DictReader(f)), self.exp.metric)
+        return None

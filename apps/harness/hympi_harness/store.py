@@ -1,12 +1,14 @@
 """What a sweep leaves next to its CSV.
 
-  fig.csv         the app's rows of every successful point, plus EXTRA_COLUMNS
+  fig.csv         the app's rows of every launch of every successful point, plus its repetition,
+                  row and load columns (repetitions.REPEAT_COLUMNS) and EXTRA_COLUMNS
   fig.state.json  point id -> status of its last attempt (resume skips status "ok"); "running"
                   while a harness works on it (with its host, pid and Slurm job)
   fig.index.csv   one row per attempt: point id, status, exit code, seconds, command, stderr tail
   fig.lock        flock(2) taken around every read-modify-write of the files above, so two
                   harness processes (two jobs) on one experiment share the points between them
   fig.logs/       stdout/stderr of every point (and its raw CSV while it runs), job manifests
+  fig.stats.csv   per point and row: statistics over the point's launches (repetitions.py)
 
 A point's rows reach fig.csv only after it succeeded, in the same locked step that marks it
 done; rows of that point id from an earlier attempt are replaced, never duplicated, so even

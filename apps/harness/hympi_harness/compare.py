@@ -1,0 +1,175 @@
+"""hympi-harness compare RUN REFERENCE: is a new run within its reference's intervals?
+
+RUN and REFERENCE are harness CSVs or directories of them (a run directory, results/); CSVs
+are paired by their path relative to the directory, points by point id and row (or, for a
+reference written with other run settings - older point ids -, by the columns that say what
+a row measured: layout, operation, variant, size, iterations, ...). Per point
+the run's median is checked against the reference's 95% interval of the median (widened by
+--tolerance percent); per ratio (each variant or policy against pure at the same operation
+and size) the run's ratio against the range the reference's intervals allow. Exit status 0:
+everything compared is within; 1: something is outside; 2: bad input or nothing in common."""
+import argparse
+import csv
+import io
+import os
+import sys
+
+from .repetitions import summarize
+from .run_dirs import RUNS
+
+_SIDE_FILES = (".index.csv", ".stats.csv")
+# Columns that name what a row measures, shown in the table when present.
+_DESCRIBE = ("operation", "variant", "policy", "sync", "size_doubles", "algorithm", "m", "n", "k", "b", "K")
+# Rows paired for a ratio: same point and the same values of these; the variant (or policy) differs.
+_PARTNER = ("operation", "size_doubles", "root", "type", "reduce_op", "algorithm", "m", "n", "k", "b", "K",
+            "dataset")
+
+
+# What a row measured, for pairing rows whose point ids differ (a reference from older settings).
+_WHAT = ("experiment", "ranks", "nodes", "ranks_per_node", "layout", "operation", "variant", "policy", "sync",
+         "leaders", "root", "type", "reduce_op", "size_doubles", "iterations", "warmup", "timed_write", "cache",
+         "baseline", "algorithm", "m", "n", "k", "b", "P", "Q", "I", "J", "lookahead", "dataset", "K", "burnin",
+         "samples", "barrier_timing")
+
+
+def harness_csvs(path):
+    """{relative path: file} of the harness CSVs under a directory (a file: {its name: it})."""
+    if os.path.isfile(path):
+        return {os.path.basename(path): path}
+    found = {}
+    for root, dirs, files in os.walk(path):
+        dirs[:] = sorted(d for d in dirs if d != RUNS and not d.endswith(".logs"))
+        for name in files:
+            if name.endswith(".csv") and not name.endswith(_SIDE_FILES):
+                full = os.path.join(root, name)
+                found[os.path.relpath(full, path)] = full
+    return found
+
+
+def read_dict_rows(path):
+    with open(path, newline="", errors="replace") as f:
+        return list(csv.DictReader(io.StringIO(f.read().replace("\0", ""))))
+
+
+def point_lines(path):
+    """{(point_id, row): stats line} of one harness CSV; rows without a row column are numbered
+    in file order within their point (one launch per point, as before repetitions)."""
+    rows = read_dict_rows(path)
+    seen = {}
+    for r in rows:
+        if "row" not in r:
+            pid = r.get("point_id", "")
+            r["row"] = str(seen.get(pid, 0))
+            seen[pid] = seen.get(pid, 0) + 1
+    return {(line.get("point_id", ""), line["row"]): line for line in summarize(rows)}
+
+
+def widened(line, tolerance):
+    lo, hi = float(line["ci_low"]), float(line["ci_high"])
+    return lo * (1 - tolerance / 100.0), hi * (1 + tolerance / 100.0)
+
+
+def verdict(value, interval):
+    lo, hi = interval
+    return "ok" if lo <= value <= hi else ("ABOVE" if value > hi else "BELOW")
+
+
+def describe(line):
+    return " ".join(f"{c}={line[c]}" for c in _DESCRIBE if line.get(c, "") != "")
+
+
+def _ratio_groups(lines):
+    """{(point_id, partner values): {variant: line}} for CSVs with a variant or policy column."""
+    groups = {}
+    for (pid, _), line in lines.items():
+        which = line.get("variant") or line.get("policy")
+        if not which:
+            continue
+        key = (pid,) + tuple(line.get(c, "") for c in _PARTNER)
+        groups.setdefault(key, {})[which] = line
+    return groups
+
+
+def paired(run, ref):
+    """[(run line, reference line)]: by point id and row, else by what the rows measured (when
+    that is unique in the reference)."""
+    columns = [c for c in _WHAT if run and ref and c in next(iter(run.values())) and c in next(iter(ref.values()))]
+    by_what = {}
+    for line in ref.values():
+        by_what.setdefault(tuple(line[c] for c in columns), []).append(line)
+    pairs = []
+    for key, line in run.items():
+        if key in ref:
+            pairs.append((line, ref[key]))
+        elif columns:
+            same = by_what.get(tuple(line[c] for c in columns), [])
+            if len(same) == 1:
+                pairs.append((line, same[0]))
+    return pairs
+
+
+def compare_file(name, run_path, ref_path, tolerance, out):
+    """Prints the table of one CSV pair; returns (compared, outside)."""
+    run, ref = point_lines(run_path), point_lines(ref_path)
+    compared = outside = 0
+    matched = {}
+    for line, r in paired(run, ref):
+        key = (line.get("point_id", ""), line["row"])
+        matched[key] = r
+        interval = widened(r, tolerance)
+        value = float(line["median"])
+        v = verdict(value, interval)
+        compared += 1
+        outside += v != "ok"
+        out.write(f"{v:5}  {name} {key[0]}#{key[1]} {describe(line)}: run {value:.4g} ({line['launches']} launches), "
+                  f"reference {float(r['median']):.4g} in [{interval[0]:.4g}, {interval[1]:.4g}] "
+                  f"({r['launches']} launches, level {r['ci_level']})\n")
+    ref_groups = _ratio_groups(matched)  # the reference lines under the run's point ids
+    for key, variants in _ratio_groups(run).items():
+        if "pure" not in variants or key not in ref_groups or "pure" not in ref_groups[key]:
+            continue
+        for which, line in variants.items():
+            r = ref_groups[key].get(which)
+            if which == "pure" or r is None:
+                continue
+            ratio = float(variants["pure"]["median"]) / float(line["median"])
+            p_lo, p_hi = widened(ref_groups[key]["pure"], tolerance)
+            v_lo, v_hi = widened(r, tolerance)
+            interval = (p_lo / v_hi, p_hi / v_lo)  # every ratio the two reference intervals allow
+            v = verdict(ratio, interval)
+            compared += 1
+            outside += v != "ok"
+            out.write(f"{v:5}  {name} {key[0]} ratio pure/{which} {describe(line)}: run {ratio:.3g}, "
+                      f"reference allows [{interval[0]:.3g}, {interval[1]:.3g}]\n")
+    return compared, outside
+
+
+def main(argv, out=sys.stdout):
+    ap = argparse.ArgumentParser(prog="hympi-harness compare", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("run", metavar="RUN", help="a run directory or harness CSV")
+    ap.add_argument("reference", metavar="REFERENCE", help="the reference directory or CSV (e.g. results/)")
+    ap.add_argument("--tolerance", type=float, default=0.0,
+                    help="widen every reference interval by this many percent (default 0)")
+    args = ap.parse_args(argv)
+    for path in (args.run, args.reference):
+        if not os.path.exists(path):
+            out.write(f"hympi-harness compare: error: '{path}' does not exist\n")
+            return 2
+    run, ref = harness_csvs(args.run), harness_csvs(args.reference)
+    if os.path.isfile(args.run) and os.path.isfile(args.reference):
+        ref = {name: args.reference for name in run}  # two files: compare them whatever their names
+    total = outside = 0
+    for name in sorted(set(run) & set(ref)):
+        try:
+            c, o = compare_file(name, run[name], ref[name], args.tolerance, out)
+        except (OSError, ValueError, KeyError) as e:
+            out.write(f"hympi-harness compare: error: {name}: {e}\n")
+            return 2
+        total, outside = total + c, outside + o
+    if total == 0:
+        out.write("hympi-harness compare: error: no point of the run has a reference (the same point ids, or "
+                  "the same layout, operation, variant, size and iterations)\n")
+        return 2
+    out.write(f"== {total - outside} of {total} within the reference's intervals, {outside} outside\n")
+    return 1 if outside else 0
