@@ -4,6 +4,7 @@ from 2 and 4 steps; a 1-step scaling that carries the fill is flagged beyond 3%
 (and --check fails), one without it is accepted; bad --steps is refused."""
 import csv
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -21,12 +22,9 @@ def run(*args):
 
 class StepSlope(unittest.TestCase):
     def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-        self.src = os.path.join(self.dir.name, "in.csv")
-        self.out = os.path.join(self.dir.name, "out.csv")
-
-    def tearDown(self):
-        self.dir.cleanup()
+        work = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, work)
+        self.src, self.out = (os.path.join(work, name) for name in ("in.csv", "out.csv"))
 
     def write(self, fill):
         """SUMMA (G = 1) and HSUMMA G = 4: time = fill + 0.01 s per step of b columns (16 steps in all)."""

@@ -22,15 +22,15 @@
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
-#include <simgrid/kernel/resource/NetworkModelIntf.hpp>
-#include <simgrid/s4u/Engine.hpp>
-#include <simgrid/s4u/Host.hpp>
-#include <simgrid/s4u/NetZone.hpp>
 #include <smpi/smpi.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdlib>
+#include <simgrid/kernel/resource/NetworkModelIntf.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/NetZone.hpp>
 #include <unordered_map>
 #include <vector>
 
@@ -117,4 +117,6 @@ extern "C" void hympi_smpi_charge_copy(std::size_t bytes) {
 }
 
 // The platform's flag poll interval in seconds (a cache-line transfer), 0 if unset.
-extern "C" double hympi_smpi_flag_poll_seconds() { return state_of(sg_host_self()).rates.flag_poll_s; }
+extern "C" double hympi_smpi_flag_poll_seconds() {
+  return state_of(sg_host_self()).rates.flag_poll_s;
+}
