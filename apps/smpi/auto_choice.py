@@ -36,7 +36,7 @@ import hympi_model as hm  # noqa: E402
 MODEL_OF = {"scatter_LR_allgather": "vandegeijn", "binomial_tree": "binomial"}
 COLUMNS = ["sweep", "ranks", "smpi_bcast", "model_bcast", "m", "n", "k", "b", "M", "P", "Q", "alpha", "beta", "gflops",
            "auto_I", "auto_J", "auto_G", "auto_time_s", "best_I", "best_J", "best_G", "best_time_s", "summa_time_s",
-           "gap", "within_tolerance", "chooser"]
+           "gap", "within_tolerance", "chooser", "time_basis"]
 
 
 def machine_of(sweep, model):
@@ -47,6 +47,21 @@ def machine_of(sweep, model):
             row = next(csv.DictReader(f))
         return float(row["alpha"]), float(row["beta"]), float(row["gflops"])
     raise SystemExit(f"auto_choice.py: no model CSV next to {sweep} (its platform's alpha/beta/rate)")
+
+
+def slope_times(sweep, bcast):
+    """(I, J) -> full-problem time extrapolated from 2 and 4 steps (apps/smpi/step_slope.py), where the
+    sweep has a step-slope-torus-<p>.csv beside it: those replace the 1-step scaled times."""
+    path = sweep.replace("fig4.6-torus-", "step-slope-torus-")
+    if path == sweep or not os.path.exists(path):
+        return {}, "scaled"
+    with open(path) as f:
+        rows = [r for r in csv.DictReader(f) if r["smpi_bcast"] == bcast]
+    times = {}
+    for r in rows:
+        key = (1, 1) if r["algorithm"] == "summa" else (int(r["I"]), int(r["J"]))
+        times.setdefault(key, float(r["time_s_scaled"]))
+    return times, (f"slope {rows[0]['steps_fit']}" if rows else "scaled")
 
 
 def choose(tool, problems):
@@ -90,15 +105,17 @@ def evaluate(sweeps, tool, tolerance, probe_dir=None):
             for r in group:
                 key = (1, 1) if r["algorithm"] == "summa" else (int(r["I"]), int(r["J"]))
                 times.setdefault(key, float(r["time_s_scaled"]))
-            cases.append((sweep, bcast, model, pb, hm.Machine(alpha, beta, gflops * 1e9), times))
-    picks = choose(tool, [(pb, mc, model) for _, _, model, pb, mc, _ in cases])
+            slope, basis = slope_times(sweep, bcast)
+            times.update(slope)
+            cases.append((sweep, bcast, model, pb, hm.Machine(alpha, beta, gflops * 1e9), times, basis))
+    picks = choose(tool, [(pb, mc, model) for _, _, model, pb, mc, _, _ in cases])
     rows = [(case, pick, "c++" if tool else "python") for case, pick in zip(cases, picks)]
     for case in cases:  # model=measured: the pick of the probe run in simulation, where there is one
         pick = measured_pick(case[0], case[3], case[1], probe_dir)
         if pick:
             rows.append(((case[0], case[1], "measured") + case[3:], pick, "smpi-probe"))
     out = []
-    for (sweep, bcast, model, pb, mc, times), (I, J), chooser in rows:
+    for (sweep, bcast, model, pb, mc, times, basis), (I, J), chooser in rows:
         best = min(times, key=lambda ij: (times[ij], ij[0] * ij[1]))
         auto_t = times.get((I, J))
         gap = auto_t / times[best] - 1 if auto_t is not None else float("nan")
@@ -110,7 +127,7 @@ def evaluate(sweeps, tool, tolerance, probe_dir=None):
                     "best_time_s": times[best], "summa_time_s": times.get((1, 1), ""),
                     "gap": "" if auto_t is None else f"{gap:.4f}",
                     "within_tolerance": int(auto_t is not None and gap <= tolerance),
-                    "chooser": chooser})
+                    "chooser": chooser, "time_basis": basis})
     return out
 
 

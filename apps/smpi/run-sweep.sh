@@ -27,6 +27,8 @@ usage: run-sweep.sh [options]
   --policy LIST     pure,hybrid                                  (default pure)
   --sync KIND       barrier | flags (hybrid node sync)           (default barrier)
   --bcast ALG       SMPI bcast algorithm: binomial_tree | scatter_LR_allgather | ... (default binomial_tree)
+  --shm-costs on|off  on-node copies and overheads charged (make_platform.py; default on, off: the
+                    loopback-only platform of the sweeps made before them)
   --out FILE        CSV to append to (default results/simulated/sweep.csv)
   --one-process     one smpirun for SUMMA and every G (hympi-summa --groups list): setup is paid
                     once (minutes at 16384 ranks); each multiply starts from the previous one's
@@ -36,7 +38,7 @@ USAGE
 }
 
 bin="${HYMPI_SMPI_BIN:-}"; machine=bgp-torus; ranks=256; n=8192; b=256; steps=4; groups=""
-policy=pure; sync=barrier; bcast=binomial_tree; out="$root/results/simulated/sweep.csv"; dry=0; one=0
+policy=pure; sync=barrier; bcast=binomial_tree; shm_costs=on; out="$root/results/simulated/sweep.csv"; dry=0; one=0
 flag_option() {
   case "$1" in
     --one-process) one=1 ;;
@@ -44,7 +46,7 @@ flag_option() {
     *) return 1 ;;
   esac
 }
-script=run-sweep.sh valued="bin machine ranks n b steps groups policy sync bcast out"
+script=run-sweep.sh valued="bin machine ranks n b steps groups policy sync bcast shm_costs out"
 source "$here/run-common.sh"
 read_options "$@"
 require_smpi_bin hympi-summa
@@ -61,7 +63,8 @@ fi
 source "$here/smpi-flags.sh"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 platform="$work/$machine-$ranks.xml"
-python3 "$here/platforms/make_platform.py" "$machine" --ranks "$ranks" --out "$platform" >/dev/null
+[ "$shm_costs" = on ] || platform="$work/$machine-$ranks-shmoff.xml"  # a distinct record of the older platform
+python3 "$here/platforms/make_platform.py" "$machine" --ranks "$ranks" --shm-costs "$shm_costs" --out "$platform" >/dev/null
 mkdir -p "$(dirname "$out")"
 keep="$(dirname "$out")/platforms"; mkdir -p "$keep"
 cp "$platform" "${platform%.xml}.hosts" "$keep/"

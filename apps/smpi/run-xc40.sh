@@ -5,18 +5,20 @@
 # Rows are labelled kind=simulated with the platform file (copied to <out dir>/platforms).
 # usage: run-xc40.sh fig11|fig8 [--nodes N] [--grid PxQ] [--blocks 8,64,128,256] [--steps S]
 #                    [--sync barrier|flags] [--min-size D] [--max-size D] [--ops LIST] [--variants LIST]
-#                    [--leaders K] [--bin DIR] [--out FILE]
+#                    [--leaders K] [--cores C] [--shm-costs on|off] [--bin DIR] [--out FILE]
+# --cores C: cores (= ranks) per node (default 24; Zhou's one-node 8 x 8 SUMMA: --nodes 1 --cores 64 --grid 8x8).
+# --shm-costs: on-node copies and overheads charged (default on; off: the older loopback-only platform).
 # --leaders K: fig8's hybrid variants with K bridge ranks per node (multi-leader; default: the library's choice).
 # Host time at 64 nodes (1536 ranks) on 2 busy cores: fig11 25-40 s per block size; fig8 bcast
 # 1..2048 doubles 2 min; allgather holds P x size per rank (pure): above 256 doubles > 6 GB.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-usage() { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
 case "${1:-}" in -h|--help) usage; exit 0 ;; esac
 part="${1:?usage: run-xc40.sh fig11|fig8 [options] (--help)}"; shift
-nodes=64; grid=""; blocks=8,64,128,256; steps=4; sync=barrier; min_size=1; max_size=2048; variants=pure,hybrid-barrier; ops=allgather,bcast; leaders=0; bin="${HYMPI_SMPI_BIN:-}"; out=""
-script=run-xc40.sh valued="nodes grid blocks steps sync min_size max_size variants ops leaders bin out"
+nodes=64; grid=""; blocks=8,64,128,256; steps=4; sync=barrier; min_size=1; max_size=2048; variants=pure,hybrid-barrier; ops=allgather,bcast; leaders=0; cores=24; shm_costs=on; bin="${HYMPI_SMPI_BIN:-}"; out=""
+script=run-xc40.sh valued="nodes grid blocks steps sync min_size max_size variants ops leaders cores shm_costs bin out"
 source "$here/run-common.sh"
 read_options "$@"
 command -v smpirun >/dev/null || { echo "run-xc40.sh: smpirun not found (apt install simgrid)" >&2; exit 77; }
@@ -24,23 +26,24 @@ if [ -z "$bin" ]; then
   for d in "$root/build-smpi/bin" "$root/build/smpi/bin"; do [ -x "$d/hympi-summa" ] && bin="$d" && break; done
 fi
 [ -n "$bin" ] && { [ -x "$bin/hympi-summa" ] || [ -x "$bin/hympi-bench-collectives" ]; } || { echo "run-xc40.sh: no SMPI build (pass --bin)" >&2; exit 77; }
-ranks=$((nodes * 24))
+ranks=$((nodes * cores))
 # Default grid: 2 nodes per grid row (P x Q = nodes/2 x 48), so a row broadcast spans 2 nodes.
-[ -n "$grid" ] || grid="$((nodes / 2))x48"
+[ -n "$grid" ] || grid="$((nodes / 2))x$((2 * cores))"
 P=${grid%x*} Q=${grid#*x}
 [ $((P * Q)) -eq "$ranks" ] || { echo "run-xc40.sh: grid $grid is not $ranks ranks" >&2; exit 2; }
 out="${out:-$root/results/simulated/zhou-$part-xc40-$nodes.csv}"
 
 source "$here/smpi-flags.sh"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
-platform="$work/xc40-dragonfly-$ranks.xml"
-python3 "$here/platforms/make_platform.py" xc40-dragonfly --ranks "$ranks" --out "$platform" >/dev/null
+platform="$work/xc40-dragonfly-$ranks-c$cores-shm$shm_costs.xml"
+python3 "$here/platforms/make_platform.py" xc40-dragonfly --ranks "$ranks" --cores "$cores" --shm-costs "$shm_costs" \
+  --out "$platform" >/dev/null
 keep="$(dirname "$out")/platforms"; mkdir -p "$keep"
 cp "$platform" "${platform%.xml}.hosts" "$keep/"
 platform_rec="$(cd "$keep" && pwd)/$(basename "$platform")"; platform_rec="${platform_rec#"$root"/}"
 export HYMPI_SMPI_FOLD_BYTES="${HYMPI_SMPI_FOLD_BYTES:-65536}" OPENBLAS_NUM_THREADS=1
 run() { smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}" "$@"; }
-label=(kind=simulated machine=xc40-dragonfly platform="$platform_rec" cores_per_node=24)
+label=(kind=simulated machine=xc40-dragonfly platform="$platform_rec" cores_per_node="$cores" shm_costs="$shm_costs")
 # A failed simulation (killed, out of memory) keeps the rows it finished: label them, then fail.
 failed() {  # failed WHAT [LABEL...]
   local what="$1"; shift
@@ -54,7 +57,7 @@ failed() {  # failed WHAT [LABEL...]
   exit 1
 }
 
-echo "# SIMULATED (SimGrid SMPI) xc40-dragonfly: $nodes nodes x 24 cores = $ranks ranks, $part"
+echo "# SIMULATED (SimGrid SMPI) xc40-dragonfly: $nodes nodes x $cores cores = $ranks ranks, $part"
 case "$part" in
   fig11)  # per-core block s: C is (P s) x (Q s); only `steps` of the Q identical steps are simulated
     for s in ${blocks//,/ }; do

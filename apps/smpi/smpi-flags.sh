@@ -3,7 +3,10 @@
 #   shared-malloc:local        SMPI_SHARED_MALLOC blocks shared per call site (global mode costs GBs)
 #   simulate-computation:no    compute is charged explicitly (cblas_dgemm -> smpi_execute_flops)
 #   wtime:0                    MPI_Wtime itself costs no simulated time
-#   lat-factor/bw-factor 0:1   links are end-to-end values: the platform's alpha/beta are the model's
+#   lat-factor 0:1             links are end-to-end values: the platform's alpha/beta are the model's
+#   (no bw-factor)             the bandwidth factor is the callback of apps/smpi/glue/onnode_cost.cpp,
+#                              linked into every SMPI binary: 1 off-node (as bw-factor 0:1), the node's
+#                              share of its memory bandwidth on-node (SimGrid refuses both at once)
 #   allreduce rdb              the default is a LINEAR reduce + bcast: its root waits on P-1 requests and
 #                              SimGrid scans the root's activity list per arrival, P^2 host time (at 16384
 #                              ranks a root held a 10k-entry list for minutes; 4096 ranks: 100 s -> 76 s)
@@ -16,7 +19,6 @@ HYMPI_SMPI_FLAGS=(
   --cfg=smpi/simulate-computation:no
   --cfg=smpi/wtime:0
   --cfg=smpi/lat-factor:0:1
-  --cfg=smpi/bw-factor:0:1
   --cfg=smpi/barrier:ompi_recursivedoubling
   --cfg=smpi/reduce:binomial
   --cfg=smpi/allreduce:rdb

@@ -17,6 +17,10 @@
 #include "node_exchange.hpp"
 #include "requests.hpp"
 
+#ifdef HYMPI_SMPI_COSTS
+extern "C" void hympi_smpi_charge_copy(std::size_t bytes);  // the SimGrid build's glue
+#endif
+
 namespace hympi {
 
 namespace {
@@ -245,7 +249,12 @@ class HybridBcast final : public RingBcast {
     };
   }
   void copy_in(int root, std::int64_t count, const void* root_data) {
-    if (root_data && topo_.rank() == root && count > 0) std::memcpy(buffer(), root_data, count * elem_size_);
+    if (root_data && topo_.rank() == root && count > 0) {
+      std::memcpy(buffer(), root_data, count * elem_size_);
+#ifdef HYMPI_SMPI_COSTS  // the simulator charges the copy into the node window (apps/smpi/glue/onnode_cost.cpp)
+      hympi_smpi_charge_copy(count * elem_size_);
+#endif
+    }
   }
   void timed_sync(void (NodeSync::*step)()) {
     const double t0 = MPI_Wtime();

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SMPI tests: the SMPI build of hympi run under smpirun on small generated platforms.
-# usage: smpi_test.sh BIN_DIR core|summa-check|bench|sweep|setup
+# usage: smpi_test.sh BIN_DIR core|summa-check|bench|sweep|setup|onnode
 # Exit 77 (ctest SKIP_RETURN_CODE) when SimGrid or the SMPI build is missing.
 set -euo pipefail
 bin="$1"; what="$2"
@@ -21,8 +21,9 @@ run() {  # ranks exe args...
 
 case "$what" in
   core)  # the core's bit-exact collective test, 4 simulated nodes x 4 cores (SHARED split = real nodes)
+    # Results, not times: coarse 1 us flag polls (the platform's 0.1 us cost ~1.5x the host time).
     platform bgp-torus 16
-    run 16 "$bin/collectives_test" ;;
+    HYMPI_SMPI_POLL_US=1 run 16 "$bin/collectives_test" ;;
   summa-check)  # real dgemm, residual check: SUMMA and HSUMMA, pure and hybrid (both syncs) are right under SMPI
     platform bgp-torus 16
     HYMPI_SMPI_REAL_DGEMM=1 run 16 "$bin/hympi-summa" -N 192 -b 16 -M 32 -a summa,hsumma --groups 2x2 \
@@ -50,5 +51,13 @@ PY
     groups=$(python3 -c "import math; print(math.isqrt($side))")
     platform bgp-torus "$ranks"
     run "$ranks" "$bin/hympi-smpi-setup-cost" "$groups" "$groups" ;;
+  onnode)  # on-node costs: one XC40 node, Zhou Fig 11 (8 x 8, s = 8, 256) and Fig 7 (24 ranks), vs the committed CSVs
+    export HYMPI_SMPI_BIN="$bin"
+    "$root/apps/smpi/run-xc40.sh" fig11 --nodes 1 --cores 64 --grid 8x8 --blocks 8,256 --steps 8 --sync barrier \
+      --out "$work/fig11.csv"
+    "$root/apps/smpi/run-xc40.sh" fig8 --nodes 1 --cores 24 --grid 1x24 --ops allgather \
+      --variants pure,hybrid-barrier,node-barrier --min-size 1 --max-size 1024 --out "$work/fig7.csv"
+    python3 "$here/check_onnode.py" "$work/fig11.csv" "$work/fig7.csv" \
+      "$root/results/simulated/zhou-fig11-xc40-1node-8x8.csv" "$root/results/simulated/zhou-fig7-xc40-1node.csv" ;;
   *) echo "smpi_test.sh: unknown test '$what'" >&2; exit 2 ;;
 esac

@@ -2,7 +2,7 @@
 """Writes a SimGrid platform file (+ a block-placement hostfile) for one of the
 modelled machines. Every number below is stated with its source; where a source
 gives a range, the value used is said. Links are end-to-end calibrated: run with
---cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1 (apps/smpi/smpi-flags.sh),
+--cfg=smpi/lat-factor:0:1 and bandwidth factor 1 off-node (apps/smpi/smpi-flags.sh),
 so the alpha-beta model (apps/model) can use the same alpha and beta.
 
 Machines
@@ -33,10 +33,33 @@ Machines
               assumption, not a measured machine). Intra-node: 0.3 us, 8 GB/s
               (estimate).
 The simulated host speed is per core (SimGrid `core` attribute): one rank per core.
+
+On-node costs (default; --shm-costs off writes the older platform, loopback only)
+  SimGrid's cluster loopback links are FATPIPE (no sharing) and SMPI charges no copy, so
+  shared memory was invisible. With shm costs the loopback runs at one core's copy rate
+  with a small latency, and apps/smpi/glue/onnode_cost.cpp scales it by the node's share
+  and charges the rest from these host properties:
+  per-message overhead (sender), one core's copy bandwidth, the node's memory bandwidth
+  shared by its concurrent copies, and the flag poll interval (a cache-line transfer).
+  xc40  Haswell E5-2680 v3 node: STREAM copy ~110 GB/s per 2-socket node (counts read
+        and write: ~55 GB/s of memcpy), one core ~8 GB/s of memcpy; Cray MPICH on-node
+        latency ~0.35 us (0.3 us overhead + 0.05 us loopback); core-to-core cache-line
+        transfer ~0.1-0.2 us (0.15 us flag poll). Copies up to the core's L3 share (30 MB per
+        12-core socket: 2.5 MiB) stay in cache: ~20 GB/s of memcpy per core (L3 read ~30 GB/s
+        per core on Haswell-EP), not shared (L3 bandwidth grows with the cores).
+  bgp   PowerPC 450 node: 13.6 GB/s DDR2 peak (Redbook SG24-7287), ~5 GB/s of memcpy
+        per node and ~1.5 GB/s per core (estimates); on-node MPI latency ~1 us (0.9 us
+        overhead + 0.1 us loopback); 0.1 us flag poll; 8 MB shared L3 (2 MiB per core share)
+        at ~3 GB/s of memcpy (estimate).
+  ib    as xc40 (a 2-socket x86 node; an assumption).
+  This machine (apps/smpi/probe/copy_rate.cpp, a loaded 2-core VM): 64 MiB copies
+  1.6 GB/s on one core and 1.0 GB/s for both cores at once (the memory bandwidth is
+  shared, not per core); 1 MiB copies (in cache) 44 GB/s on one core, 90 GB/s on two.
 """
 import argparse
 import math
 import os
+import re
 import sys
 
 HEADER = """<?xml version='1.0'?>
@@ -121,6 +144,25 @@ def ib_fattree(nodes, cores, speed):
     return notes, body, total
 
 
+# (overhead us, core copy GB/s, node copy GB/s, flag poll us, loopback latency us,
+#  cache share bytes per core, cache copy GB/s): see the docstring.
+SHM = {"bgp-torus": (0.9, 1.5, 5.0, 0.1, 0.1, 2 << 20, 3.0),
+       "xc40-dragonfly": (0.3, 8.0, 55.0, 0.15, 0.05, 2560 << 10, 20.0),
+       "ib-fattree": (0.3, 8.0, 55.0, 0.15, 0.05, 2560 << 10, 20.0)}
+
+
+def with_shm_costs(body, machine):
+    """The cluster with on-node cost properties (onnode_cost.cpp) and a latency-only loopback."""
+    overhead, core, node, flag, lat, cache, cache_rate = SHM[machine]
+    body = re.sub(r'loopback_bw="[^"]*" ?', f'loopback_bw="{core}GBps" ', body)
+    body = re.sub(r'loopback_lat="[^"]*"', f'loopback_lat="{lat}us"', body)
+    props = [("hympi_shm_overhead_us", overhead), ("hympi_core_copy_GBps", core),
+             ("hympi_node_copy_GBps", node), ("hympi_flag_poll_us", flag), ("hympi_cache_bytes", cache),
+             ("hympi_cache_copy_GBps", cache_rate)]
+    inner = "".join(f'      <prop id="{k}" value="{v}"/>\n' for k, v in props)
+    return body.rstrip().removesuffix("/>") + ">\n" + inner + "    </cluster>\n"
+
+
 DEFAULTS = {"bgp-torus": (4, 3.4), "xc40-dragonfly": (24, 36.0), "ib-fattree": (32, 30.0)}
 
 
@@ -130,6 +172,8 @@ def main(argv=None):
     ap.add_argument("--ranks", type=int, required=True, help="simulated MPI ranks (one per core)")
     ap.add_argument("--cores", type=int, help="cores per node (default: the machine's)")
     ap.add_argument("--speed", type=float, help="Gflop/s per core (default: the machine's)")
+    ap.add_argument("--shm-costs", choices=["on", "off"], default="on",
+                    help="charge on-node copies and overheads (default on; off: the older loopback-only platform)")
     ap.add_argument("--out", required=True, help="platform file to write (hostfile: same name, .hosts)")
     a = ap.parse_args(argv)
     cores = a.cores or DEFAULTS[a.machine][0]
@@ -146,6 +190,8 @@ def main(argv=None):
     else:
         notes, body, total = ib_fattree(nodes, cores, speed)
         prefix = "node-"
+    if a.shm_costs == "on":
+        body = with_shm_costs(body, a.machine)
     args = " ".join(sys.argv[1:] if argv is None else argv)
     with open(a.out, "w") as f:
         f.write(HEADER.format(args=args, notes=notes) + body + FOOTER)
