@@ -284,8 +284,8 @@ class SubmitTest(Case):
         exp_dir = os.path.join(ROOT, "results", "experiments", "cluster")
         self.assertEqual(jobs, [f"HYMPI_EXPERIMENTS={exp_dir}/{name}.toml sbatch -p big --nodes={nodes} "
                                 f"--job-name=hympi-{name} {self.jobscript}"
-                                for name, nodes in (("zhou-fig7", 1), ("zhou-fig8", 64), ("zhou-fig9", 8),
-                                                    ("zhou-fig10", 4), ("allreduce", 16))])
+                                for name, nodes in (("zhou-fig7", 1), ("zhou-fig7-cold", 1), ("zhou-fig8", 64),
+                                                    ("zhou-fig9", 8), ("zhou-fig10", 4), ("allreduce", 16))])
         self.assertIn("per job: --nodes=64", proc.stdout)
 
     def test_refuses_before_sbatch_without_a_toml_reader(self):
