@@ -3,21 +3,26 @@
 #pragma once
 #include <cstdint>
 
+#include "hympi/summa/element.hpp"
+
 namespace hympi::hsumma::scalapack {
 
-// PDGEMM's arguments (ScaLAPACK's meaning, 1-based offsets).
+// P?GEMM's arguments (ScaLAPACK's meaning, 1-based offsets) of element type
+// `elem` (psgemm, pdgemm, pcgemm, pzgemm): alpha and beta point at one element,
+// the arrays hold elements of that type.
 struct PdgemmCall {
+  const summa::Element& elem;
   char transa, transb;
   int m, n, k;
-  double alpha;
-  const double* a;
+  const void* alpha;
+  const void* a;
   int ia, ja;
   const int* desca;
-  const double* b;
+  const void* b;
   int ib, jb;
   const int* descb;
-  double beta;
-  double* c;
+  const void* beta;
+  void* c;
   int ic, jc;
   const int* descc;
 };

@@ -20,11 +20,11 @@ Axis k_axis(std::int64_t k, std::int64_t block, int nprocs);
 
 struct StagedOperand {
   Axis rows, cols;  // of op(X) as staged
-  std::vector<double> data;
+  std::vector<std::byte> data;  // elements of type e
   std::int64_t ld = 1;
-  // op(src) (transposed when `transpose`) redistributed onto (rows, cols).
-  // Collective over grid.comm.
-  StagedOperand(const GridPos& grid, const SourceMatrix& src, bool transpose, Axis staged_rows, Axis staged_cols);
+  // op(src) redistributed onto (rows, cols). Collective over grid.comm.
+  StagedOperand(const GridPos& grid, const summa::Element& e, const SourceMatrix& src, Op op, Axis staged_rows,
+                Axis staged_cols);
 };
 
 }  // namespace hympi::hsumma::scalapack
