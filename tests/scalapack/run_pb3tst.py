@@ -53,12 +53,19 @@ ROUTINE_LINE = "put F for no test in the same column"
 
 def convert_precision(text, precision, shipped):
     """dpb3tst's input for the tester of `precision`: the routine lines of its own
-    shipped input, its summary name, alpha and beta of its type."""
+    shipped input (those the input tests, like P?GEMM from PDGEMM, on; those it
+    lacks, like PZHEMM, off), its summary name, alpha and beta of its type."""
     if precision == "d" or "PDBLAS3TST" not in text:
         return text
     P = precision.upper()
     exponent = "E0" if precision in "sc" else "D0"
-    routines = [line for line in open(shipped).read().splitlines() if line.rstrip().endswith(ROUTINE_LINE)]
+    tested = {line.split()[0][2:] for line in text.splitlines()
+              if line.rstrip().endswith(ROUTINE_LINE) and line.split()[1] == "T"}
+    routines = []
+    for line in open(shipped).read().splitlines():
+        if line.rstrip().endswith(ROUTINE_LINE):
+            name = line.split()[0]
+            routines.append(f"{name:<8}{'T' if name[2:] in tested else 'F'}\t{ROUTINE_LINE}")
     out, inserted = [], False
     for line in text.splitlines():
         if line.rstrip().endswith(ROUTINE_LINE):
