@@ -27,6 +27,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -175,7 +176,7 @@ enum class Direct { yes, automatic, no };
 // it. staged: misaligned and transposed calls must run in the block-cyclic route too. conj: op(A) = A^H.
 template <class T>
 void run_case(std::mt19937& rng, int ctxt, int P, int Q, int myrow, int mycol, bool expect_hympi, Direct expect_direct,
-              const std::string& where, bool staged = false, bool conj = false) {
+              const std::string& where, bool staged = false, bool conj = false, int min_k = 0) {
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   const char ops[3] = {'N', 'T', 'C'};
   const double alphas[5] = {1, -1.5, 0.5, 2, 0}, betas[4] = {0, 1, -0.5, 3};
@@ -195,6 +196,7 @@ void run_case(std::mt19937& rng, int ctxt, int P, int Q, int myrow, int mycol, b
   const bool aligned = !engine_layout && !conj && pick(0, 2) == 0;
   if (aligned) c.ta = c.tb = 'N';
   if (conj) c.ta = 'C', c.m = std::max(c.m, 1), c.n = std::max(c.n, 1), c.k = std::max(c.k, 1), c.alpha = T(1);
+  if (min_k > 0) c.m = std::max(c.m, 1), c.n = std::max(c.n, 1), c.k = min_k + pick(0, 9), c.alpha = T(1);
   const int ar = c.ta == 'N' ? c.m : c.k, ac = c.ta == 'N' ? c.k : c.m;
   const int br = c.tb == 'N' ? c.k : c.n, bc = c.tb == 'N' ? c.n : c.k;
   auto make_for = [&](int rows, int cols, int& i, int& j) {
@@ -291,6 +293,29 @@ void run_case(std::mt19937& rng, int ctxt, int P, int Q, int myrow, int mycol, b
       }
     }
   failures += bad;
+}
+
+// block=auto measures the GEMM rate of each precision (k wide enough for two
+// candidate blocks) and keeps it in the tuning file under that precision's key.
+template <class T>
+void wide_k_call(int ctxt, int P, int Q, int myrow, int mycol) {
+  std::mt19937 rng(99);
+  run_case<T>(rng, ctxt, P, Q, myrow, mycol, true, Direct::automatic, "wide k", true, false, 130);
+}
+
+void check_rates_per_precision() {
+  const char* path = std::getenv("HYMPI_TUNING_FILE");
+  if (!path) return;
+  std::FILE* f = std::fopen(path, "r");
+  std::string text;
+  if (f) {
+    char buf[4096];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, n);
+    std::fclose(f);
+  }
+  for (const char* code : {"s", "d", "c", "z"})
+    if (text.find(std::string("measured.rates.") + code + ".") == std::string::npos)
+      std::fprintf(stderr, "FAIL: no GEMM rates of precision %s in the tuning file %s\n", code, path), ++failures;
 }
 
 void set(const char* key, const char* value) {
@@ -414,6 +439,20 @@ int main(int argc, char** argv) {
     Cblacs_exit(1);  // 1: MPI goes on
     if (hympi_pdgemm_cached_grids() != 0)
       std::fprintf(stderr, "FAIL: blacs_exit left %d cached grids\n", hympi_pdgemm_cached_grids()), ++failures;
+  }
+  if (measured) {  // block=auto's GEMM rates, measured and kept per precision
+    int ctxt = Csys2blacs_handle(MPI_COMM_WORLD);
+    std::vector<int> map(static_cast<std::size_t>(size));
+    for (int r = 0; r < size; ++r) map[static_cast<std::size_t>(r)] = r;
+    Cblacs_gridmap(&ctxt, map.data(), 1, 1, size);
+    int nprow = 0, npcol = 0, myrow = 0, mycol = 0;
+    Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
+    wide_k_call<float>(ctxt, 1, size, myrow, mycol);
+    wide_k_call<double>(ctxt, 1, size, myrow, mycol);
+    wide_k_call<Complex>(ctxt, 1, size, myrow, mycol);
+    wide_k_call<Complex16>(ctxt, 1, size, myrow, mycol);
+    Cblacs_gridexit(ctxt);
+    if (rank == 0) check_rates_per_precision();
   }
   int total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
