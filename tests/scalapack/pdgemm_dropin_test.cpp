@@ -316,6 +316,10 @@ void check_rates_per_precision() {
   for (const char* code : {"s", "d", "c", "z"})
     if (text.find(std::string("measured.rates.") + code + ".") == std::string::npos)
       std::fprintf(stderr, "FAIL: no GEMM rates of precision %s in the tuning file %s\n", code, path), ++failures;
+  // Every rates entry names its precision (the file outlives runs: an old entry proves nothing alone).
+  for (std::size_t at = text.find("measured.rates."); at != std::string::npos; at = text.find("measured.rates.", at + 1))
+    if (!std::strchr("sdcz", text[at + 15]) || text[at + 16] != '.')
+      std::fprintf(stderr, "FAIL: a GEMM rates entry without its precision in %s\n", path), ++failures;
 }
 
 void set(const char* key, const char* value) {
