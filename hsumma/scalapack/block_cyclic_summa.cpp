@@ -119,12 +119,13 @@ class BlockCyclicPanels : public summa::PanelSource {
 }  // namespace
 
 void block_cyclic_summa(const ChunkPlan& plan, PanelLines& lines, const GridPos& pos, const summa::Element& e,
-                        const void* alpha, LocalArray a, LocalArray b, void* c, std::int64_t ldc) {
+                        const void* alpha, LocalArray a, LocalArray b, void* c, std::int64_t ldc,
+                        const std::function<void(summa::Phase)>& mark) {
   BlockCyclicPanels panels(plan, lines, pos, e, a, b);
   const auto row = static_cast<std::size_t>(pos.my_row), col = static_cast<std::size_t>(pos.my_col);
   const summa::LocalC local{summa::advance(c, plan.rows.c_first[row] + plan.cols.c_first[col] * ldc, e), ldc,
                             plan.rows.count[row], plan.cols.count[col]};
-  summa::run_steps(panels, lines.overlap() ? 1 : 0, e, alpha, local);
+  summa::run_steps(panels, lines.overlap() ? 1 : 0, e, alpha, local, mark);
 }
 
 }  // namespace hympi::hsumma::scalapack

@@ -15,7 +15,29 @@
 
 namespace hympi::hsumma::scalapack {
 
+PhaseSeconds& phase_seconds(char precision) {
+  static PhaseSeconds seconds[4];
+  const char* codes = "sdcz";
+  for (int i = 0; i < 4; ++i)
+    if (codes[i] == precision) return seconds[i];
+  return seconds[1];
+}
+
 namespace {
+
+// A stopwatch adding each lap to one phase's bucket (one clock read per lap).
+class Laps {
+ public:
+  Laps() : mark_(MPI_Wtime()) {}
+  void lap(double& bucket) {
+    const double now = MPI_Wtime();
+    bucket += now - mark_;
+    mark_ = now;
+  }
+
+ private:
+  double mark_;
+};
 
 // C := beta * C on the caller's submatrix; beta = 0 writes zeros. A process's
 // rows of a block-cyclic submatrix are consecutive locally: one run per column.
@@ -63,20 +85,27 @@ void run_block_cyclic(const PdgemmCall& call, const CallShape& sh, const Setting
   const GridPos& pos = grid.pos();
   std::optional<StagedOperand> sa, sb;
   const summa::Element& e = call.elem;
+  PhaseSeconds& t = phase_seconds(e.code);
+  Laps laps;
   if (d.stage_a)
     sa.emplace(pos, e, SourceMatrix{d.A->rows, d.A->cols, call.a, d.A->desc.lld}, copy_op(sh.ta),
                std::move(plan.staged.a_rows), std::move(plan.staged.a_cols));
   if (d.stage_b)
     sb.emplace(pos, e, SourceMatrix{d.B->rows, d.B->cols, call.b, d.B->desc.lld}, copy_op(sh.tb),
                std::move(plan.staged.b_rows), std::move(plan.staged.b_cols));
+  laps.lap(t.staging);
   scale_local(e, *d.C, call.c, sh.myrow, sh.mycol, call.beta);
+  laps.lap(t.scale);
   const ChunkPlan& chunks = plan.chunks;
   PanelLines& lines = grid.lines();
   lines.reserve(chunks.rows.max_count() * chunks.width, chunks.width * chunks.cols.max_count(), s, plan.groups_i,
                 plan.groups_j, e.size);
   const LocalArray a_in = sa ? LocalArray{sa->data.data(), sa->ld} : LocalArray{call.a, d.A->desc.lld};
   const LocalArray b_in = sb ? LocalArray{sb->data.data(), sb->ld} : LocalArray{call.b, d.B->desc.lld};
-  block_cyclic_summa(chunks, lines, pos, e, call.alpha, a_in, b_in, call.c, d.C->desc.lld);
+  laps.lap(t.panels);  // building or resizing the lines
+  block_cyclic_summa(chunks, lines, pos, e, call.alpha, a_in, b_in, call.c, d.C->desc.lld,
+                     [&](summa::Phase phase) { laps.lap(phase == summa::Phase::updated ? t.gemm : t.panels); });
+  laps.lap(t.panels);
 }
 
 // The same on the engine's block checkerboard (doubles only): what is not in its
@@ -85,6 +114,8 @@ void run_checkerboard(const PdgemmCall& call, const CallShape& sh, const Decisio
                       const GridPos& pos) {
   const summa::Element& e = call.elem;
   require(e.code == 'd', "pdgemm: the checkerboard engine runs doubles only");
+  PhaseSeconds& t = phase_seconds(e.code);
+  Laps laps;
   const CheckerboardAxes ax(sh);
   const LocalBlock ab = engine.a_block(), bb = engine.b_block(), cb = engine.c_block();
   std::vector<double> a_buf, b_buf, c_buf;
@@ -107,15 +138,18 @@ void run_checkerboard(const PdgemmCall& call, const CallShape& sh, const Decisio
     c_buf.resize(static_cast<std::size_t>(cb.elements()));
     c = c_buf.data();
   }
-  engine.multiply(a, b, c);
+  laps.lap(t.staging);
+  const Timings mt = engine.multiply(a, b, c);
+  laps.lap(t.gemm);
+  t.gemm -= mt.bcast + mt.sync, t.panels += mt.bcast + mt.sync;
   if (!d.c_in_place)
     redistribute(pos, e, {ax.a_rows, ax.b_cols, c_buf.data(), cb.ld()}, Op::none,
                  {d.C->rows, d.C->cols, call.c, d.C->desc.lld}, call.alpha, call.beta);
+  laps.lap(t.staging);
 }
 
-}  // namespace
-
-Outcome run_pdgemm(const PdgemmCall& call) {
+// The call, timed by run_pdgemm.
+Outcome run_call(const PdgemmCall& call) {
   const Settings& s = settings();
   if (!s.enabled) return Outcome::unsupported;
   const std::optional<CallShape> shape = read_shape(call);
@@ -136,6 +170,16 @@ Outcome run_pdgemm(const PdgemmCall& call) {
       return Outcome::run;
   }
   return Outcome::invalid;
+}
+
+}  // namespace
+
+Outcome run_pdgemm(const PdgemmCall& call) {
+  const double start = MPI_Wtime();
+  const Outcome outcome = run_call(call);
+  if (outcome == Outcome::run || outcome == Outcome::run_direct)
+    phase_seconds(call.elem.code).total += MPI_Wtime() - start;
+  return outcome;
 }
 
 }  // namespace hympi::hsumma::scalapack

@@ -34,6 +34,17 @@ enum class Outcome {
   invalid,      // an argument error (or a rank outside the grid): pass it on, ScaLAPACK reports it
 };
 
+// Seconds this rank spent in the calls hympi ran, by phase (per precision:
+// index 0..3 = s, d, c, z), for the timing app (hympi_pgemm_phase_seconds).
+struct PhaseSeconds {
+  double staging = 0;  // moving operands: staging (direct engine), redistribution in and out (checkerboard)
+  double scale = 0;    // C := beta * C (direct engine)
+  double panels = 0;   // panel packing, broadcasts and waits for them (hybrid node synchronization included)
+  double gemm = 0;     // local GEMM updates
+  double total = 0;    // the whole call, decision and planning included
+};
+PhaseSeconds& phase_seconds(char precision);
+
 // Every rank of the grid returns the same outcome. Throws hympi::Error if
 // something fails after the grid committed to running the call.
 Outcome run_pdgemm(const PdgemmCall& call);

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <exception>
 #include <string>
+#include <utility>
 
 #include "grid_cache.hpp"
 #include "hympi/blacs.h"
@@ -252,6 +253,14 @@ void hympi_pgemm_counts(char precision, long long* handled, long long* passed, l
 
 void hympi_pdgemm_counts(long long* handled, long long* passed, long long* errors) {
   hympi_pgemm_counts('d', handled, passed, errors, nullptr);
+}
+
+void hympi_pgemm_phase_seconds(char precision, double* staging, double* scale, double* panels, double* gemm,
+                               double* total) {
+  const hs::PhaseSeconds& t = hs::phase_seconds(precision);
+  for (auto [out, value] : {std::pair{staging, t.staging}, {scale, t.scale}, {panels, t.panels}, {gemm, t.gemm},
+                            {total, t.total}})
+    if (out) *out = value;
 }
 
 long long hympi_pdgemm_direct_count(void) {

@@ -1,5 +1,5 @@
 // MPI test of the drop-in p?gemm_ (linked before ScaLAPACK), every precision
-// (s, d, c, z: one templated case; pdgemm most, the others a third as many
+// (s, d, c, z: one templated case; pdgemm most, the others a quarter as many
 // each; complex values have nonzero imaginary parts and TRANS 'C' conjugates,
 // checked against a reference that conjugates). On every P x Q grid
 // of `size` ranks and of size - 1 ranks (one idle rank), BLACS grids mapped in
@@ -396,7 +396,7 @@ int main(int argc, char** argv) {
         // Transposed and misaligned calls run there too, staged (groups or not).
         for (int c = 0; c < cases; ++c) run_case<double>(rng, ctxt, P, Q, myrow, mycol, true, expect, where, true);
         // The other precisions, through the same engine; complex once with op(A) = A^H for sure.
-        for (int c = 0; c < (cases + 2) / 3; ++c) {
+        for (int c = 0; c < (cases + 3) / 4; ++c) {
           run_case<float>(rng, ctxt, P, Q, myrow, mycol, true, expect, where, true);
           run_case<Complex>(rng, ctxt, P, Q, myrow, mycol, true, expect, where, true, c == 0);
           run_case<Complex16>(rng, ctxt, P, Q, myrow, mycol, true, expect, where, true, c == 0);

@@ -30,6 +30,7 @@ def parse_args():
     p.add_argument("--grids", help="replace the input's process grids, e.g. '1x2,2x1,2x2'")
     p.add_argument("--preload", required=True, help="libhympi_scalapack.so")
     p.add_argument("--env", action="append", default=[], help="VAR=value for the ranks (repeatable)")
+    p.add_argument("--gemm-only", action="store_true", help="test only P?GEMM of the input's routines (cheaper)")
     p.add_argument("--min-run", type=float, default=0.9, help="least share of valid calls run by hympi")
     p.add_argument("--timeout", type=int, default=240)
     return p.parse_args()
@@ -83,6 +84,16 @@ def convert_precision(text, precision, shipped):
     return "\n".join(out) + "\n"
 
 
+def gemm_only(text):
+    """The input with every routine but P?GEMM switched off."""
+    out = []
+    for line in text.splitlines():
+        if line.rstrip().endswith(ROUTINE_LINE) and not line.split()[0].endswith("GEMM"):
+            line = f"{line.split()[0]:<8}F\t{ROUTINE_LINE}"
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
 def main():
     a = parse_args()
     P = a.precision.upper()
@@ -93,6 +104,8 @@ def main():
             text = rewrite_grids(text, a.grids)
         shipped = os.path.join(os.path.dirname(a.tester), f"P{P}BLAS3TST.dat")
         text = convert_precision(text, a.precision, shipped)
+        if a.gemm_only:
+            text = gemm_only(text)
         open(os.path.join(work, f"P{P}BLAS3TST.dat"), "w").write(text)
         # env(1) sets the preload in the ranks only, not in the launcher.
         cmd = [a.launcher, "-n", str(a.np), *a.launch_flag, "env", "LD_PRELOAD=" + a.preload,

@@ -54,6 +54,13 @@ long long hympi_pdgemm_direct_count(void);
  * reads 'd'), `direct` among the handled ones. Null pointers are skipped. */
 void hympi_pgemm_counts(char precision, long long* handled, long long* passed, long long* errors,
                         long long* direct);
+/* Seconds this rank spent so far in the calls of one precision that hympi ran,
+ * by phase: moving operands (staging, redistribution), C := beta * C, panels
+ * (packing, broadcasts and the waits for them), local GEMM updates, and the
+ * whole calls (decisions and planning included). Null pointers are skipped.
+ * For timing tools (hympi-pdgemm-bench prints them). */
+void hympi_pgemm_phase_seconds(char precision, double* staging, double* scale, double* panels, double* gemm,
+                               double* total);
 /* BLACS grids whose engines (communicators, node windows) hympi holds on this
  * rank (freed by blacs_gridexit; BLACS's blacs_exit ends every grid through it). */
 int hympi_pdgemm_cached_grids(void);
