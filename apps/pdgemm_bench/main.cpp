@@ -163,7 +163,8 @@ int run_in(Options& o) {
   Cblacs_gridmap(&ctxt, map.data(), P, P, Q);
   int nprow, npcol, myrow, mycol;
   Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
-  auto A = distribute<T>(ctxt, n, n, nb, P, Q, myrow, mycol, 0), B = distribute<T>(ctxt, n, n, nb, P, Q, myrow, mycol, 1);
+  auto A = distribute<T>(ctxt, n, n, nb, P, Q, myrow, mycol, 0),
+       B = distribute<T>(ctxt, n, n, nb, P, Q, myrow, mycol, 1);
   auto C = distribute<T>(ctxt, n, n, nb, P, Q, myrow, mycol, 2);
   const char ta = o.trans[0], tb = o.trans[1];
   const int one = 1;
@@ -219,10 +220,11 @@ int run_in(Options& o) {
     HYMPI_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, phases, 5, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
     for (double& p : phases) p /= o.reps;
     if (rank == 0)
-      std::printf("  phases per call (max over ranks): staging %.3f s, scale C %.3f s, panels (pack, broadcast, "
-                  "wait) %.3f s, GEMM %.3f s, other %.3f s, in hympi %.3f s\n",
-                  phases[0], phases[1], phases[2], phases[3],
-                  std::max(0.0, phases[4] - phases[0] - phases[1] - phases[2] - phases[3]), phases[4]);
+      std::printf(
+          "  phases per call (max over ranks): staging %.3f s, scale C %.3f s, panels (pack, broadcast, "
+          "wait) %.3f s, GEMM %.3f s, other %.3f s, in hympi %.3f s\n",
+          phases[0], phases[1], phases[2], phases[3],
+          std::max(0.0, phases[4] - phases[0] - phases[1] - phases[2] - phases[3]), phases[4]);
   }
   csv.write(record(impl, best, median, gflops, verdict));
   Cblacs_gridexit(ctxt);

@@ -92,8 +92,9 @@ class BlockCyclicPanels : public summa::PanelSource {
     const int own = owner(op, ch);
     const bool is_owner = mine_[op] == own;
     const std::int64_t k_offset = op == summa::kA ? ch.a_local * ld_[op] : ch.b_local;
-    return summa::post_outer_stage(lines_[op], own, is_owner, is_owner ? summa::advance(first_[op], k_offset, e_) : nullptr,
-                                   ld_[op], rows(op, ch), cols(op, ch));
+    return summa::post_outer_stage(lines_[op], own, is_owner,
+                                   is_owner ? summa::advance(first_[op], k_offset, e_) : nullptr, ld_[op], rows(op, ch),
+                                   cols(op, ch));
   }
 
   summa::PanelFlight post_inner(summa::Operand op, std::size_t outer, std::size_t, summa::Panel panel) override {

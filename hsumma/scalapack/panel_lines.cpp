@@ -23,8 +23,8 @@ PanelLines::~PanelLines() {
 void PanelLines::reserve(std::int64_t a_count, std::int64_t b_count, const Settings& s, int I, int J,
                          std::size_t elem_size) {
   const bool regroup = I != I_ || J != J_;
-  const bool same = !regroup && s.policy == policy_ && s.sync == sync_ && s.lookahead == overlap_ &&
-                    elem_size == elem_size_;
+  const bool same =
+      !regroup && s.policy == policy_ && s.sync == sync_ && s.lookahead == overlap_ && elem_size == elem_size_;
   policy_ = s.policy, sync_ = s.sync, overlap_ = s.lookahead, elem_size_ = elem_size;
   if (regroup) {
     a_outer_.reset(), a_inner_.reset(), b_outer_.reset(), b_inner_.reset();

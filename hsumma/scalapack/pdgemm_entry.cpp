@@ -127,20 +127,22 @@ int dispatch(const hs::PdgemmCall& call) {
 
 // One Fortran entry per precision: ScaLAPACK's convention (everything by address).
 template <class T>
-void fortran_entry(const char* transa, const char* transb, const int* m, const int* n, const int* k, const T* alpha,
-                   const T* a, const int* ia, const int* ja, const int* desca, const T* b, const int* ib,
-                   const int* jb, const int* descb, const T* beta, T* c, const int* ic, const int* jc,
+void fortran_entry(const char* transa, const char* transb, const int* m, const int* n, const int* k, const void* alpha,
+                   const void* a, const int* ia, const int* ja, const int* desca, const void* b, const int* ib,
+                   const int* jb, const int* descb, const void* beta, void* c, const int* ic, const int* jc,
                    const int* descc) {
-  dispatch({hympi::summa::element<T>(), *transa, *transb, *m, *n, *k, alpha, a, *ia, *ja, desca, b, *ib, *jb, descb,
-            beta, c, *ic, *jc, descc});
+  const hympi::summa::Element& element = hympi::summa::element<T>();
+  dispatch(
+      {element, *transa, *transb, *m, *n, *k, alpha, a, *ia, *ja, desca, b, *ib, *jb, descb, beta, c, *ic, *jc, descc});
 }
 
 template <class T>
 int c_entry(char transa, char transb, int m, int n, int k, const void* alpha, const void* a, int ia, int ja,
             const int* desca, const void* b, int ib, int jb, const int* descb, const void* beta, void* c, int ic,
             int jc, const int* descc) {
-  return dispatch({hympi::summa::element<T>(), transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb,
-                   beta, c, ic, jc, descc});
+  const hympi::summa::Element& element = hympi::summa::element<T>();
+  return dispatch(
+      {element, transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc});
 }
 
 using Complex = std::complex<float>;
@@ -154,14 +156,14 @@ void psgemm_(const char* transa, const char* transb, const int* m, const int* n,
              const float* a, const int* ia, const int* ja, const int* desca, const float* b, const int* ib,
              const int* jb, const int* descb, const float* beta, float* c, const int* ic, const int* jc,
              const int* descc) {
-  fortran_entry(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc);
+  fortran_entry<float>(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc);
 }
 
 void pdgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k, const double* alpha,
              const double* a, const int* ia, const int* ja, const int* desca, const double* b, const int* ib,
              const int* jb, const int* descb, const double* beta, double* c, const int* ic, const int* jc,
              const int* descc) {
-  fortran_entry(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc);
+  fortran_entry<double>(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc);
 }
 
 // Complex: arrays of (re, im) pairs, alpha and beta one pair each, by reference.
@@ -169,18 +171,14 @@ void pcgemm_(const char* transa, const char* transb, const int* m, const int* n,
              const float* a, const int* ia, const int* ja, const int* desca, const float* b, const int* ib,
              const int* jb, const int* descb, const float* beta, float* c, const int* ic, const int* jc,
              const int* descc) {
-  const auto x = [](const float* p) { return reinterpret_cast<const Complex*>(p); };
-  fortran_entry(transa, transb, m, n, k, x(alpha), x(a), ia, ja, desca, x(b), ib, jb, descb, x(beta),
-                reinterpret_cast<Complex*>(c), ic, jc, descc);
+  fortran_entry<Complex>(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc);
 }
 
 void pzgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k, const double* alpha,
              const double* a, const int* ia, const int* ja, const int* desca, const double* b, const int* ib,
              const int* jb, const int* descb, const double* beta, double* c, const int* ic, const int* jc,
              const int* descc) {
-  const auto x = [](const double* p) { return reinterpret_cast<const Complex16*>(p); };
-  fortran_entry(transa, transb, m, n, k, x(alpha), x(a), ia, ja, desca, x(b), ib, jb, descb, x(beta),
-                reinterpret_cast<Complex16*>(c), ic, jc, descc);
+  fortran_entry<Complex16>(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc);
 }
 
 int hympi_psgemm(char transa, char transb, int m, int n, int k, float alpha, const float* a, int ia, int ja,
@@ -192,8 +190,7 @@ int hympi_psgemm(char transa, char transb, int m, int n, int k, float alpha, con
 int hympi_pdgemm(char transa, char transb, int m, int n, int k, double alpha, const double* a, int ia, int ja,
                  const int* desca, const double* b, int ib, int jb, const int* descb, double beta, double* c, int ic,
                  int jc, const int* descc) {
-  return c_entry<double>(transa, transb, m, n, k, &alpha, a, ia, ja, desca, b, ib, jb, descb, &beta, c, ic, jc,
-                         descc);
+  return c_entry<double>(transa, transb, m, n, k, &alpha, a, ia, ja, desca, b, ib, jb, descb, &beta, c, ic, jc, descc);
 }
 
 int hympi_pcgemm(char transa, char transb, int m, int n, int k, const float* alpha, const float* a, int ia, int ja,
@@ -205,8 +202,7 @@ int hympi_pcgemm(char transa, char transb, int m, int n, int k, const float* alp
 int hympi_pzgemm(char transa, char transb, int m, int n, int k, const double* alpha, const double* a, int ia, int ja,
                  const int* desca, const double* b, int ib, int jb, const int* descb, const double* beta, double* c,
                  int ic, int jc, const int* descc) {
-  return c_entry<Complex16>(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc,
-                            descc);
+  return c_entry<Complex16>(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc);
 }
 
 int hympi_pdgemm_set(const char* key, const char* value) {
@@ -258,8 +254,8 @@ void hympi_pdgemm_counts(long long* handled, long long* passed, long long* error
 void hympi_pgemm_phase_seconds(char precision, double* staging, double* scale, double* panels, double* gemm,
                                double* total) {
   const hs::PhaseSeconds& t = hs::phase_seconds(precision);
-  for (auto [out, value] : {std::pair{staging, t.staging}, {scale, t.scale}, {panels, t.panels}, {gemm, t.gemm},
-                            {total, t.total}})
+  for (auto [out, value] :
+       {std::pair{staging, t.staging}, {scale, t.scale}, {panels, t.panels}, {gemm, t.gemm}, {total, t.total}})
     if (out) *out = value;
 }
 

@@ -97,10 +97,10 @@ void redistribute(const GridPos& g, const summa::Element& e, const SourceMatrix&
   const int my_dst_r = transpose ? g.my_col : g.my_row, my_dst_c = transpose ? g.my_row : g.my_col;
   const std::int64_t r_stride = transpose ? dst.ld : 1;
   const auto dst_at = [&](std::int64_t r, std::int64_t c) {
-    return advance(dst.data,
-                   transpose ? local(dst.cols, r) * dst.ld + local(dst.rows, c)
-                             : local(dst.cols, c) * dst.ld + local(dst.rows, r),
-                   e);
+    return advance(
+        dst.data,
+        transpose ? local(dst.cols, r) * dst.ld + local(dst.rows, c) : local(dst.cols, c) * dst.ld + local(dst.rows, r),
+        e);
   };
   const auto dst_rank = [&](int r_owner, std::int64_t c) {
     return transpose ? owner(dst.rows, c) * g.cols + r_owner : r_owner * g.cols + owner(dst.cols, c);

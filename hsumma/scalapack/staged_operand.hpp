@@ -19,7 +19,7 @@ Axis compact(const Axis& like, int nprocs);
 Axis k_axis(std::int64_t k, std::int64_t block, int nprocs);
 
 struct StagedOperand {
-  Axis rows, cols;  // of op(X) as staged
+  Axis rows, cols;              // of op(X) as staged
   std::vector<std::byte> data;  // elements of type e
   std::int64_t ld = 1;
   // op(src) redistributed onto (rows, cols). Collective over grid.comm.

@@ -1,6 +1,5 @@
 #include "hympi/hsumma/line_probe.hpp"
 
-
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -107,8 +106,8 @@ std::vector<model::BlockRate> probe_block_rates(MPI_Comm comm, std::int64_t rows
   if (rank == 0) {
     const std::int64_t wmax = widths.empty() ? 1 : *std::max_element(widths.begin(), widths.end());
     // Zeros: the rate of a GEMM does not depend on its (normal) values.
-    std::vector<std::byte> a(e.size * static_cast<std::size_t>(r * wmax)), b(e.size * static_cast<std::size_t>(wmax * c)),
-        cc(e.size * static_cast<std::size_t>(r) * c);
+    std::vector<std::byte> a(e.size * static_cast<std::size_t>(r * wmax)),
+        b(e.size * static_cast<std::size_t>(wmax * c)), cc(e.size * static_cast<std::size_t>(r) * c);
     for (std::size_t i = 0; i < widths.size(); ++i) {
       const int w = static_cast<int>(widths[i]);
       double best = 1e30;

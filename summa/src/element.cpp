@@ -72,8 +72,9 @@ struct Ops {
 
 template <class T>
 Element make(char code, const char* name, MPI_Datatype (*mpi)()) {
-  return {code,         sizeof(T),     IsComplex<T>::value, name,          mpi,       Ops<T>::gemm, Ops<T>::combine,
-          Ops<T>::scale, Ops<T>::is_zero, Ops<T>::is_one,   &Ops<T>::zero, &Ops<T>::one};
+  return {
+      code,          sizeof(T),       IsComplex<T>::value, name,          mpi,         Ops<T>::gemm, Ops<T>::combine,
+      Ops<T>::scale, Ops<T>::is_zero, Ops<T>::is_one,      &Ops<T>::zero, &Ops<T>::one};
 }
 
 }  // namespace

@@ -31,8 +31,8 @@ PanelFlight post_panel(Bcast* bc, int root, bool is_root, const void* src, std::
 PanelFlight post_outer_stage(const GroupLines& lines, int owner, bool is_owner, const void* src, std::int64_t ld,
                              std::int64_t rows, std::int64_t cols) {
   if (lines.my_place != owner % lines.width) return {};
-  return post_panel(lines.outer, owner / lines.width, is_owner, is_owner ? src : nullptr, ld, rows, cols,
-                    lines.overlap, lines.elem_size);
+  return post_panel(lines.outer, owner / lines.width, is_owner, is_owner ? src : nullptr, ld, rows, cols, lines.overlap,
+                    lines.elem_size);
 }
 
 PanelFlight post_inner_stage(const GroupLines& lines, int owner, Panel sub, std::int64_t rows, std::int64_t cols) {

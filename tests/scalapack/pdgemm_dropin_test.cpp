@@ -32,6 +32,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "hympi/blacs.h"
@@ -50,48 +51,24 @@ int numroc(int n, int nb, int proc, int src, int nprocs) {
 using Complex = std::complex<float>;
 using Complex16 = std::complex<double>;
 
+// Per precision: the prefix, the Fortran entry (complex data as (re, im) pairs of Real).
+template <class T, class RealType, char Code, auto Entry>
+struct TypeOf {
+  using Real = RealType;
+  static constexpr char code = Code;
+  static constexpr bool complex = !std::is_same_v<T, Real>;
+  static constexpr auto call = Entry;
+};
 template <class T>
-struct Type;  // per precision: the prefix, the Fortran entry and complex parts
+struct Type;
 template <>
-struct Type<float> {
-  static constexpr char code = 's';
-  using Real = float;  // of the Fortran interface: complex as (re, im) pairs
-  static constexpr bool complex = false;
-  template <class... Args>
-  static void call(Args... args) {
-    psgemm_(args...);
-  }
-};
+struct Type<float> : TypeOf<float, float, 's', psgemm_> {};
 template <>
-struct Type<double> {
-  static constexpr char code = 'd';
-  using Real = double;  // of the Fortran interface: complex as (re, im) pairs
-  static constexpr bool complex = false;
-  template <class... Args>
-  static void call(Args... args) {
-    pdgemm_(args...);
-  }
-};
+struct Type<double> : TypeOf<double, double, 'd', pdgemm_> {};
 template <>
-struct Type<Complex> {
-  static constexpr char code = 'c';
-  using Real = float;  // of the Fortran interface: complex as (re, im) pairs
-  static constexpr bool complex = true;
-  template <class... Args>
-  static void call(Args... args) {
-    pcgemm_(args...);
-  }
-};
+struct Type<Complex> : TypeOf<Complex, float, 'c', pcgemm_> {};
 template <>
-struct Type<Complex16> {
-  static constexpr char code = 'z';
-  using Real = double;  // of the Fortran interface: complex as (re, im) pairs
-  static constexpr bool complex = true;
-  template <class... Args>
-  static void call(Args... args) {
-    pzgemm_(args...);
-  }
-};
+struct Type<Complex16> : TypeOf<Complex16, double, 'z', pzgemm_> {};
 
 // Multiples of 1/8 in [-1, 1] (complex: both parts): products and sums of
 // these are exact in every precision at these sizes.
@@ -207,20 +184,20 @@ void run_case(std::mt19937& rng, int ctxt, int P, int Q, int myrow, int mycol, b
     }
     i = pick(1, 5), j = pick(1, 5);
     return make<T>(ctxt, i - 1 + rows + pick(0, 3), j - 1 + cols + pick(0, 3), pick(1, 12), pick(1, 12), pick(0, P - 1),
-                pick(0, Q - 1), pick(0, 3), P, Q, myrow, mycol);
+                   pick(0, Q - 1), pick(0, 3), P, Q, myrow, mycol);
   };
   Dist<T> A, B, C;
   if (aligned) {
     c.ic = pick(1, 5), c.jc = pick(1, 5);
     const int mb = pick(1, 12), nb = pick(1, 12), rsrc = pick(0, P - 1), csrc = pick(0, Q - 1);
     C = make<T>(ctxt, c.ic - 1 + c.m + pick(0, 3), c.jc - 1 + c.n + pick(0, 3), mb, nb, rsrc, csrc, pick(0, 3), P, Q,
-             myrow, mycol);
+                myrow, mycol);
     c.ia = c.ic + mb * P * pick(0, 1), c.ja = pick(1, 5);
     A = make<T>(ctxt, c.ia - 1 + c.m + pick(0, 3), c.ja - 1 + c.k + pick(0, 3), mb, pick(1, 12), rsrc, pick(0, Q - 1),
-             pick(0, 3), P, Q, myrow, mycol);
+                pick(0, 3), P, Q, myrow, mycol);
     c.ib = pick(1, 5), c.jb = c.jc + nb * Q * pick(0, 1);
     B = make<T>(ctxt, c.ib - 1 + c.k + pick(0, 3), c.jb - 1 + c.n + pick(0, 3), pick(1, 12), nb, pick(0, P - 1), csrc,
-             pick(0, 3), P, Q, myrow, mycol);
+                pick(0, 3), P, Q, myrow, mycol);
   } else {
     A = make_for(ar, ac, c.ia, c.ja), B = make_for(br, bc, c.ib, c.jb), C = make_for(c.m, c.n, c.ic, c.jc);
   }
@@ -238,17 +215,15 @@ void run_case(std::mt19937& rng, int ctxt, int P, int Q, int myrow, int mycol, b
                 "%s: p%cgemm %c%c m=%d n=%d k=%d alpha=(%g,%g) beta=(%g,%g) A(%d,%d mb=%d nb=%d src=%d,%d) "
                 "B(%d,%d mb=%d nb=%d src=%d,%d) C(%d,%d mb=%d nb=%d src=%d,%d)%s%s",
                 where.c_str(), Type<T>::code, c.ta, c.tb, c.m, c.n, c.k, alpha.real(), alpha.imag(), beta.real(),
-                beta.imag(), c.ia, c.ja, A.mb, A.nb, A.rsrc, A.csrc, c.ib,
-                c.jb, B.mb, B.nb, B.rsrc, B.csrc, c.ic, c.jc, C.mb, C.nb, C.rsrc, C.csrc,
-                engine_layout ? " engine layout" : "", aligned ? " aligned" : "");
+                beta.imag(), c.ia, c.ja, A.mb, A.nb, A.rsrc, A.csrc, c.ib, c.jb, B.mb, B.nb, B.rsrc, B.csrc, c.ic, c.jc,
+                C.mb, C.nb, C.rsrc, C.csrc, engine_layout ? " engine layout" : "", aligned ? " aligned" : "");
   long long before = 0, after = 0, direct_before = 0, direct_after = 0;
   hympi_pgemm_counts(Type<T>::code, &before, nullptr, nullptr, &direct_before);
   // The Fortran entries take complex data as (re, im) pairs of the real type.
   using Real = typename Type<T>::Real;
   const auto r = [](const T* p) { return reinterpret_cast<const Real*>(p); };
-  Type<T>::call(&c.ta, &c.tb, &c.m, &c.n, &c.k, r(&c.alpha), r(A.local.data()), &c.ia, &c.ja, A.desc,
-                r(B.local.data()), &c.ib, &c.jb, B.desc, r(&c.beta), reinterpret_cast<Real*>(C.local.data()), &c.ic,
-                &c.jc, C.desc);
+  Type<T>::call(&c.ta, &c.tb, &c.m, &c.n, &c.k, r(&c.alpha), r(A.local.data()), &c.ia, &c.ja, A.desc, r(B.local.data()),
+                &c.ib, &c.jb, B.desc, r(&c.beta), reinterpret_cast<Real*>(C.local.data()), &c.ic, &c.jc, C.desc);
   hympi_pgemm_counts(Type<T>::code, &after, nullptr, nullptr, &direct_after);
   int bad = 0;
   if ((after - before == 1) != expect_hympi) ++bad, std::fprintf(stderr, "FAIL %s: ran in the wrong library\n", text);
@@ -284,8 +259,7 @@ void run_case(std::mt19937& rng, int ctxt, int P, int Q, int myrow, int mycol, b
       }
       T ab(0);
       for (int p = 0; p < c.k; ++p) ab += opA(static_cast<int>(gi), p) * opB(p, static_cast<int>(gj));
-      const T want =
-          c.beta == T(0) ? c.alpha * ab : c.alpha * ab + c.beta * value<T>(2, gi + c.ic - 1, gj + c.jc - 1);
+      const T want = c.beta == T(0) ? c.alpha * ab : c.alpha * ab + c.beta * value<T>(2, gi + c.ic - 1, gj + c.jc - 1);
       if (C.local[at] != want) {
         const std::complex<double> got(C.local[at]), w(want);
         ++bad, std::fprintf(stderr, "FAIL %s: C(%ld,%ld) = (%g,%g), want (%g,%g)\n", text, gi, gj, got.real(),
@@ -293,6 +267,17 @@ void run_case(std::mt19937& rng, int ctxt, int P, int Q, int myrow, int mycol, b
       }
     }
   failures += bad;
+}
+
+// A 1 x size BLACS grid of all ranks in order; this rank's place in it.
+int one_row_grid(int size, int& myrow, int& mycol) {
+  int ctxt = Csys2blacs_handle(MPI_COMM_WORLD);
+  std::vector<int> map(static_cast<std::size_t>(size));
+  for (int r = 0; r < size; ++r) map[static_cast<std::size_t>(r)] = r;
+  Cblacs_gridmap(&ctxt, map.data(), 1, 1, size);
+  int nprow = 0, npcol = 0;
+  Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
+  return ctxt;
 }
 
 // block=auto measures the GEMM rate of each precision (k wide enough for two
@@ -317,7 +302,8 @@ void check_rates_per_precision() {
     if (text.find(std::string("measured.rates.") + code + ".") == std::string::npos)
       std::fprintf(stderr, "FAIL: no GEMM rates of precision %s in the tuning file %s\n", code, path), ++failures;
   // Every rates entry names its precision (the file outlives runs: an old entry proves nothing alone).
-  for (std::size_t at = text.find("measured.rates."); at != std::string::npos; at = text.find("measured.rates.", at + 1))
+  for (std::size_t at = text.find("measured.rates."); at != std::string::npos;
+       at = text.find("measured.rates.", at + 1))
     if (!std::strchr("sdcz", text[at + 15]) || text[at + 16] != '.')
       std::fprintf(stderr, "FAIL: a GEMM rates entry without its precision in %s\n", path), ++failures;
 }
@@ -428,14 +414,20 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "FAIL: blacs_gridexit left %d cached grids\n", hympi_pdgemm_cached_grids()), ++failures;
     }
   }
+  if (measured) {  // block=auto's GEMM rates, measured and kept per precision
+    int myrow = 0, mycol = 0;
+    const int ctxt = one_row_grid(size, myrow, mycol);
+    wide_k_call<float>(ctxt, 1, size, myrow, mycol);
+    wide_k_call<double>(ctxt, 1, size, myrow, mycol);
+    wide_k_call<Complex>(ctxt, 1, size, myrow, mycol);
+    wide_k_call<Complex16>(ctxt, 1, size, myrow, mycol);
+    Cblacs_gridexit(ctxt);
+    if (rank == 0) check_rates_per_precision();
+  }
   {
     // A grid never ended by blacs_gridexit: blacs_exit frees what hympi holds for it.
-    int ctxt = Csys2blacs_handle(MPI_COMM_WORLD);
-    std::vector<int> map(static_cast<std::size_t>(size));
-    for (int r = 0; r < size; ++r) map[static_cast<std::size_t>(r)] = r;
-    Cblacs_gridmap(&ctxt, map.data(), 1, 1, size);
-    int nprow = 0, npcol = 0, myrow = 0, mycol = 0;
-    Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
+    int myrow = 0, mycol = 0;
+    const int ctxt = one_row_grid(size, myrow, mycol);
     std::mt19937 rng(11);
     run_case<double>(rng, ctxt, 1, size, myrow, mycol, true, Direct::automatic, "grid left to blacs_exit");
     if (hympi_pdgemm_cached_grids() != 1)
@@ -443,20 +435,6 @@ int main(int argc, char** argv) {
     Cblacs_exit(1);  // 1: MPI goes on
     if (hympi_pdgemm_cached_grids() != 0)
       std::fprintf(stderr, "FAIL: blacs_exit left %d cached grids\n", hympi_pdgemm_cached_grids()), ++failures;
-  }
-  if (measured) {  // block=auto's GEMM rates, measured and kept per precision
-    int ctxt = Csys2blacs_handle(MPI_COMM_WORLD);
-    std::vector<int> map(static_cast<std::size_t>(size));
-    for (int r = 0; r < size; ++r) map[static_cast<std::size_t>(r)] = r;
-    Cblacs_gridmap(&ctxt, map.data(), 1, 1, size);
-    int nprow = 0, npcol = 0, myrow = 0, mycol = 0;
-    Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
-    wide_k_call<float>(ctxt, 1, size, myrow, mycol);
-    wide_k_call<double>(ctxt, 1, size, myrow, mycol);
-    wide_k_call<Complex>(ctxt, 1, size, myrow, mycol);
-    wide_k_call<Complex16>(ctxt, 1, size, myrow, mycol);
-    Cblacs_gridexit(ctxt);
-    if (rank == 0) check_rates_per_precision();
   }
   int total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

@@ -52,8 +52,7 @@ void hympi_pdgemm_counts(long long* handled, long long* passed, long long* error
 long long hympi_pdgemm_direct_count(void);
 /* The same counters of one precision ('s', 'd', 'c' or 'z'; another letter
  * reads 'd'), `direct` among the handled ones. Null pointers are skipped. */
-void hympi_pgemm_counts(char precision, long long* handled, long long* passed, long long* errors,
-                        long long* direct);
+void hympi_pgemm_counts(char precision, long long* handled, long long* passed, long long* errors, long long* direct);
 /* Seconds this rank spent so far in the calls of one precision that hympi ran,
  * by phase: moving operands (staging, redistribution), C := beta * C, panels
  * (packing, broadcasts and the waits for them), local GEMM updates, and the

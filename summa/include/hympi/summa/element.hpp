@@ -11,18 +11,18 @@
 namespace hympi::summa {
 
 struct Element {
-  char code;          // 's', 'd', 'c' or 'z' (ScaLAPACK's prefix)
-  std::size_t size;   // bytes
-  bool complex;       // 'C' (conjugate transpose) differs from 'T'
-  const char* name;   // "single", "double", "complex", "complex16"
+  char code;              // 's', 'd', 'c' or 'z' (ScaLAPACK's prefix)
+  std::size_t size;       // bytes
+  bool complex;           // 'C' (conjugate transpose) differs from 'T'
+  const char* name;       // "single", "double", "complex", "complex16"
   MPI_Datatype (*mpi)();  // a function: some MPIs' handles are not constant expressions
   // C += alpha * A * B, column-major, no transposes; alpha points at one element.
   void (*gemm)(std::int64_t m, std::int64_t n, std::int64_t k, const void* alpha, const void* a, std::int64_t lda,
                const void* b, std::int64_t ldb, void* c, std::int64_t ldc);
   // out[i * stride] = alpha * x[i] + beta * out[i * stride], x = conj(in) when
   // `conj`, else in. beta = 0 never reads out (NaN there vanishes).
-  void (*combine)(const void* in, std::int64_t len, void* out, std::int64_t stride, const void* alpha,
-                  const void* beta, bool conj);
+  void (*combine)(const void* in, std::int64_t len, void* out, std::int64_t stride, const void* alpha, const void* beta,
+                  bool conj);
   // x[i] = beta * x[i] for len contiguous elements; beta = 0 writes zeros.
   void (*scale)(void* x, std::int64_t len, const void* beta);
   bool (*is_zero)(const void* x);

@@ -13,11 +13,11 @@
 namespace hympi::summa {
 
 struct GroupLines {
-  Bcast* outer = nullptr;  // among the groups; null: one group across
-  Bcast* inner = nullptr;  // inside my group; null: one rank across (read in place)
-  int width = 1;           // grid lines per group
-  int my_place = 0;        // my line's place inside my group
-  bool overlap = false;    // post with start() (lookahead), else complete with run()
+  Bcast* outer = nullptr;                  // among the groups; null: one group across
+  Bcast* inner = nullptr;                  // inside my group; null: one rank across (read in place)
+  int width = 1;                           // grid lines per group
+  int my_place = 0;                        // my line's place inside my group
+  bool overlap = false;                    // post with start() (lookahead), else complete with run()
   std::size_t elem_size = sizeof(double);  // bytes per element of the panels
 };
 
