@@ -87,12 +87,14 @@ void run_block_cyclic(const PdgemmCall& call, const CallShape& sh, const Setting
   const summa::Element& e = call.elem;
   PhaseSeconds& t = phase_seconds(e.code);
   Laps laps;
+  // Staged operands' storage, kept between calls (no fresh pages per call).
+  static std::vector<std::byte> a_storage, b_storage;
   if (d.stage_a)
     sa.emplace(pos, e, SourceMatrix{d.A->rows, d.A->cols, call.a, d.A->desc.lld}, copy_op(sh.ta),
-               std::move(plan.staged.a_rows), std::move(plan.staged.a_cols));
+               std::move(plan.staged.a_rows), std::move(plan.staged.a_cols), a_storage);
   if (d.stage_b)
     sb.emplace(pos, e, SourceMatrix{d.B->rows, d.B->cols, call.b, d.B->desc.lld}, copy_op(sh.tb),
-               std::move(plan.staged.b_rows), std::move(plan.staged.b_cols));
+               std::move(plan.staged.b_rows), std::move(plan.staged.b_cols), b_storage);
   laps.lap(t.staging);
   scale_local(e, *d.C, call.c, sh.myrow, sh.mycol, call.beta);
   laps.lap(t.scale);
@@ -100,8 +102,8 @@ void run_block_cyclic(const PdgemmCall& call, const CallShape& sh, const Setting
   PanelLines& lines = grid.lines();
   lines.reserve(chunks.rows.max_count() * chunks.width, chunks.width * chunks.cols.max_count(), s, plan.groups_i,
                 plan.groups_j, e.size);
-  const LocalArray a_in = sa ? LocalArray{sa->data.data(), sa->ld} : LocalArray{call.a, d.A->desc.lld};
-  const LocalArray b_in = sb ? LocalArray{sb->data.data(), sb->ld} : LocalArray{call.b, d.B->desc.lld};
+  const LocalArray a_in = sa ? LocalArray{sa->data, sa->ld} : LocalArray{call.a, d.A->desc.lld};
+  const LocalArray b_in = sb ? LocalArray{sb->data, sb->ld} : LocalArray{call.b, d.B->desc.lld};
   laps.lap(t.panels);  // building or resizing the lines
   block_cyclic_summa(chunks, lines, pos, e, call.alpha, a_in, b_in, call.c, d.C->desc.lld,
                      [&](summa::Phase phase) { laps.lap(phase == summa::Phase::updated ? t.gemm : t.panels); });

@@ -2,7 +2,6 @@
 
 #include <cstring>
 #include <limits>
-#include <memory>
 #include <vector>
 
 #include "hympi/error.hpp"
@@ -117,8 +116,15 @@ void redistribute(const GridPos& g, const summa::Element& e, const SourceMatrix&
   send_count[static_cast<std::size_t>(me)] = recv_count[static_cast<std::size_t>(me)] = 0;  // copied directly
   const std::vector<int> send_displ = displacements(send_count), recv_displ = displacements(recv_count);
 
-  std::unique_ptr<std::byte[]> send(new std::byte[e.size * (static_cast<std::size_t>(send_displ.back()) + 1)]);
-  std::unique_ptr<std::byte[]> recv(new std::byte[e.size * (static_cast<std::size_t>(recv_displ.back()) + 1)]);
+  // Message buffers kept between calls (grown, never shrunk): no fresh pages per call.
+  static std::vector<std::byte> send_buffer, recv_buffer;
+  const auto room = [&](std::vector<std::byte>& v, int count) {
+    const std::size_t bytes = e.size * (static_cast<std::size_t>(count) + 1);
+    if (v.size() < bytes) v.resize(bytes);
+    return v.data();
+  };
+  std::byte* const send = room(send_buffer, send_displ.back());
+  std::byte* const recv = room(recv_buffer, recv_displ.back());
   std::vector<int> next(send_displ.begin(), send_displ.end() - 1);
   for (std::int64_t c : send_cols) {
     const void* column = advance(src.data, local(src.cols, c) * src.ld, e);
@@ -128,7 +134,7 @@ void redistribute(const GridPos& g, const summa::Element& e, const SourceMatrix&
       if (rank == me) {
         combine(in, run.len, dst_at(run.first, c), r_stride);
       } else {
-        std::memcpy(advance(send.get(), next[static_cast<std::size_t>(rank)], e), in,
+        std::memcpy(advance(send, next[static_cast<std::size_t>(rank)], e), in,
                     e.size * static_cast<std::size_t>(run.len));
         next[static_cast<std::size_t>(rank)] += static_cast<int>(run.len);
       }
@@ -137,14 +143,14 @@ void redistribute(const GridPos& g, const summa::Element& e, const SourceMatrix&
   std::vector<int> send_n(size), recv_n(size);
   for (std::size_t r = 0; r < size; ++r)
     send_n[r] = static_cast<int>(send_count[r]), recv_n[r] = static_cast<int>(recv_count[r]);
-  HYMPI_CHECK_MPI(MPI_Alltoallv(send.get(), send_n.data(), send_displ.data(), e.mpi(), recv.get(), recv_n.data(),
-                                recv_displ.data(), e.mpi(), g.comm));
+  HYMPI_CHECK_MPI(MPI_Alltoallv(send, send_n.data(), send_displ.data(), e.mpi(), recv, recv_n.data(), recv_displ.data(),
+                                e.mpi(), g.comm));
   next.assign(recv_displ.begin(), recv_displ.end() - 1);
   for (std::int64_t c : recv_cols)
     for (const Run& run : recv_runs) {
       const int rank = run.other_owner * g.cols + owner(src.cols, c);
       if (rank == me) continue;  // copied above
-      combine(advance(recv.get(), next[static_cast<std::size_t>(rank)], e), run.len, dst_at(run.first, c), r_stride);
+      combine(advance(recv, next[static_cast<std::size_t>(rank)], e), run.len, dst_at(run.first, c), r_stride);
       next[static_cast<std::size_t>(rank)] += static_cast<int>(run.len);
     }
 }

@@ -19,12 +19,14 @@ Axis compact(const Axis& like, int nprocs);
 Axis k_axis(std::int64_t k, std::int64_t block, int nprocs);
 
 struct StagedOperand {
-  Axis rows, cols;              // of op(X) as staged
-  std::vector<std::byte> data;  // elements of type e
+  Axis rows, cols;  // of op(X) as staged
+  void* data;       // elements of type e, in `storage`
   std::int64_t ld = 1;
-  // op(src) redistributed onto (rows, cols). Collective over grid.comm.
+  // op(src) redistributed onto (rows, cols), kept in `storage` (grown when too
+  // small, never shrunk: repeated calls reuse its pages instead of faulting in
+  // fresh ones). Collective over grid.comm.
   StagedOperand(const GridPos& grid, const summa::Element& e, const SourceMatrix& src, Op op, Axis staged_rows,
-                Axis staged_cols);
+                Axis staged_cols, std::vector<std::byte>& storage);
 };
 
 }  // namespace hympi::hsumma::scalapack
