@@ -1,14 +1,17 @@
-// hympi-pdgemm-bench: times ScaLAPACK's pdgemm_ on ordinary block-cyclic
-// descriptors, exactly as a ScaLAPACK application calls it. Run it plain, then
-// with hympi's drop-in preloaded (LD_PRELOAD=libhympi_scalapack.so) to compare:
-// the binary does not change, only which pdgemm_ answers.
+// hympi-pdgemm-bench: times ScaLAPACK's p?gemm_ (--precision s, d, c or z) on
+// ordinary block-cyclic descriptors, exactly as a ScaLAPACK application calls
+// it. Run it plain, then with hympi's drop-in preloaded
+// (LD_PRELOAD=libhympi_scalapack.so) to compare: the binary does not change,
+// only which p?gemm_ answers.
 #include <dlfcn.h>
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <complex>
 #include <cstdio>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -25,42 +28,86 @@ extern "C" int numroc_(const int* n, const int* nb, const int* iproc, const int*
 
 namespace {
 
-// Entries a rank can recompute anywhere (the check needs no gather): multiples of 1/8.
-double value(int which, long i, long j) {
-  return static_cast<double>((i * 7 + j * 13 + which * 5) % 17 - 8) / 8;
+// Per precision: ScaLAPACK's routine (complex data as (re, im) pairs of Real).
+template <class T>
+struct Type;
+template <>
+struct Type<float> {
+  using Real = float;
+  static constexpr auto call = psgemm_;
+};
+template <>
+struct Type<double> {
+  using Real = double;
+  static constexpr auto call = pdgemm_;
+};
+template <>
+struct Type<std::complex<float>> {
+  using Real = float;
+  static constexpr auto call = pcgemm_;
+};
+template <>
+struct Type<std::complex<double>> {
+  using Real = double;
+  static constexpr auto call = pzgemm_;
+};
+
+double eighths(long x) {
+  return static_cast<double>(x % 17 - 8) / 8;
 }
 
+// Entries a rank can recompute anywhere (the check needs no gather): multiples
+// of 1/8 (complex: both parts), exact in every precision at the checked sizes.
+template <class T>
+T value(int which, long i, long j) {
+  if constexpr (std::is_same_v<T, typename Type<T>::Real>)
+    return static_cast<T>(eighths(i * 7 + j * 13 + which * 5));
+  else
+    return T(static_cast<typename Type<T>::Real>(eighths(i * 7 + j * 13 + which * 5)),
+             static_cast<typename Type<T>::Real>(eighths(i * 11 + j * 3 + which * 7 + 4)));
+}
+
+// op(x) of one entry: transposed indices are the caller's; 'C' conjugates complex ones.
+template <class T>
+T op_value(char t, T x) {
+  if constexpr (!std::is_same_v<T, typename Type<T>::Real>)
+    if (t == 'C') return std::conj(x);
+  return x;
+}
+
+template <class T>
 struct Local {
   int desc[9];
   int rows, cols, lld;
-  std::vector<double> data;
+  std::vector<T> data;
 };
 
-Local distribute(int ctxt, int M, int N, int nb, int P, int Q, int myrow, int mycol, int which) {
-  Local x;
+template <class T>
+Local<T> distribute(int ctxt, int M, int N, int nb, int P, int Q, int myrow, int mycol, int which) {
+  Local<T> x;
   const int zero = 0;
   x.rows = numroc_(&M, &nb, &myrow, &zero, &P);
   x.cols = numroc_(&N, &nb, &mycol, &zero, &Q);
   x.lld = std::max(1, x.rows);
   int info = 0;
   descinit_(x.desc, &M, &N, &nb, &nb, &zero, &zero, &ctxt, &x.lld, &info);
-  x.data.assign(static_cast<std::size_t>(x.lld) * std::max(1, x.cols), 0.0);
+  x.data.assign(static_cast<std::size_t>(x.lld) * std::max(1, x.cols), T(0));
   for (int lj = 0; lj < x.cols; ++lj)
     for (int li = 0; li < x.rows; ++li) {
       const long gi = (long(li / nb) * P + myrow) * nb + li % nb, gj = (long(lj / nb) * Q + mycol) * nb + lj % nb;
-      x.data[static_cast<std::size_t>(lj) * x.lld + li] = value(which, gi, gj);
+      x.data[static_cast<std::size_t>(lj) * x.lld + li] = value<T>(which, gi, gj);
     }
   return x;
 }
 
 constexpr hympi::apps::AppInfo kApp{
     "hympi-pdgemm-bench",
-    "Times ScaLAPACK pdgemm_ on block-cyclic descriptors (C = op(A) * op(B), square nb x nb blocks). "
-    "Preload libhympi_scalapack.so to run the same calls through hympi's SUMMA/HSUMMA engine."};
+    "Times ScaLAPACK p?gemm_ (--precision s, d, c, z) on block-cyclic descriptors (C = op(A) * op(B), square "
+    "nb x nb blocks). Preload libhympi_scalapack.so to run the same calls through hympi's SUMMA/HSUMMA engine."};
 
 struct Options {
   int n = 4096, nb = 64, reps = 3, warmup = 1;
-  std::string grid, trans = "NN";
+  std::string grid, trans = "NN", precision = "d";
   bool check = false;
   hympi::apps::CommonOptions common;
 };
@@ -69,8 +116,10 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("-n,--size", o.n, "m = n = k")->check(CLI::PositiveNumber);
   app.add_option("--nb", o.nb, "block size of the descriptors")->check(CLI::PositiveNumber);
   app.add_option("--grid", o.grid, "process grid PxQ (default 1 x ranks)");
-  app.add_option("--trans", o.trans, "TRANSA and TRANSB: C = op(A) * op(B)")
-      ->check(CLI::IsMember({"NN", "NT", "TN", "TT"}));
+  app.add_option("--trans", o.trans, "TRANSA and TRANSB: C = op(A) * op(B) (C: conjugate transpose)")
+      ->check(CLI::IsMember({"NN", "NT", "TN", "TT", "NC", "CN", "CC", "TC", "CT"}));
+  app.add_option("--precision", o.precision, "s, d, c or z: psgemm_, pdgemm_, pcgemm_ or pzgemm_")
+      ->check(CLI::IsMember({"s", "d", "c", "z"}));
   app.add_option("--reps", o.reps, "timed repetitions")->check(CLI::PositiveNumber);
   app.add_option("--warmup", o.warmup, "untimed repetitions first")->check(CLI::NonNegativeNumber);
   app.add_flag("--check", o.check, "check every local entry of C against its exact value (O(n) work per entry)");
@@ -87,7 +136,8 @@ std::pair<int, int> check_options(const Options& o, int comm_size) {
   return grid;
 }
 
-int run(Options& o) {
+template <class T>
+int run_in(Options& o) {
   int rank = 0, size = 1;
   HYMPI_CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
   HYMPI_CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
@@ -97,7 +147,8 @@ int run(Options& o) {
   const auto info = hympi::apps::gather_run_info(topo);
   const auto record = [&](const char* impl, double best, double median, double gflops, const char* verdict) {
     hympi::apps::Record r;
-    r.add("impl", impl).add("n", n).add("nb", nb).add("grid", std::to_string(P) + "x" + std::to_string(Q));
+    r.add("impl", impl).add("precision", o.precision).add("n", n).add("nb", nb);
+    r.add("grid", std::to_string(P) + "x" + std::to_string(Q));
     r.add("trans", o.trans);
     return r.add("reps", o.reps)
         .add("best_s", best)
@@ -112,28 +163,43 @@ int run(Options& o) {
   Cblacs_gridmap(&ctxt, map.data(), P, P, Q);
   int nprow, npcol, myrow, mycol;
   Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
-  Local A = distribute(ctxt, n, n, nb, P, Q, myrow, mycol, 0), B = distribute(ctxt, n, n, nb, P, Q, myrow, mycol, 1);
-  Local C = distribute(ctxt, n, n, nb, P, Q, myrow, mycol, 2);
+  auto A = distribute<T>(ctxt, n, n, nb, P, Q, myrow, mycol, 0),
+       B = distribute<T>(ctxt, n, n, nb, P, Q, myrow, mycol, 1);
+  auto C = distribute<T>(ctxt, n, n, nb, P, Q, myrow, mycol, 2);
   const char ta = o.trans[0], tb = o.trans[1];
   const int one = 1;
-  const double alpha = 1.0, beta = 0.0;
+  const T alpha(1), beta(0);
+  using Real = typename Type<T>::Real;
+  const auto r_ = [](const T* p) { return reinterpret_cast<const Real*>(p); };
+  // The drop-in's phase clocks, when it answers (looked up: the binary never links it).
+  using PhaseFn = void (*)(char, double*, double*, double*, double*, double*);
+  const auto phase_fn = reinterpret_cast<PhaseFn>(dlsym(RTLD_DEFAULT, "hympi_pgemm_phase_seconds"));
+  double phases[5] = {0, 0, 0, 0, 0};  // staging, scale, panels, gemm, total: seconds over the timed calls
+  const auto read_phases = [&](double sign) {
+    double now[5] = {0, 0, 0, 0, 0};
+    if (phase_fn) phase_fn(o.precision[0], &now[0], &now[1], &now[2], &now[3], &now[4]);
+    for (int i = 0; i < 5; ++i) phases[i] += sign * now[i];
+  };
   std::vector<double> times;
   for (int r = 0; r < o.warmup + o.reps; ++r) {
+    if (r == o.warmup) read_phases(-1);
     MPI_Barrier(MPI_COMM_WORLD);
     const double t0 = MPI_Wtime();
-    pdgemm_(&ta, &tb, &n, &n, &n, &alpha, A.data.data(), &one, &one, A.desc, B.data.data(), &one, &one, B.desc, &beta,
-            C.data.data(), &one, &one, C.desc);
+    Type<T>::call(&ta, &tb, &n, &n, &n, r_(&alpha), r_(A.data.data()), &one, &one, A.desc, r_(B.data.data()), &one,
+                  &one, B.desc, r_(&beta), reinterpret_cast<Real*>(C.data.data()), &one, &one, C.desc);
     MPI_Barrier(MPI_COMM_WORLD);
     if (r >= o.warmup) times.push_back(MPI_Wtime() - t0);
   }
+  read_phases(1);
   long bad = 0;
   if (o.check)
     for (int lj = 0; lj < C.cols; ++lj)
       for (int li = 0; li < C.rows; ++li) {
         const long gi = (long(li / nb) * P + myrow) * nb + li % nb, gj = (long(lj / nb) * Q + mycol) * nb + lj % nb;
-        double want = 0;
+        T want(0);
         for (long p = 0; p < n; ++p)
-          want += (ta == 'N' ? value(0, gi, p) : value(0, p, gi)) * (tb == 'N' ? value(1, p, gj) : value(1, gj, p));
+          want += (ta == 'N' ? value<T>(0, gi, p) : op_value(ta, value<T>(0, p, gi))) *
+                  (tb == 'N' ? value<T>(1, p, gj) : op_value(tb, value<T>(1, gj, p)));
         bad += C.data[static_cast<std::size_t>(lj) * C.lld + li] != want;
       }
   long bad_total = 0;
@@ -142,16 +208,41 @@ int run(Options& o) {
   const char* impl = dlsym(RTLD_DEFAULT, "hympi_pdgemm_counts") ? "hympi" : "scalapack";
   std::sort(times.begin(), times.end());
   const double best = times.front(), median = times[times.size() / 2];
-  const double gflops = 2.0 * n * double(n) * n / best / 1e9;
+  // Real flops: a complex multiply-add is 4 real ones.
+  const double flops_per_madd = std::is_same_v<T, Real> ? 2.0 : 8.0;
+  const double gflops = flops_per_madd * n * double(n) * n / best / 1e9;
   const char* verdict = o.check ? (bad_total ? "failed" : "ok") : "none";
   if (rank == 0)
-    std::printf("pdgemm %-9s %s n=%d nb=%d grid=%dx%d: best %.3f s, median %.3f s, %.1f GFLOP/s%s\n", impl,
-                o.trans.c_str(), n, nb, P, Q, best, median, gflops,
+    std::printf("p%sgemm %-9s %s n=%d nb=%d grid=%dx%d: best %.3f s, median %.3f s, %.1f GFLOP/s%s\n",
+                o.precision.c_str(), impl, o.trans.c_str(), n, nb, P, Q, best, median, gflops,
                 o.check ? (bad_total ? ", CHECK FAILED" : ", check ok") : "");
+  if (phase_fn) {  // mean per call over the timed calls, the slowest rank's
+    HYMPI_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, phases, 5, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+    for (double& p : phases) p /= o.reps;
+    if (rank == 0)
+      std::printf(
+          "  phases per call (max over ranks): staging %.3f s, scale C %.3f s, panels (pack, broadcast, "
+          "wait) %.3f s, GEMM %.3f s, other %.3f s, in hympi %.3f s\n",
+          phases[0], phases[1], phases[2], phases[3],
+          std::max(0.0, phases[4] - phases[0] - phases[1] - phases[2] - phases[3]), phases[4]);
+  }
   csv.write(record(impl, best, median, gflops, verdict));
   Cblacs_gridexit(ctxt);
   if (rank == 0 && bad_total) std::fprintf(stderr, "%s: check FAILED: %ld wrong entries\n", kApp.name, bad_total);
   return bad_total ? hympi::apps::kCheckFailed : hympi::apps::kSuccess;
+}
+
+int run(Options& o) {
+  switch (o.precision[0]) {
+    case 's':
+      return run_in<float>(o);
+    case 'c':
+      return run_in<std::complex<float>>(o);
+    case 'z':
+      return run_in<std::complex<double>>(o);
+    default:
+      return run_in<double>(o);
+  }
 }
 
 }  // namespace

@@ -92,11 +92,12 @@ std::vector<model::MeasuredShape> measured_shapes(const GridPos& pos, const Line
   return out;
 }
 
-// The DGEMM rate per candidate b, from the tuning file or measured (and stored).
+// The GEMM rate of precision e per candidate b, from the tuning file or
+// measured (and stored), keyed by the precision: rates.<s|d|c|z>.<rows>x<cols>.<b>...
 std::vector<model::BlockRate> block_rates(const GridPos& pos, std::int64_t rows, std::int64_t cols,
-                                          const std::vector<std::int64_t>& blocks) {
+                                          const std::vector<std::int64_t>& blocks, const summa::Element& e) {
   rows = std::min<std::int64_t>(rows, 1024), cols = std::min<std::int64_t>(cols, 1024);
-  std::string key = "rates." + std::to_string(rows) + "x" + std::to_string(cols);
+  std::string key = std::string("rates.") + e.code + "." + std::to_string(rows) + "x" + std::to_string(cols);
   for (const std::int64_t b : blocks) key += "." + std::to_string(b);
   const auto known = cached(pos.comm, {key}, static_cast<int>(blocks.size()));
   std::vector<model::BlockRate> out;
@@ -104,7 +105,7 @@ std::vector<model::BlockRate> block_rates(const GridPos& pos, std::int64_t rows,
     for (std::size_t i = 0; i < blocks.size(); ++i) out.push_back({static_cast<double>(blocks[i]), known[0][i]});
     return out;
   }
-  out = probe_block_rates(pos.comm, rows, cols, blocks);
+  out = probe_block_rates(pos.comm, rows, cols, blocks, e);
   std::vector<double> values;
   for (const model::BlockRate& r : out) values.push_back(r.gamma);
   remember(pos.comm, key, values);
@@ -120,7 +121,8 @@ std::vector<std::int64_t> block_candidates(std::int64_t k) {
   return out;
 }
 
-AutoPlan auto_plan(const GridPos& pos, std::int64_t m, std::int64_t n, std::int64_t k, const Settings& s) {
+AutoPlan auto_plan(const GridPos& pos, std::int64_t m, std::int64_t n, std::int64_t k, const Settings& s,
+                   const summa::Element& e) {
   const int P = pos.rows, Q = pos.cols;
   std::vector<std::pair<int, int>> wanted{{std::gcd(s.group_rows, P), std::gcd(s.group_cols, Q)}};
   if (s.auto_groups()) wanted = model::group_shapes(P, Q);
@@ -130,10 +132,11 @@ AutoPlan auto_plan(const GridPos& pos, std::int64_t m, std::int64_t n, std::int6
   pb.b = static_cast<double>(blocks.back()), pb.M = static_cast<double>(s.outer), pb.P = P, pb.Q = Q;
   if (P * Q == 1) return {1, 1, blocks.back(), s.outer_for(blocks.back())};
 
-  const model::Machine mc = agreed_machine(pos.comm);
+  model::Machine mc = agreed_machine(pos.comm);
+  mc.elem_bytes = static_cast<int>(e.size);
   std::vector<model::BlockRate> rates;
   const std::int64_t a_rows = (m + P - 1) / P, b_cols = (n + Q - 1) / Q;
-  if (blocks.size() > 1) rates = block_rates(pos, a_rows, b_cols, blocks);
+  if (blocks.size() > 1) rates = block_rates(pos, a_rows, b_cols, blocks, e);
   std::vector<model::MeasuredShape> shapes;
   if (s.measured) {
     LineProbe pr;
@@ -151,9 +154,9 @@ AutoPlan auto_plan(const GridPos& pos, std::int64_t m, std::int64_t n, std::int6
   const AutoPlan plan{best.p.I, best.p.J, static_cast<std::int64_t>(best.b), static_cast<std::int64_t>(best.M)};
   if (s.stats && pos.my_row == 0 && pos.my_col == 0)
     std::printf(
-        "hympi pdgemm: %s chose %dx%d on grid %dx%d for m=%lld n=%lld k=%lld b=%lld%s M=%lld "
+        "hympi p%cgemm: %s chose %dx%d on grid %dx%d for m=%lld n=%lld k=%lld b=%lld%s M=%lld "
         "(model %s, predicted %.3g s, alpha=%.3g s, beta=%.3g s/B, gamma=%.3g Gflop/s)\n",
-        s.auto_groups() ? "groups=auto" : "block=auto", plan.I, plan.J, P, Q, static_cast<long long>(m),
+        e.code, s.auto_groups() ? "groups=auto" : "block=auto", plan.I, plan.J, P, Q, static_cast<long long>(m),
         static_cast<long long>(n), static_cast<long long>(k), static_cast<long long>(plan.b),
         s.auto_block() ? " (auto)" : "", static_cast<long long>(plan.M), s.model_name(), best.p.t_total, mc.alpha,
         mc.beta, mc.gamma / 1e9);

@@ -19,8 +19,11 @@ struct AutoPlan {
 };
 
 // Collective over pos.comm. Fixed settings (groups IxJ, a block) stay as given;
-// only what is auto is chosen. I | P and J | Q on return.
-AutoPlan auto_plan(const GridPos& pos, std::int64_t m, std::int64_t n, std::int64_t k, const Settings& s);
+// only what is auto is chosen, for a multiply of element type e (its size in
+// the panels' bytes, its GEMM rate measured and kept per precision). I | P and
+// J | Q on return.
+AutoPlan auto_plan(const GridPos& pos, std::int64_t m, std::int64_t n, std::int64_t k, const Settings& s,
+                   const summa::Element& e = summa::element<double>());
 
 // The b block=auto tries: 64, 128, 256, 512 (those <= k, at least one).
 std::vector<std::int64_t> block_candidates(std::int64_t k);

@@ -12,12 +12,14 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "descriptor.hpp"
 #include "hympi/collectives.hpp"
+#include "hympi/summa/panel_pipeline.hpp"
 #include "panel_lines.hpp"
 #include "redistribute.hpp"
 #include "settings.hpp"
@@ -61,14 +63,16 @@ std::optional<ChunkPlan> plan_chunks(const Axis& a_rows, const Axis& a_cols, con
 
 // One operand's local storage on this rank.
 struct LocalArray {
-  const double* data;
+  const void* data;
   std::int64_t ld;
 };
 
-// sub(C) += alpha * sub(A) * sub(B) on the caller's local arrays, by the plan,
-// with lookahead when `lines` were reserved with it. A and B are only read.
-// Collective over the grid.
-void block_cyclic_summa(const ChunkPlan& plan, PanelLines& lines, const GridPos& pos, double alpha, LocalArray a,
-                        LocalArray b, double* c, std::int64_t ldc);
+// sub(C) += alpha * sub(A) * sub(B) on the caller's local arrays (elements of
+// type e, alpha points at one), by the plan, with lookahead when `lines` were
+// reserved with it. A and B are only read. Collective over the grid.
+// `mark`, when set, is called after each phase of the step loop (timing).
+void block_cyclic_summa(const ChunkPlan& plan, PanelLines& lines, const GridPos& pos, const summa::Element& e,
+                        const void* alpha, LocalArray a, LocalArray b, void* c, std::int64_t ldc,
+                        const std::function<void(summa::Phase)>& mark = {});
 
 }  // namespace hympi::hsumma::scalapack

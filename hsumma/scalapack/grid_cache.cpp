@@ -64,7 +64,7 @@ AutoPlan GridEntry::block_cyclic_auto_plan(const EngineKey& key) {
     if (k == key) return plan;
   Settings chunked = key.settings;  // the block-cyclic route's panels: M = b
   chunked.outer = 0;
-  const AutoPlan plan = auto_plan(pos_, key.m, key.n, key.k, chunked);
+  const AutoPlan plan = auto_plan(pos_, key.m, key.n, key.k, chunked, *key.elem);
   if (block_cyclic_auto_plans_.size() >= 16) block_cyclic_auto_plans_.pop_back();
   block_cyclic_auto_plans_.emplace_front(key, plan);
   return plan;

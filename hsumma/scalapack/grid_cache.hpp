@@ -21,7 +21,10 @@ namespace hympi::hsumma::scalapack {
 struct EngineKey {
   std::int64_t m, n, k;
   Settings settings;
-  bool operator==(const EngineKey& o) const { return m == o.m && n == o.n && k == o.k && settings == o.settings; }
+  const summa::Element* elem = &summa::element<double>();  // plans are per precision
+  bool operator==(const EngineKey& o) const {
+    return m == o.m && n == o.n && k == o.k && settings == o.settings && elem == o.elem;
+  }
 };
 
 class GridEntry {

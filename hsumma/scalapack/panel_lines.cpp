@@ -20,10 +20,12 @@ PanelLines::~PanelLines() {
   a_outer_.reset(), a_inner_.reset(), b_outer_.reset(), b_inner_.reset();  // built on the grid's communicators
 }
 
-void PanelLines::reserve(std::int64_t a_count, std::int64_t b_count, const Settings& s, int I, int J) {
+void PanelLines::reserve(std::int64_t a_count, std::int64_t b_count, const Settings& s, int I, int J,
+                         std::size_t elem_size) {
   const bool regroup = I != I_ || J != J_;
-  const bool same = !regroup && s.policy == policy_ && s.sync == sync_ && s.lookahead == overlap_;
-  policy_ = s.policy, sync_ = s.sync, overlap_ = s.lookahead;
+  const bool same =
+      !regroup && s.policy == policy_ && s.sync == sync_ && s.lookahead == overlap_ && elem_size == elem_size_;
+  policy_ = s.policy, sync_ = s.sync, overlap_ = s.lookahead, elem_size_ = elem_size;
   if (regroup) {
     a_outer_.reset(), a_inner_.reset(), b_outer_.reset(), b_inner_.reset();
     grid_ = make_grid(pos_, I, J);
@@ -34,23 +36,23 @@ void PanelLines::reserve(std::int64_t a_count, std::int64_t b_count, const Setti
   if (!same || a_count > a_capacity_) {
     a_capacity_ = same ? std::max(a_count, a_capacity_) : a_count;
     a_outer_.reset(), a_inner_.reset();
-    a_outer_ = make_panel_bcast(grid_->outer_row_comm(), a_capacity_, o);
-    a_inner_ = make_panel_bcast(grid_->inner_row_comm(), a_capacity_, o);
+    a_outer_ = make_panel_bcast(grid_->outer_row_comm(), a_capacity_, o, elem_size_);
+    a_inner_ = make_panel_bcast(grid_->inner_row_comm(), a_capacity_, o, elem_size_);
   }
   if (!same || b_count > b_capacity_) {
     b_capacity_ = same ? std::max(b_count, b_capacity_) : b_count;
     b_outer_.reset(), b_inner_.reset();
-    b_outer_ = make_panel_bcast(grid_->outer_col_comm(), b_capacity_, o);
-    b_inner_ = make_panel_bcast(grid_->inner_col_comm(), b_capacity_, o);
+    b_outer_ = make_panel_bcast(grid_->outer_col_comm(), b_capacity_, o, elem_size_);
+    b_inner_ = make_panel_bcast(grid_->inner_col_comm(), b_capacity_, o, elem_size_);
   }
 }
 
 summa::GroupLines PanelLines::along_row() const {
-  return {a_outer_.get(), a_inner_.get(), grid_->shape().group_cols(), grid_->col_in_group(), overlap_};
+  return {a_outer_.get(), a_inner_.get(), grid_->shape().group_cols(), grid_->col_in_group(), overlap_, elem_size_};
 }
 
 summa::GroupLines PanelLines::along_col() const {
-  return {b_outer_.get(), b_inner_.get(), grid_->shape().group_rows(), grid_->row_in_group(), overlap_};
+  return {b_outer_.get(), b_inner_.get(), grid_->shape().group_rows(), grid_->row_in_group(), overlap_, elem_size_};
 }
 
 }  // namespace hympi::hsumma::scalapack

@@ -25,10 +25,10 @@ class PanelLines {
   PanelLines& operator=(const PanelLines&) = delete;
 
   // Lines for I x J groups (I | P, J | Q) with room for a_count (along rows) and
-  // b_count (along columns) doubles under these settings; rebuilt only when too
-  // small or the groups or settings changed. The arguments must agree on every
-  // grid rank: collective when rebuilding.
-  void reserve(std::int64_t a_count, std::int64_t b_count, const Settings& s, int I, int J);
+  // b_count (along columns) elements of elem_size bytes under these settings;
+  // rebuilt only when too small or the groups, element size or settings changed.
+  // The arguments must agree on every grid rank: collective when rebuilding.
+  void reserve(std::int64_t a_count, std::int64_t b_count, const Settings& s, int I, int J, std::size_t elem_size);
 
   // One direction's two broadcast stages (summa/group_lines.hpp).
   summa::GroupLines along_row() const;       // A panels
@@ -44,6 +44,7 @@ class PanelLines {
   Policy policy_ = Policy::hybrid;
   SyncKind sync_ = SyncKind::flags;
   bool overlap_ = false;
+  std::size_t elem_size_ = sizeof(double);
 };
 
 }  // namespace hympi::hsumma::scalapack

@@ -1,16 +1,19 @@
-// The exported symbols: pdgemm_ (ScaLAPACK's Fortran convention) and the C API
-// of hympi/pdgemm.h, the pass-on to ScaLAPACK's own pdgemm_ (the next definition
+// The exported symbols: psgemm_, pdgemm_, pcgemm_, pzgemm_ (ScaLAPACK's Fortran
+// convention) and the C API of hympi/pdgemm.h, the pass-on to ScaLAPACK's own
+// p?gemm_ (the next definition
 // in the lookup order: dlsym(RTLD_NEXT) works linked first or LD_PRELOADed),
 // blacs_gridexit (frees the context's engines; BLACS's own blacs_exit ends every
 // context through it) and MPI_Finalize (through PMPI: prints the counters when
-// HYMPI_PDGEMM_STATS=1).
+// HYMPI_PDGEMM_STATS=1, a line per precision used).
 #include <dlfcn.h>
 #include <mpi.h>
 
+#include <complex>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <string>
+#include <utility>
 
 #include "grid_cache.hpp"
 #include "hympi/blacs.h"
@@ -22,14 +25,26 @@ namespace hs = hympi::hsumma::scalapack;
 
 namespace {
 
-long long handled_calls = 0, passed_calls = 0, error_calls = 0;  // per outcome
-long long direct_calls = 0;                                      // of handled_calls: run by the block-cyclic route
+// Per precision (s, d, c, z): calls per outcome.
+struct Counts {
+  long long handled = 0, passed = 0, errors = 0;
+  long long direct = 0;  // of handled: run by the block-cyclic route
+};
+constexpr char kPrecisions[] = {'s', 'd', 'c', 'z'};
+Counts counts[4];
 bool stats_printed = false;
 std::string last_error;
 
-using PdgemmFn = void (*)(const char*, const char*, const int*, const int*, const int*, const double*, const double*,
-                          const int*, const int*, const int*, const double*, const int*, const int*, const int*,
-                          const double*, double*, const int*, const int*, const int*);
+Counts& counts_of(char precision) {
+  for (int i = 0; i < 4; ++i)
+    if (kPrecisions[i] == precision) return counts[i];
+  return counts[1];
+}
+
+// ScaLAPACK's p?gemm_, any precision: the element arrays and scalars by address.
+using PgemmFn = void (*)(const char*, const char*, const int*, const int*, const int*, const void*, const void*,
+                         const int*, const int*, const int*, const void*, const int*, const int*, const int*,
+                         const void*, void*, const int*, const int*, const int*);
 
 template <class Fn>
 Fn next_definition(const char* name) {
@@ -44,13 +59,46 @@ Fn next_definition(const char* name) {
   return reinterpret_cast<Fn>(symbol);
 }
 
+// ScaLAPACK's own routine of a precision, looked up on its first pass-on.
+PgemmFn real_pgemm(char precision) {
+  static PgemmFn real[4] = {nullptr, nullptr, nullptr, nullptr};
+  for (int i = 0; i < 4; ++i)
+    if (kPrecisions[i] == precision) {
+      if (!real[i]) real[i] = next_definition<PgemmFn>((std::string("p") + precision + "gemm_").c_str());
+      return real[i];
+    }
+  std::abort();
+}
+
+// The statistics line of one precision; `ranks` > 1: summed over that many ranks.
+void print_counts(char precision, const long long* v, int ranks) {
+  std::fprintf(stderr,
+               "hympi p%cgemm stats%s: %lld calls run by hympi, %lld valid calls passed on to ScaLAPACK, %lld "
+               "calls with argument errors left to ScaLAPACK%s; %lld of the calls run by hympi on the caller's "
+               "block-cyclic layout (direct engine)\n",
+               precision, ranks > 0 ? "" : " (this rank)", v[0], v[1], v[2],
+               ranks > 0 ? (" (rank-calls summed over " + std::to_string(ranks) + " ranks)").c_str() : "", v[3]);
+}
+
+// pdgemm's line always (the counters tests and tools read), the others when used.
+void print_all(const long long* all, int ranks) {
+  for (int i = 0; i < 4; ++i) {
+    const long long* v = all + 4 * i;
+    if (kPrecisions[i] == 'd' || v[0] + v[1] + v[2] > 0) print_counts(kPrecisions[i], v, ranks);
+  }
+}
+
+void gather_counts(long long* out) {
+  for (int i = 0; i < 4; ++i)
+    out[4 * i] = counts[i].handled, out[4 * i + 1] = counts[i].passed, out[4 * i + 2] = counts[i].errors,
+            out[4 * i + 3] = counts[i].direct;
+}
+
 void print_local_stats() {
   if (stats_printed || !hs::settings().stats) return;
-  std::fprintf(stderr,
-               "hympi pdgemm stats (this rank): %lld calls run by hympi, %lld valid calls passed on to ScaLAPACK, "
-               "%lld calls with argument errors left to ScaLAPACK; %lld of the calls run by hympi on the caller's "
-               "block-cyclic layout (direct engine)\n",
-               handled_calls, passed_calls, error_calls, direct_calls);
+  long long mine[16];
+  gather_counts(mine);
+  print_all(mine, 0);
 }
 
 // Runs the call through hympi or passes it on; counts which.
@@ -61,37 +109,100 @@ int dispatch(const hs::PdgemmCall& call) {
   try {
     outcome = hs::run_pdgemm(call);
   } catch (const std::exception& e) {  // after the grid committed: no way back to ScaLAPACK
-    std::fprintf(stderr, "hympi pdgemm: %s\n", e.what());
+    std::fprintf(stderr, "hympi p%cgemm: %s\n", call.elem.code, e.what());
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
+  Counts& mine = counts_of(call.elem.code);
   if (outcome == hs::Outcome::run || outcome == hs::Outcome::run_direct) {
-    ++handled_calls;
-    if (outcome == hs::Outcome::run_direct) ++direct_calls;
+    ++mine.handled;
+    if (outcome == hs::Outcome::run_direct) ++mine.direct;
     return 1;
   }
-  ++(outcome == hs::Outcome::unsupported ? passed_calls : error_calls);
-  static const PdgemmFn real = next_definition<PdgemmFn>("pdgemm_");
+  ++(outcome == hs::Outcome::unsupported ? mine.passed : mine.errors);
   const int ia = call.ia, ja = call.ja, ib = call.ib, jb = call.jb, ic = call.ic, jc = call.jc;
-  real(&call.transa, &call.transb, &call.m, &call.n, &call.k, &call.alpha, call.a, &ia, &ja, call.desca, call.b, &ib,
-       &jb, call.descb, &call.beta, call.c, &ic, &jc, call.descc);
+  real_pgemm(call.elem.code)(&call.transa, &call.transb, &call.m, &call.n, &call.k, call.alpha, call.a, &ia, &ja,
+                             call.desca, call.b, &ib, &jb, call.descb, call.beta, call.c, &ic, &jc, call.descc);
   return 0;
 }
+
+// One Fortran entry per precision: ScaLAPACK's convention (everything by address).
+template <class T>
+void fortran_entry(const char* transa, const char* transb, const int* m, const int* n, const int* k, const void* alpha,
+                   const void* a, const int* ia, const int* ja, const int* desca, const void* b, const int* ib,
+                   const int* jb, const int* descb, const void* beta, void* c, const int* ic, const int* jc,
+                   const int* descc) {
+  const hympi::summa::Element& element = hympi::summa::element<T>();
+  dispatch(
+      {element, *transa, *transb, *m, *n, *k, alpha, a, *ia, *ja, desca, b, *ib, *jb, descb, beta, c, *ic, *jc, descc});
+}
+
+template <class T>
+int c_entry(char transa, char transb, int m, int n, int k, const void* alpha, const void* a, int ia, int ja,
+            const int* desca, const void* b, int ib, int jb, const int* descb, const void* beta, void* c, int ic,
+            int jc, const int* descc) {
+  const hympi::summa::Element& element = hympi::summa::element<T>();
+  return dispatch(
+      {element, transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc});
+}
+
+using Complex = std::complex<float>;
+using Complex16 = std::complex<double>;
 
 }  // namespace
 
 extern "C" {
 
+void psgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k, const float* alpha,
+             const float* a, const int* ia, const int* ja, const int* desca, const float* b, const int* ib,
+             const int* jb, const int* descb, const float* beta, float* c, const int* ic, const int* jc,
+             const int* descc) {
+  fortran_entry<float>(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc);
+}
+
 void pdgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k, const double* alpha,
              const double* a, const int* ia, const int* ja, const int* desca, const double* b, const int* ib,
              const int* jb, const int* descb, const double* beta, double* c, const int* ic, const int* jc,
              const int* descc) {
-  dispatch({*transa, *transb, *m, *n, *k, *alpha, a, *ia, *ja, desca, b, *ib, *jb, descb, *beta, c, *ic, *jc, descc});
+  fortran_entry<double>(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc);
+}
+
+// Complex: arrays of (re, im) pairs, alpha and beta one pair each, by reference.
+void pcgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k, const float* alpha,
+             const float* a, const int* ia, const int* ja, const int* desca, const float* b, const int* ib,
+             const int* jb, const int* descb, const float* beta, float* c, const int* ic, const int* jc,
+             const int* descc) {
+  fortran_entry<Complex>(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc);
+}
+
+void pzgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k, const double* alpha,
+             const double* a, const int* ia, const int* ja, const int* desca, const double* b, const int* ib,
+             const int* jb, const int* descb, const double* beta, double* c, const int* ic, const int* jc,
+             const int* descc) {
+  fortran_entry<Complex16>(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc);
+}
+
+int hympi_psgemm(char transa, char transb, int m, int n, int k, float alpha, const float* a, int ia, int ja,
+                 const int* desca, const float* b, int ib, int jb, const int* descb, float beta, float* c, int ic,
+                 int jc, const int* descc) {
+  return c_entry<float>(transa, transb, m, n, k, &alpha, a, ia, ja, desca, b, ib, jb, descb, &beta, c, ic, jc, descc);
 }
 
 int hympi_pdgemm(char transa, char transb, int m, int n, int k, double alpha, const double* a, int ia, int ja,
                  const int* desca, const double* b, int ib, int jb, const int* descb, double beta, double* c, int ic,
                  int jc, const int* descc) {
-  return dispatch({transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc});
+  return c_entry<double>(transa, transb, m, n, k, &alpha, a, ia, ja, desca, b, ib, jb, descb, &beta, c, ic, jc, descc);
+}
+
+int hympi_pcgemm(char transa, char transb, int m, int n, int k, const float* alpha, const float* a, int ia, int ja,
+                 const int* desca, const float* b, int ib, int jb, const int* descb, const float* beta, float* c,
+                 int ic, int jc, const int* descc) {
+  return c_entry<Complex>(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc);
+}
+
+int hympi_pzgemm(char transa, char transb, int m, int n, int k, const double* alpha, const double* a, int ia, int ja,
+                 const int* desca, const double* b, int ib, int jb, const int* descb, const double* beta, double* c,
+                 int ic, int jc, const int* descc) {
+  return c_entry<Complex16>(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc);
 }
 
 int hympi_pdgemm_set(const char* key, const char* value) {
@@ -128,14 +239,28 @@ const char* hympi_pdgemm_last_error(void) {
   return last_error.c_str();
 }
 
+void hympi_pgemm_counts(char precision, long long* handled, long long* passed, long long* errors, long long* direct) {
+  const Counts& c = counts_of(precision);
+  if (handled) *handled = c.handled;
+  if (passed) *passed = c.passed;
+  if (errors) *errors = c.errors;
+  if (direct) *direct = c.direct;
+}
+
 void hympi_pdgemm_counts(long long* handled, long long* passed, long long* errors) {
-  if (handled) *handled = handled_calls;
-  if (passed) *passed = passed_calls;
-  if (errors) *errors = error_calls;
+  hympi_pgemm_counts('d', handled, passed, errors, nullptr);
+}
+
+void hympi_pgemm_phase_seconds(char precision, double* staging, double* scale, double* panels, double* gemm,
+                               double* total) {
+  const hs::PhaseSeconds& t = hs::phase_seconds(precision);
+  for (auto [out, value] :
+       {std::pair{staging, t.staging}, {scale, t.scale}, {panels, t.panels}, {gemm, t.gemm}, {total, t.total}})
+    if (out) *out = value;
 }
 
 long long hympi_pdgemm_direct_count(void) {
-  return direct_calls;
+  return counts_of('d').direct;
 }
 
 // BLACS frees a context here, collectively over its grid: so do we.
@@ -157,17 +282,13 @@ int hympi_pdgemm_cached_grids(void) {
 
 int MPI_Finalize(void) {
   if (hs::settings().stats) {
-    long long mine[4] = {handled_calls, passed_calls, error_calls, direct_calls}, sum[4] = {0, 0, 0, 0};
+    long long mine[16], sum[16];
+    gather_counts(mine);
     int rank = 0, size = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Reduce(mine, sum, 4, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (rank == 0)
-      std::fprintf(stderr,
-                   "hympi pdgemm stats: %lld calls run by hympi, %lld valid calls passed on to ScaLAPACK, %lld "
-                   "calls with argument errors left to ScaLAPACK (rank-calls summed over %d ranks); %lld of the "
-                   "calls run by hympi on the caller's block-cyclic layout (direct engine)\n",
-                   sum[0], sum[1], sum[2], size, sum[3]);
+    MPI_Reduce(mine, sum, 16, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (rank == 0) print_all(sum, size);
     stats_printed = true;
   }
   return PMPI_Finalize();

@@ -13,9 +13,9 @@ namespace hympi::hsumma::scalapack {
 
 namespace {
 
-char op_of(char t) {
+char op_of(char t, const summa::Element& e) {
   const char u = static_cast<char>(std::toupper(static_cast<unsigned char>(t)));
-  return u == 'C' ? 'T' : u;  // conjugate transpose is transpose for real data
+  return u == 'C' && !e.complex ? 'T' : u;  // conjugate transpose is transpose for real data
 }
 
 // The engine's block checkerboard of an r x c matrix.
@@ -61,6 +61,10 @@ void choose_staging(const CallShape& sh, const Settings& s, Decision& d) {
 
 }  // namespace
 
+Op copy_op(char t) {
+  return t == 'N' ? Op::none : t == 'C' ? Op::conj_transpose : Op::transpose;
+}
+
 std::int64_t staged_k_block(const Settings& s) {
   return s.auto_block() ? 512 : s.block;
 }
@@ -78,8 +82,9 @@ CheckerboardAxes::CheckerboardAxes(const CallShape& sh)
       b_cols(block_axis(sh.n, sh.npcol)) {}
 
 std::optional<CallShape> read_shape(const PdgemmCall& call) {
-  const char ta = op_of(call.transa), tb = op_of(call.transb);
-  if ((ta != 'N' && ta != 'T') || (tb != 'N' && tb != 'T')) return std::nullopt;
+  const char ta = op_of(call.transa, call.elem), tb = op_of(call.transb, call.elem);
+  const auto known = [](char t) { return t == 'N' || t == 'T' || t == 'C'; };
+  if (!known(ta) || !known(tb)) return std::nullopt;
   if (call.m < 0 || call.n < 0 || call.k < 0) return std::nullopt;
   const auto da = read_descriptor(call.desca), db = read_descriptor(call.descb), dc = read_descriptor(call.descc);
   if (!da || !db || !dc || da->ctxt != db->ctxt || da->ctxt != dc->ctxt) return std::nullopt;
@@ -100,7 +105,11 @@ Decision decide(const PdgemmCall& call, const CallShape& sh, const Settings& s, 
   } votes;
   for (const SubmatrixRef& ref : refs)
     if (check_submatrix(ref, sh.nprow, sh.npcol, sh.myrow)) votes.ok = 0;
-  const bool multiply = votes.ok && sh.m > 0 && sh.n > 0 && sh.k > 0 && call.alpha != 0.0;
+  const summa::Element& e = call.elem;
+  const bool multiply = votes.ok && sh.m > 0 && sh.n > 0 && sh.k > 0 && !e.is_zero(call.alpha);
+  // The checkerboard engine multiplies doubles: other types always take the
+  // block-cyclic route, engine=redistribute staging both operands there.
+  const bool checkerboard_ok = e.code == 'd';
   Decision d;
   bool aligned = false;
   if (votes.ok) d.C.emplace(sh.dc, sh.nprow, sh.npcol, call.ic, call.jc, sh.m, sh.n);
@@ -117,9 +126,10 @@ Decision decide(const PdgemmCall& call, const CallShape& sh, const Settings& s, 
                            sh.mycol};
     votes.a_in_place = sh.ta == 'N' && same_layout(*d.A, ax.a_rows, ax.a_cols, a_blk);
     votes.b_in_place = sh.tb == 'N' && same_layout(*d.B, ax.b_rows, ax.b_cols, b_blk);
-    votes.c_in_place = call.alpha == 1.0 && call.beta == 0.0 && same_layout(*d.C, ax.a_rows, ax.b_cols, c_blk);
-    if (s.engine != EngineChoice::redistribute) {
+    votes.c_in_place = e.is_one(call.alpha) && e.is_zero(call.beta) && same_layout(*d.C, ax.a_rows, ax.b_cols, c_blk);
+    if (!checkerboard_ok || s.engine != EngineChoice::redistribute) {
       choose_staging(sh, s, d);
+      if (s.engine == EngineChoice::redistribute) d.stage_a = d.stage_b = true;
       const StagedAxes st(*d.C, d.stage_a, d.stage_b, s, sh.nprow, sh.npcol, sh.k);
       aligned = align(d.stage_a ? st.a_rows : d.A->rows, d.C->rows, sh.nprow) &&
                 align(d.stage_b ? st.b_cols : d.B->cols, d.C->cols, sh.npcol);
@@ -131,7 +141,7 @@ Decision decide(const PdgemmCall& call, const CallShape& sh, const Settings& s, 
   const bool all_in_place = d.a_in_place && d.b_in_place && d.c_in_place;
   if (!multiply)
     d.route = Route::scale_only;
-  else if (aligned && (s.engine == EngineChoice::direct || !all_in_place))
+  else if (aligned && (!checkerboard_ok || s.engine == EngineChoice::direct || !all_in_place))
     d.route = Route::block_cyclic;
   else
     d.route = Route::checkerboard;

@@ -24,9 +24,12 @@ struct CallerMatrix {
         cols(Axis::of({d.n, d.inb, d.nb, d.csrc, npcol}, j - 1, c)) {}
 };
 
+// How an operand with this op is read when copied (redistribute.hpp).
+Op copy_op(char t);
+
 // The call's arguments every grid rank shares: a rank decides on them alone.
 struct CallShape {
-  char ta, tb;  // op(A), op(B): 'N' or 'T'
+  char ta, tb;  // op(A), op(B): 'N', 'T' or (complex only) 'C'
   std::int64_t m, n, k;
   Descriptor da, db, dc;
   int nprow, npcol, myrow, mycol;

@@ -2,7 +2,6 @@
 
 #include <cstring>
 #include <limits>
-#include <memory>
 #include <vector>
 
 #include "hympi/error.hpp"
@@ -58,17 +57,22 @@ std::vector<int> displacements(const std::vector<std::int64_t>& counts) {
   return displ;
 }
 
-// out[i * stride] = alpha * in[i] + beta * out[i * stride]; beta = 0 never reads out.
-void combine(const double* in, std::int64_t len, double* out, std::int64_t stride, double alpha, double beta) {
-  if (stride == 1 && alpha == 1.0 && beta == 0.0) {
-    std::memcpy(out, in, sizeof(double) * static_cast<std::size_t>(len));
-    return;
+// out[i * stride] = alpha * x[i] + beta * out[i * stride] (x: in, conjugated
+// when `conj`); beta = 0 never reads out. A plain copy is a memcpy.
+struct Combine {
+  const summa::Element& e;
+  const void* alpha;
+  const void* beta;
+  bool conj, copy;
+  Combine(const summa::Element& el, const void* a, const void* b, bool c)
+      : e(el), alpha(a), beta(b), conj(c), copy(el.is_one(a) && el.is_zero(b) && !(c && el.complex)) {}
+  void operator()(const void* in, std::int64_t len, void* out, std::int64_t stride) const {
+    if (stride == 1 && copy)
+      std::memcpy(out, in, e.size * static_cast<std::size_t>(len));
+    else
+      e.combine(in, len, out, stride, alpha, beta, conj);
   }
-  for (std::int64_t i = 0; i < len; ++i) {
-    double& y = out[i * stride];
-    y = beta == 0.0 ? alpha * in[i] : alpha * in[i] + beta * y;
-  }
-}
+};
 
 }  // namespace
 
@@ -76,8 +80,11 @@ void combine(const double* in, std::int64_t len, double* out, std::int64_t strid
 // coordinates (r along src rows, c along src columns), so every rank finds its
 // pieces in each message in that order and no indices travel. Pieces are runs
 // along r; pieces that stay on this rank go straight from src to dst.
-void redistribute(const GridPos& g, const SourceMatrix& src, bool transpose, const DistMatrix& dst, double alpha,
-                  double beta) {
+void redistribute(const GridPos& g, const summa::Element& e, const SourceMatrix& src, Op op, const DistMatrix& dst,
+                  const void* alpha, const void* beta) {
+  using summa::advance;
+  const bool transpose = op != Op::none;
+  const Combine combine(e, alpha, beta, op == Op::conj_transpose);
   const auto owner = [](const Axis& a, std::int64_t t) { return a.owner[static_cast<std::size_t>(t)]; };
   const auto local = [](const Axis& a, std::int64_t t) { return a.local[static_cast<std::size_t>(t)]; };
   int me = 0;
@@ -89,8 +96,10 @@ void redistribute(const GridPos& g, const SourceMatrix& src, bool transpose, con
   const int my_dst_r = transpose ? g.my_col : g.my_row, my_dst_c = transpose ? g.my_row : g.my_col;
   const std::int64_t r_stride = transpose ? dst.ld : 1;
   const auto dst_at = [&](std::int64_t r, std::int64_t c) {
-    return transpose ? dst.data + local(dst.cols, r) * dst.ld + local(dst.rows, c)
-                     : dst.data + local(dst.cols, c) * dst.ld + local(dst.rows, r);
+    return advance(
+        dst.data,
+        transpose ? local(dst.cols, r) * dst.ld + local(dst.rows, c) : local(dst.cols, c) * dst.ld + local(dst.rows, r),
+        e);
   };
   const auto dst_rank = [&](int r_owner, std::int64_t c) {
     return transpose ? owner(dst.rows, c) * g.cols + r_owner : r_owner * g.cols + owner(dst.cols, c);
@@ -107,18 +116,26 @@ void redistribute(const GridPos& g, const SourceMatrix& src, bool transpose, con
   send_count[static_cast<std::size_t>(me)] = recv_count[static_cast<std::size_t>(me)] = 0;  // copied directly
   const std::vector<int> send_displ = displacements(send_count), recv_displ = displacements(recv_count);
 
-  std::unique_ptr<double[]> send(new double[static_cast<std::size_t>(send_displ.back()) + 1]);
-  std::unique_ptr<double[]> recv(new double[static_cast<std::size_t>(recv_displ.back()) + 1]);
+  // Message buffers kept between calls (grown, never shrunk): no fresh pages per call.
+  static std::vector<std::byte> send_buffer, recv_buffer;
+  const auto room = [&](std::vector<std::byte>& v, int count) {
+    const std::size_t bytes = e.size * (static_cast<std::size_t>(count) + 1);
+    if (v.size() < bytes) v.resize(bytes);
+    return v.data();
+  };
+  std::byte* const send = room(send_buffer, send_displ.back());
+  std::byte* const recv = room(recv_buffer, recv_displ.back());
   std::vector<int> next(send_displ.begin(), send_displ.end() - 1);
   for (std::int64_t c : send_cols) {
-    const double* column = src.data + local(src.cols, c) * src.ld;
+    const void* column = advance(src.data, local(src.cols, c) * src.ld, e);
     for (const Run& run : send_runs) {
-      const double* in = column + local(src.rows, run.first);
+      const void* in = advance(column, local(src.rows, run.first), e);
       const int rank = dst_rank(run.other_owner, c);
       if (rank == me) {
-        combine(in, run.len, dst_at(run.first, c), r_stride, alpha, beta);
+        combine(in, run.len, dst_at(run.first, c), r_stride);
       } else {
-        std::memcpy(send.get() + next[static_cast<std::size_t>(rank)], in, sizeof(double) * run.len);
+        std::memcpy(advance(send, next[static_cast<std::size_t>(rank)], e), in,
+                    e.size * static_cast<std::size_t>(run.len));
         next[static_cast<std::size_t>(rank)] += static_cast<int>(run.len);
       }
     }
@@ -126,14 +143,14 @@ void redistribute(const GridPos& g, const SourceMatrix& src, bool transpose, con
   std::vector<int> send_n(size), recv_n(size);
   for (std::size_t r = 0; r < size; ++r)
     send_n[r] = static_cast<int>(send_count[r]), recv_n[r] = static_cast<int>(recv_count[r]);
-  HYMPI_CHECK_MPI(MPI_Alltoallv(send.get(), send_n.data(), send_displ.data(), MPI_DOUBLE, recv.get(), recv_n.data(),
-                                recv_displ.data(), MPI_DOUBLE, g.comm));
+  HYMPI_CHECK_MPI(MPI_Alltoallv(send, send_n.data(), send_displ.data(), e.mpi(), recv, recv_n.data(), recv_displ.data(),
+                                e.mpi(), g.comm));
   next.assign(recv_displ.begin(), recv_displ.end() - 1);
   for (std::int64_t c : recv_cols)
     for (const Run& run : recv_runs) {
       const int rank = run.other_owner * g.cols + owner(src.cols, c);
       if (rank == me) continue;  // copied above
-      combine(recv.get() + next[static_cast<std::size_t>(rank)], run.len, dst_at(run.first, c), r_stride, alpha, beta);
+      combine(advance(recv, next[static_cast<std::size_t>(rank)], e), run.len, dst_at(run.first, c), r_stride);
       next[static_cast<std::size_t>(rank)] += static_cast<int>(run.len);
     }
 }

@@ -20,11 +20,13 @@ Axis k_axis(std::int64_t k, std::int64_t block, int nprocs);
 
 struct StagedOperand {
   Axis rows, cols;  // of op(X) as staged
-  std::vector<double> data;
+  void* data;       // elements of type e, in `storage`
   std::int64_t ld = 1;
-  // op(src) (transposed when `transpose`) redistributed onto (rows, cols).
-  // Collective over grid.comm.
-  StagedOperand(const GridPos& grid, const SourceMatrix& src, bool transpose, Axis staged_rows, Axis staged_cols);
+  // op(src) redistributed onto (rows, cols), kept in `storage` (grown when too
+  // small, never shrunk: repeated calls reuse its pages instead of faulting in
+  // fresh ones). Collective over grid.comm.
+  StagedOperand(const GridPos& grid, const summa::Element& e, const SourceMatrix& src, Op op, Axis staged_rows,
+                Axis staged_cols, std::vector<std::byte>& storage);
 };
 
 }  // namespace hympi::hsumma::scalapack

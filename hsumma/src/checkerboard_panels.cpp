@@ -87,7 +87,7 @@ summa::Panel CheckerboardPanels::published(summa::Operand op, const PanelStep& s
   const int rank = op == kA ? shape.rank_of(grid_.my_row(), own) : shape.rank_of(own, grid_.my_col());
   const double* block = op == kA ? shared_->a(rank) : shared_->b(rank);
   const std::int64_t ld = side.k_along_cols ? side.ld : std::max<std::int64_t>(1, side.k_split.local_size(own));
-  return {block + side.k_offset(step.k0 - side.k_split.first(own), ld), ld};
+  return {block + side.k_offset(step.k0 - side.k_split.first(own), ld), ld};  // the engine's elements are doubles
 }
 
 // The outer panel of A (B): k indices [k0, k1) on my grid row (column).
@@ -108,7 +108,8 @@ summa::PanelFlight CheckerboardPanels::post_inner(summa::Operand op, std::size_t
   const PanelStep& step = schedule_[outer].inner[inner];
   const Side& side = side_[op];
   const std::int64_t offset = side.k_offset(step.k0 - panel.k0, outer_panel.ld);
-  const summa::Panel sub{outer_panel.data ? outer_panel.data + offset : nullptr, outer_panel.ld};
+  const auto* data = static_cast<const double*>(outer_panel.data);
+  const summa::Panel sub{data ? data + offset : nullptr, outer_panel.ld};
   if (side.shared) return {nullptr, sub};
   return summa::post_inner_stage(side.lines, owner(op, panel), sub, side.rows(step.width()), side.cols(step.width()));
 }

@@ -11,6 +11,8 @@ namespace hympi::hsumma {
 
 namespace {
 
+constexpr double kOne = 1.0;
+
 int comm_size(MPI_Comm comm) {
   int size = 0;
   HYMPI_CHECK_MPI(MPI_Comm_size(comm, &size));
@@ -20,14 +22,15 @@ int comm_size(MPI_Comm comm) {
 }  // namespace
 
 // A broadcast object only where there is someone to send to.
-std::unique_ptr<Bcast> make_panel_bcast(MPI_Comm comm, std::int64_t capacity, const EngineOptions& options) {
+std::unique_ptr<Bcast> make_panel_bcast(MPI_Comm comm, std::int64_t capacity, const EngineOptions& options,
+                                        std::size_t elem_size) {
   if (comm_size(comm) == 1) return nullptr;
   // Pure broadcasts need no node discovery (its collectives are setup cost only).
   const Topology& topo =
       options.bcast.policy == Policy::pure ? Topology::flat(comm) : Topology::of(comm, options.layout);
   CollectiveOptions bcast = options.bcast;
   bcast.overlap = options.lookahead;
-  return Bcast::create(topo, std::max<std::int64_t>(1, capacity), sizeof(double), bcast);
+  return Bcast::create(topo, std::max<std::int64_t>(1, capacity), elem_size, bcast);
 }
 
 void validate(const TwoLevelShape& shape, int size, const EngineOptions& o) {
@@ -100,7 +103,7 @@ Timings Engine::multiply(const double* A, const double* B, double* C, bool closi
   lap(t.dgemm);
   panels_->bind(A, B);
   const summa::PostCounts posts =
-      summa::run_steps(*panels_, options_.lookahead ? 1 : 0, 1.0, local,
+      summa::run_steps(*panels_, options_.lookahead ? 1 : 0, summa::element<double>(), &kOne, local,
                        [&](summa::Phase phase) { lap(phase == summa::Phase::updated ? t.dgemm : t.bcast); });
   t.outer_bcasts = posts.outer, t.inner_bcasts = posts.inner;
   lap(t.bcast);

@@ -1,7 +1,5 @@
 #include "hympi/hsumma/line_probe.hpp"
 
-#include <cblas.h>
-
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -99,7 +97,7 @@ std::vector<model::MeasuredShape> probe_lines(MPI_Comm comm, const LineProbe& pr
 }
 
 std::vector<model::BlockRate> probe_block_rates(MPI_Comm comm, std::int64_t rows, std::int64_t cols,
-                                                const std::vector<std::int64_t>& widths) {
+                                                const std::vector<std::int64_t>& widths, const summa::Element& e) {
   int rank = 0;
   HYMPI_CHECK_MPI(MPI_Comm_rank(comm, &rank));
   const int r = static_cast<int>(std::clamp<std::int64_t>(rows, 1, 1024));
@@ -107,15 +105,15 @@ std::vector<model::BlockRate> probe_block_rates(MPI_Comm comm, std::int64_t rows
   std::vector<double> rates(widths.size(), 0.0);
   if (rank == 0) {
     const std::int64_t wmax = widths.empty() ? 1 : *std::max_element(widths.begin(), widths.end());
-    std::vector<double> a(static_cast<std::size_t>(r) * wmax, 0.5), b(static_cast<std::size_t>(wmax) * c, 0.25),
-        cc(static_cast<std::size_t>(r) * c, 0.0);
+    // Zeros: the rate of a GEMM does not depend on its (normal) values.
+    std::vector<std::byte> a(e.size * static_cast<std::size_t>(r * wmax)),
+        b(e.size * static_cast<std::size_t>(wmax * c)), cc(e.size * static_cast<std::size_t>(r) * c);
     for (std::size_t i = 0; i < widths.size(); ++i) {
       const int w = static_cast<int>(widths[i]);
       double best = 1e30;
       for (int rep = 0; rep < 3; ++rep) {  // the first one warms caches and threads
         const double t0 = MPI_Wtime();
-        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, r, c, w, 1.0, a.data(), r, b.data(), w, 1.0, cc.data(),
-                    r);
+        e.gemm(r, c, w, e.one, a.data(), r, b.data(), w, cc.data(), r);
         if (rep > 0) best = std::min(best, MPI_Wtime() - t0);
       }
       rates[i] = 2.0 * r * c * w / std::max(best, 1e-9);

@@ -1,7 +1,5 @@
 #include "hympi/summa/panel_pipeline.hpp"
 
-#include <cblas.h>
-
 #include <algorithm>
 
 namespace hympi::summa {
@@ -9,7 +7,7 @@ namespace hympi::summa {
 Panel land(PanelFlight& flight) {
   if (flight.bcast) {
     flight.bcast->wait();
-    flight.panel.data = flight.bcast->result_as<double>();
+    flight.panel.data = flight.bcast->result_as<std::byte>();
     flight.bcast = nullptr;
   }
   return flight.panel;
@@ -60,16 +58,14 @@ std::pair<Panel, Panel> PanelPipeline::ready(std::size_t u) {
   return {a, b};
 }
 
-PostCounts run_steps(PanelSource& source, int lookahead, double alpha, LocalC c,
+PostCounts run_steps(PanelSource& source, int lookahead, const Element& e, const void* alpha, LocalC c,
                      const std::function<void(Phase)>& mark) {
   PanelPipeline panels(source, lookahead);
   for (std::size_t u = 0; u < panels.size(); ++u) {
     const auto [a, b] = panels.ready(u);
     if (mark) mark(Phase::panels_landed);
     if (c.rows > 0 && c.cols > 0)
-      cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(c.rows), static_cast<int>(c.cols),
-                  static_cast<int>(panels.width(u)), alpha, a.data, static_cast<int>(a.ld), b.data,
-                  static_cast<int>(b.ld), 1.0, c.data, static_cast<int>(c.ld));
+      e.gemm(c.rows, c.cols, panels.width(u), alpha, a.data, a.ld, b.data, b.ld, c.data, c.ld);
     if (mark) mark(Phase::updated);
   }
   return panels.posts();

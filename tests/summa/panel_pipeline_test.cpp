@@ -36,7 +36,7 @@ class InPlaceSource : public hympi::summa::PanelSource {
   PanelFlight post_inner(Operand op, std::size_t o, std::size_t s, Panel outer) override {
     if (op == hympi::summa::kA) log_ += "I" + std::to_string(o) + "." + std::to_string(s) + " ";
     const std::int64_t dk = s == 0 ? 0 : 2;
-    return {nullptr, {outer.data + (op == hympi::summa::kA ? dk * m : dk), outer.ld}, true};
+    return {nullptr, {static_cast<const double*>(outer.data) + (op == hympi::summa::kA ? dk * m : dk), outer.ld}, true};
   }
 
  private:
@@ -62,7 +62,8 @@ Outcome run(int lookahead) {
   Outcome r;
   r.c.assign(InPlaceSource::m * InPlaceSource::n, 1.0);
   InPlaceSource source(a, b, r.log);
-  r.posts = hympi::summa::run_steps(source, lookahead, 2.0,
+  const double two = 2.0;
+  r.posts = hympi::summa::run_steps(source, lookahead, hympi::summa::element<double>(), &two,
                                     {r.c.data(), InPlaceSource::m, InPlaceSource::m, InPlaceSource::n},
                                     [&](hympi::summa::Phase p) {
                                       if (p == hympi::summa::Phase::updated) r.log += "U ";

@@ -96,11 +96,12 @@ class Engine {
 };
 
 // The broadcast object of one line of panels (a grid row or column, `comm`) with
-// room for `capacity` doubles, under options.bcast (policy, sync), options.layout
+// room for `capacity` elements of elem_size bytes, under options.bcast (policy, sync), options.layout
 // and options.lookahead (overlap); null when `comm` has one rank (nobody to send
 // to: the panel is read in place). Collective over `comm`. Shared with the
 // drop-in pdgemm's block-cyclic route.
-std::unique_ptr<Bcast> make_panel_bcast(MPI_Comm comm, std::int64_t capacity, const EngineOptions& options);
+std::unique_ptr<Bcast> make_panel_bcast(MPI_Comm comm, std::int64_t capacity, const EngineOptions& options,
+                                        std::size_t elem_size = sizeof(double));
 
 // Checks the engine arguments; throws hympi::Error naming the first problem.
 void validate(const TwoLevelShape& shape, int comm_size, const EngineOptions& options);

@@ -11,6 +11,7 @@
 
 #include "hympi/hsumma/cost_model.hpp"
 #include "hympi/hsumma/engine.hpp"
+#include "hympi/summa/element.hpp"
 
 namespace hympi::hsumma {
 
@@ -30,10 +31,12 @@ struct LineProbe {
 std::vector<model::MeasuredShape> probe_lines(MPI_Comm comm, const LineProbe& probe,
                                               const std::vector<std::pair<int, int>>& shapes);
 
-// The DGEMM rate of the rank-w panel update C += A(rows x w) B(w x cols) for
-// each width (rows and cols capped at 1024 to keep it short), measured on rank 0
-// of comm and agreed by all.
+// The GEMM rate of the rank-w panel update C += A(rows x w) B(w x cols) of
+// element type e for each width (rows and cols capped at 1024 to keep it
+// short), measured on rank 0 of comm and agreed by all. Counted as 2 flops per
+// multiply-add of elements, as the cost model counts them.
 std::vector<model::BlockRate> probe_block_rates(MPI_Comm comm, std::int64_t rows, std::int64_t cols,
-                                                const std::vector<std::int64_t>& widths);
+                                                const std::vector<std::int64_t>& widths,
+                                                const summa::Element& e = summa::element<double>());
 
 }  // namespace hympi::hsumma

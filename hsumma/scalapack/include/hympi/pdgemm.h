@@ -1,6 +1,7 @@
-/* hympi's drop-in PDGEMM (library hympi_scalapack): ScaLAPACK's pdgemm_ run by
- * the SUMMA/HSUMMA engine, for C callers and for tuning from code. Fortran
- * callers just call PDGEMM. See hsumma/scalapack/README.md. */
+/* hympi's drop-in P?GEMM (library hympi_scalapack): ScaLAPACK's psgemm_,
+ * pdgemm_, pcgemm_ and pzgemm_ run by the SUMMA/HSUMMA engine, for C callers
+ * and for tuning from code. Fortran callers just call PSGEMM, PDGEMM, PCGEMM or
+ * PZGEMM. See hsumma/scalapack/README.md. */
 #ifndef HYMPI_PDGEMM_H
 #define HYMPI_PDGEMM_H
 #include <mpi.h>
@@ -16,6 +17,18 @@ extern "C" {
 int hympi_pdgemm(char transa, char transb, int m, int n, int k, double alpha, const double* a, int ia, int ja,
                  const int* desca, const double* b, int ib, int jb, const int* descb, double beta, double* c, int ic,
                  int jc, const int* descc);
+/* The same in single precision, and in complex (float and double): complex
+ * arrays hold (re, im) pairs, complex alpha and beta point at one pair each.
+ * TRANS 'C' is the conjugate transpose for complex, the transpose for real. */
+int hympi_psgemm(char transa, char transb, int m, int n, int k, float alpha, const float* a, int ia, int ja,
+                 const int* desca, const float* b, int ib, int jb, const int* descb, float beta, float* c, int ic,
+                 int jc, const int* descc);
+int hympi_pcgemm(char transa, char transb, int m, int n, int k, const float* alpha, const float* a, int ia, int ja,
+                 const int* desca, const float* b, int ib, int jb, const int* descb, const float* beta, float* c,
+                 int ic, int jc, const int* descc);
+int hympi_pzgemm(char transa, char transb, int m, int n, int k, const double* alpha, const double* a, int ia, int ja,
+                 const int* desca, const double* b, int ib, int jb, const int* descb, const double* beta, double* c,
+                 int ic, int jc, const int* descc);
 
 /* Settings by key, as the HYMPI_PDGEMM_* variables (hsumma/scalapack/README.md
  * lists them; an unknown key's message names the known ones). Must be equal on
@@ -30,13 +43,23 @@ int hympi_pdgemm_set(const char* key, const char* value);
 int hympi_pdgemm_set_info(MPI_Info info);
 const char* hympi_pdgemm_last_error(void);
 
-/* This rank's calls so far: run by hympi, valid but passed on to ScaLAPACK,
- * and argument errors (or calls outside the grid) left to ScaLAPACK. Null
- * pointers are skipped. */
+/* This rank's pdgemm calls so far: run by hympi, valid but passed on to
+ * ScaLAPACK, and argument errors (or calls outside the grid) left to ScaLAPACK.
+ * Null pointers are skipped. */
 void hympi_pdgemm_counts(long long* handled, long long* passed, long long* errors);
-/* Of this rank's calls run by hympi, those run by the direct engine on the
- * caller's own block-cyclic arrays (no redistribution; see README). */
+/* Of this rank's pdgemm calls run by hympi, those run by the direct engine on
+ * the caller's own block-cyclic arrays (no redistribution; see README). */
 long long hympi_pdgemm_direct_count(void);
+/* The same counters of one precision ('s', 'd', 'c' or 'z'; another letter
+ * reads 'd'), `direct` among the handled ones. Null pointers are skipped. */
+void hympi_pgemm_counts(char precision, long long* handled, long long* passed, long long* errors, long long* direct);
+/* Seconds this rank spent so far in the calls of one precision that hympi ran,
+ * by phase: moving operands (staging, redistribution), C := beta * C, panels
+ * (packing, broadcasts and the waits for them), local GEMM updates, and the
+ * whole calls (decisions and planning included). Null pointers are skipped.
+ * For timing tools (hympi-pdgemm-bench prints them). */
+void hympi_pgemm_phase_seconds(char precision, double* staging, double* scale, double* panels, double* gemm,
+                               double* total);
 /* BLACS grids whose engines (communicators, node windows) hympi holds on this
  * rank (freed by blacs_gridexit; BLACS's blacs_exit ends every grid through it). */
 int hympi_pdgemm_cached_grids(void);

@@ -23,12 +23,14 @@
 #include <vector>
 
 #include "hympi/collectives.hpp"
+#include "hympi/summa/element.hpp"
 
 namespace hympi::summa {
 
-// A panel as the update reads it: column-major with leading dimension ld.
+// A panel as the update reads it: column-major with leading dimension ld, of
+// the multiply's element type.
 struct Panel {
-  const double* data = nullptr;
+  const void* data = nullptr;
   std::int64_t ld = 1;
 };
 
@@ -62,7 +64,7 @@ class PanelSource {
 
 // This rank's block of C: rows x cols, column-major, leading dimension ld.
 struct LocalC {
-  double* data;
+  void* data;
   std::int64_t ld, rows, cols;
 };
 
@@ -74,9 +76,10 @@ struct PostCounts {
 // Where the step loop is, for a caller timing its phases.
 enum class Phase { panels_landed, updated };
 
-// C += alpha * A * B, the panels from `source`, `lookahead` (0 or 1) deep.
-// `mark`, when set, is called after each phase. Collective over the source's lines.
-PostCounts run_steps(PanelSource& source, int lookahead, double alpha, LocalC c,
+// C += alpha * A * B of element type `e` (alpha points at one), the panels from
+// `source`, `lookahead` (0 or 1) deep. `mark`, when set, is called after each
+// phase. Collective over the source's lines.
+PostCounts run_steps(PanelSource& source, int lookahead, const Element& e, const void* alpha, LocalC c,
                      const std::function<void(Phase)>& mark = {});
 
 // The panels of one multiply in flight: run_steps' pipeline, for callers that
