@@ -55,7 +55,14 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--trace-csv", o.trace_csv, "Append one row per iteration to this CSV (relative to --output-dir)")
       ->group("Output");
   app.add_flag("--save-predictions", o.save_predictions,
-               "Write the averaged test predictions to <output-dir>/predictions.mm")
+               "Write the averaged test predictions to <output-dir>/predictions.mm and their standard deviations "
+               "to predictions_std.mm")
+      ->group("Output");
+  add_enum_option(app, "--predictive-std", o.std_kind,
+                  std::map<std::string, PredictiveStd>{{"noise", PredictiveStd::with_noise},
+                                                       {"latent", PredictiveStd::latent}},
+                  "Standard deviation of each prediction (and of the coverage's intervals): noise = of a new "
+                  "observation, sample variance of u.v + 1/alpha | latent = of u.v alone")
       ->group("Output");
   app.add_flag("-q,--quiet", o.quiet, "No per-iteration lines")->group("Output");
 }

@@ -17,6 +17,7 @@ struct Options {
   SamplerConfig sampler;  // checked by the sampler itself (bad values: exit 2)
   std::string output_dir = ".", trace_csv;
   bool save_predictions = false, quiet = false;
+  PredictiveStd std_kind = PredictiveStd::with_noise;
   hympi::apps::CommonOptions common;
 };
 

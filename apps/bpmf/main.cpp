@@ -37,12 +37,14 @@ void on_root(MPI_Comm comm, int rank, Work work) {
   agree_on_success(comm, error);
 }
 
-void save_predictions(const Options& o, const Dataset& data, const std::vector<double>& predictions) {
+// The test entries' positions with `values`, as Matrix Market.
+void save_values(const Options& o, const Dataset& data, const std::vector<double>& values, const std::string& file,
+                 const std::string& what) {
   Ratings out = data.test;
-  for (std::size_t k = 0; k < out.entries.size(); ++k) out.entries[k].value = predictions[k];
-  const std::string path = in_dir(o.output_dir, "predictions.mm");
-  write_matrix_market(path, out, "hympi-bpmf averaged test predictions, seed " + std::to_string(o.sampler.seed));
-  std::printf("predictions written to %s\n", path.c_str());
+  for (std::size_t k = 0; k < out.entries.size(); ++k) out.entries[k].value = values[k];
+  const std::string path = in_dir(o.output_dir, file);
+  write_matrix_market(path, out, "hympi-bpmf " + what + ", seed " + std::to_string(o.sampler.seed));
+  std::printf("%s written to %s\n", what.c_str(), path.c_str());
 }
 
 int run(Options& o) {
@@ -77,7 +79,7 @@ int run(Options& o) {
     trace.write(trace_record(o, info, last));
   }
   HYMPI_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &totals.seconds, 1, MPI_DOUBLE, MPI_MAX, world));
-  const auto predictions = sampler.gather_predictions(0);
+  const auto predictions = sampler.gather_predictive(o.std_kind, 0);
 
   Summary s;
   const double items = static_cast<double>(data.train.rows + data.train.cols) * total;
@@ -91,11 +93,19 @@ int run(Options& o) {
   s.node_memory = hympi::apps::sum_process_memory(topo.node_comm());  // rank 0 reports its node
   s.node_ranks = topo.node_size();
   if (rank == 0) {
-    s.digest = digest(predictions);
+    s.digest = digest(predictions.mean);
+    s.std_digest = digest(predictions.std);
+    s.coverage = interval_coverage(data.test, predictions.mean, predictions.std);
+    s.std_kind = o.std_kind;
     print_summary(s, totals);
     csv.write(summary_record(data, o, s, totals));
   }
-  if (o.save_predictions) on_root(world, rank, [&] { save_predictions(o, data, predictions); });
+  if (o.save_predictions)
+    on_root(world, rank, [&] {
+      save_values(o, data, predictions.mean, "predictions.mm", "averaged test predictions");
+      save_values(o, data, predictions.std, "predictions_std.mm",
+                  std::string("predictive standard deviations (") + to_string(o.std_kind) + ")");
+    });
   return hympi::apps::kSuccess;
 }
 
