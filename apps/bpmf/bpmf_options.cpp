@@ -58,13 +58,31 @@ void add_options(CLI::App& app, Options& o) {
                "Write the averaged test predictions to <output-dir>/predictions.mm and their standard deviations "
                "to predictions_std.mm")
       ->group("Output");
-  add_enum_option(app, "--predictive-std", o.std_kind,
-                  std::map<std::string, PredictiveStd>{{"noise", PredictiveStd::with_noise},
-                                                       {"latent", PredictiveStd::latent}},
-                  "Standard deviation of each prediction (and of the coverage's intervals): noise = of a new "
-                  "observation, sample variance of u.v + 1/alpha | latent = of u.v alone")
+  add_enum_option(
+      app, "--predictive-std", o.std_kind,
+      std::map<std::string, PredictiveStd>{{"noise", PredictiveStd::with_noise}, {"latent", PredictiveStd::latent}},
+      "Standard deviation of each prediction (and of the coverage's intervals): noise = of a new "
+      "observation, sample variance of u.v + 1/alpha | latent = of u.v alone")
       ->group("Output");
+  app.add_option("--checkpoint-every", o.checkpoint_every,
+                 "Write the chain state every N iterations, at the end and on SIGTERM (0: never)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str()
+      ->group("Checkpoint");
+  app.add_option("--checkpoint-dir", o.checkpoint_dir,
+                 "Directory of the checkpoint (default: the --resume directory, else <output-dir>/checkpoint)")
+      ->group("Checkpoint");
+  app.add_option("--resume", o.resume,
+                 "Continue the chain checkpointed in this directory (same data, K, alpha, burn-in and seed; any "
+                 "rank count and policy)")
+      ->group("Checkpoint");
+  app.add_option("--stop-after", o.stop_after, "Testing: exit hard (no checkpoint, no cleanup) after iteration N")
+      ->group("Checkpoint");
   app.add_flag("-q,--quiet", o.quiet, "No per-iteration lines")->group("Output");
+}
+
+void resolve_paths(Options& o) {
+  if (o.checkpoint_dir.empty()) o.checkpoint_dir = o.resume.empty() ? in_dir(o.output_dir, "checkpoint") : o.resume;
 }
 
 std::string in_dir(const std::string& dir, const std::string& file) {

@@ -18,10 +18,14 @@ struct Options {
   std::string output_dir = ".", trace_csv;
   bool save_predictions = false, quiet = false;
   PredictiveStd std_kind = PredictiveStd::with_noise;
+  int checkpoint_every = 0, stop_after = -1;
+  std::string checkpoint_dir, resume;  // checkpoint_dir: --resume, else <output-dir>/checkpoint, when empty
   hympi::apps::CommonOptions common;
 };
 
 void add_options(CLI::App& app, Options& options);
+// Fills the defaults that depend on other options (the checkpoint directory).
+void resolve_paths(Options& options);
 
 // `file` inside `dir` unless it is absolute, "-" or empty.
 std::string in_dir(const std::string& dir, const std::string& file);

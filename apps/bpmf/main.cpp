@@ -11,8 +11,10 @@
 #include "bpmf/sampler.hpp"
 #include "bpmf_options.hpp"
 #include "bpmf_report.hpp"
+#include "chain_checkpoints.hpp"
 #include "hympi/topology.hpp"
 #include "load_data.hpp"
+#include "on_root.hpp"
 #include "process_memory.hpp"
 #include "record.hpp"
 #include "run_info.hpp"
@@ -20,22 +22,7 @@
 namespace bpmf::app {
 namespace {
 
-using hympi::apps::agree_on_success;
 using hympi::apps::RecordCsv;
-
-// Rank 0 does `work` (file system only); every rank learns whether it failed.
-template <class Work>
-void on_root(MPI_Comm comm, int rank, Work work) {
-  std::string error;
-  if (rank == 0) {
-    try {
-      work();
-    } catch (const std::exception& e) {
-      error = e.what();
-    }
-  }
-  agree_on_success(comm, error);
-}
 
 // The test entries' positions with `values`, as Matrix Market.
 void save_values(const Options& o, const Dataset& data, const std::vector<double>& values, const std::string& file,
@@ -59,7 +46,10 @@ int run(Options& o) {
   Dataset data = load_dataset(o.input, world);
   const hympi::Topology& topo = hympi::Topology::of(world, layout);
   const auto info = hympi::apps::gather_run_info(topo);
+  resolve_paths(o);
   Sampler sampler(topo, data.train, data.test, o.sampler);
+  const ChainCheckpoints checkpoints(o, data, world);
+  checkpoints.resume(sampler);
   const double baseline = baseline_rmse(data.train, data.test);
   data.release_train();  // the sampler's TrainingMatrix is the one copy kept
 
@@ -72,12 +62,14 @@ int run(Options& o) {
   const int total = sampler.total_iterations();
   IterationReport last;
   Totals totals;
-  for (int it = 0; it < total; ++it) {
+  while (sampler.iteration() < total) {
     last = sampler.step();
     totals.add(last);
     if (rank == 0 && !o.quiet) print_iteration(last, total);
     trace.write(trace_record(o, info, last));
+    if (checkpoints.after_iteration(sampler)) return hympi::apps::kCheckFailed;  // not finished: resume later
   }
+  if (totals.iterations == 0) last = sampler.current_report();  // resumed at the end of the chain
   HYMPI_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &totals.seconds, 1, MPI_DOUBLE, MPI_MAX, world));
   const auto predictions = sampler.gather_predictive(o.std_kind, 0);
 

@@ -154,17 +154,25 @@ double Sampler::prediction(const TestEntry& e, const double* U, const double* V)
 void Sampler::predict(IterationReport& report, double& seconds_sync) {
   const double* U = sides_[0].exchange->result_as<double>();
   const double* V = sides_[1].exchange->result_as<double>();
-  ExactSums sums(2);
   for (std::size_t k = 0; k < test_.size(); ++k) {
-    const auto& e = test_[k];
-    const double p = prediction(e, U, V);
+    const double p = prediction(test_[k], U, V);
     last_prediction_[k] = p;
-    sums.add(0, (p - e.value) * (p - e.value));
     if (!report.burnin) {
       prediction_sum_[k] += p;
       moments_.add(k, p, averaged_);
+    }
+  }
+  measure_rmse(report, seconds_sync);
+}
+
+void Sampler::measure_rmse(IterationReport& report, double& seconds_sync) {
+  ExactSums sums(2);
+  for (std::size_t k = 0; k < test_.size(); ++k) {
+    const double y = test_[k].value, p = last_prediction_[k];
+    sums.add(0, (p - y) * (p - y));
+    if (!report.burnin) {
       const double a = prediction_sum_[k] / averaged_;
-      sums.add(1, (a - e.value) * (a - e.value));
+      sums.add(1, (a - y) * (a - y));
     }
   }
   const double t0 = now();
@@ -174,6 +182,16 @@ void Sampler::predict(IterationReport& report, double& seconds_sync) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   report.rmse_sample = test_total_ ? std::sqrt(sums.value(0) / n) : nan;
   report.rmse_average = (test_total_ && !report.burnin) ? std::sqrt(sums.value(1) / n) : nan;
+}
+
+IterationReport Sampler::current_report() {
+  IterationReport report;
+  report.iteration = iteration_;
+  report.burnin = iteration_ <= config_.burnin;
+  report.samples_averaged = averaged_;
+  double sync = 0.0;
+  measure_rmse(report, sync);
+  return report;
 }
 
 IterationReport Sampler::step() {

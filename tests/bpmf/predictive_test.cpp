@@ -6,6 +6,8 @@
 // 8 standard errors, while an overconfident model (alpha 25x too large) and the
 // latent-only std fall outside it - so the tolerance cannot pass by chance.
 // Runs on whatever rank count and emulated layout the environment gives.
+#include "bpmf/predictive.hpp"
+
 #include <mpi.h>
 
 #include <cmath>
@@ -13,7 +15,6 @@
 #include <string>
 #include <vector>
 
-#include "bpmf/predictive.hpp"
 #include "bpmf/sampler.hpp"
 #include "bpmf/synthetic.hpp"
 #include "hympi/topology.hpp"
@@ -114,8 +115,7 @@ void coverage_is_calibrated(const hympi::Topology& topo, int rank) {
     return std::fabs(c.fraction68() - 0.68) <= 0.04 && std::fabs(c.fraction95() - 0.95) <= 0.025;
   };
   const auto text = [](const bpmf::Coverage& c) {
-    return std::to_string(c.fraction68()) + " / " + std::to_string(c.fraction95()) + " of " +
-           std::to_string(c.entries);
+    return std::to_string(c.fraction68()) + " / " + std::to_string(c.fraction95()) + " of " + std::to_string(c.entries);
   };
   check(within(good), "calibrated model: coverage " + text(good) + " not within 0.68 +- 0.04 / 0.95 +- 0.025");
   check(!within(overconfident), "overconfident model passes the coverage check: " + text(overconfident));

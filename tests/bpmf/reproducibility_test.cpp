@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "bpmf/checkpoint.hpp"
 #include "bpmf/sampler.hpp"
 #include "bpmf/synthetic.hpp"
 #include "hympi/layout.hpp"
@@ -46,21 +47,6 @@ Run run(const hympi::Topology& topo, const bpmf::SyntheticData& data, bpmf::Samp
   r.predictions = std::move(p.mean);
   r.std = std::move(p.std);
   return r;
-}
-
-// The 1-rank chain state on every rank (it exists on world rank 0 only).
-bpmf::ChainState broadcast(bpmf::ChainState s) {
-  int head[2] = {s.iteration, s.averaged};
-  MPI_Bcast(head, 2, MPI_INT, 0, MPI_COMM_WORLD);
-  s.iteration = head[0];
-  s.averaged = head[1];
-  for (auto* v : {&s.U, &s.V, &s.prediction_sum, &s.moment_mean, &s.moment_m2}) {
-    long long n = static_cast<long long>(v->size());
-    MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
-    v->resize(static_cast<std::size_t>(n));
-    MPI_Bcast(v->data(), static_cast<int>(n), MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  }
-  return s;
 }
 
 std::vector<double> tail(const std::vector<double>& v, std::size_t n) {
@@ -100,7 +86,8 @@ int main(int argc, char** argv) {
   config.exchange = {hympi::Policy::pure, hympi::SyncKind::barrier};
   const int stop_at = 17;  // within the samples: the moments are part of the state
   const Run reference = run(hympi::Topology::of(MPI_COMM_SELF, hympi::LayoutSpec{}), data, config, stop_at);
-  const bpmf::ChainState middle = broadcast(reference.middle);
+  bpmf::ChainState middle = reference.middle;  // on rank 0: the 1-rank state to every rank
+  bpmf::broadcast(middle, MPI_COMM_WORLD);
 
   // The noise sets the bound: no predictor beats RMSE = noise on average; a correct
   // sampler on this well-determined problem gets within 12% of it (the training-mean

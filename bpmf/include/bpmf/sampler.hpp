@@ -74,6 +74,9 @@ class Sampler {
   // One Gibbs iteration (rows then columns). Collective.
   IterationReport step();
 
+  // Collective: the test RMSE of the current state (as step() reported it), no timings.
+  IterationReport current_report();
+
   int iteration() const { return iteration_; }
   int total_iterations() const { return config_.burnin + config_.samples; }
   const SamplerConfig& config() const { return config_; }
@@ -118,6 +121,7 @@ class Sampler {
   void initialise();
   double sample_side(int side, double& seconds_sync);  // returns seconds of sampling
   void predict(IterationReport& report, double& seconds_sync);
+  void measure_rmse(IterationReport& report, double& seconds_sync);               // from the current predictions
   double prediction(const TestEntry& e, const double* U, const double* V) const;  // of one sample
   // Rank 0 gets the local per-entry `values` of every rank placed in test-file order.
   std::vector<std::vector<double>> gather_by_position(const std::vector<const std::vector<double>*>& values,
