@@ -11,6 +11,12 @@
 
 namespace bpmf::app {
 
+// `hympi-bpmf predict`: means and standard deviations of given pairs from saved samples.
+struct PredictOptions {
+  bool chosen = false;  // the subcommand was given
+  std::string model, pairs, mean_output = "predicted.mm", std_output = "predicted_std.mm";
+};
+
 struct Options {
   InputSpec input;
   bool synthetic = false;
@@ -19,6 +25,9 @@ struct Options {
   bool save_predictions = false, quiet = false;
   PredictiveStd std_kind = PredictiveStd::with_noise;
   int checkpoint_every = 0, stop_after = -1;
+  int save_samples_every = 0;
+  std::string samples_dir;  // default <output-dir>/samples
+  PredictOptions predict;
   std::string checkpoint_dir, resume;  // checkpoint_dir: --resume, else <output-dir>/checkpoint, when empty
   hympi::apps::CommonOptions common;
 };

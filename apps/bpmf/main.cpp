@@ -9,12 +9,14 @@
 #include "app.hpp"
 #include "bpmf/matrix_market.hpp"
 #include "bpmf/sampler.hpp"
+#include "bpmf/saved_samples.hpp"
 #include "bpmf_options.hpp"
 #include "bpmf_report.hpp"
 #include "chain_checkpoints.hpp"
 #include "hympi/topology.hpp"
 #include "load_data.hpp"
 #include "on_root.hpp"
+#include "predict_command.hpp"
 #include "process_memory.hpp"
 #include "record.hpp"
 #include "run_info.hpp"
@@ -34,7 +36,23 @@ void save_values(const Options& o, const Dataset& data, const std::vector<double
   std::printf("%s written to %s\n", what.c_str(), path.c_str());
 }
 
+// Every --save-samples-every-th post-burn-in sample, written by rank 0 (U and V are whole on every rank).
+void save_sample_if_due(const Options& o, const Sampler& sampler, const IterationReport& r, const ModelInfo& info,
+                        int rank) {
+  if (o.save_samples_every <= 0 || r.burnin || r.samples_averaged % o.save_samples_every != 0) return;
+  on_root(MPI_COMM_WORLD, rank, [&] {
+    save_sample(o.samples_dir, r.samples_averaged, info, sampler.rows_latent(), sampler.cols_latent(),
+                sampler.hyperparameters(0), sampler.hyperparameters(1));
+  });
+}
+
+ModelInfo model_info(const Options& o, const Dataset& data, const Sampler& sampler) {
+  return {o.sampler.K,     o.sampler.alpha, sampler.train_mean(), data.train.rows,
+          data.train.cols, o.sampler.seed,  o.sampler.burnin};
+}
+
 int run(Options& o) {
+  if (o.predict.chosen) return run_predict(o);
   const MPI_Comm world = MPI_COMM_WORLD;
   int rank = 0, size = 1;
   HYMPI_CHECK_MPI(MPI_Comm_rank(world, &rank));
@@ -51,6 +69,8 @@ int run(Options& o) {
   const ChainCheckpoints checkpoints(o, data, world);
   checkpoints.resume(sampler);
   const double baseline = baseline_rmse(data.train, data.test);
+  const ModelInfo saved_model = model_info(o, data, sampler);
+  if (o.save_samples_every > 0) on_root(world, rank, [&] { write_model_info(o.samples_dir, saved_model); });
   data.release_train();  // the sampler's TrainingMatrix is the one copy kept
 
   if ((!o.common.csv.empty() || !o.trace_csv.empty() || o.save_predictions) && !o.output_dir.empty())
@@ -67,6 +87,7 @@ int run(Options& o) {
     totals.add(last);
     if (rank == 0 && !o.quiet) print_iteration(last, total);
     trace.write(trace_record(o, info, last));
+    save_sample_if_due(o, sampler, last, saved_model, rank);
     if (checkpoints.after_iteration(sampler)) return hympi::apps::kCheckFailed;  // not finished: resume later
   }
   if (totals.iterations == 0) last = sampler.current_report();  // resumed at the end of the chain

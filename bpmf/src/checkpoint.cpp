@@ -190,15 +190,17 @@ void broadcast(ChainState& s, MPI_Comm comm, int root) {
   HYMPI_CHECK_MPI(MPI_Bcast(head, 2, MPI_INT, root, comm));
   s.iteration = head[0];
   s.averaged = head[1];
-  for (auto* v : {&s.U, &s.V, &s.prediction_sum, &s.moment_mean, &s.moment_m2}) {
-    long long n = static_cast<long long>(v->size());
-    HYMPI_CHECK_MPI(MPI_Bcast(&n, 1, MPI_LONG_LONG, root, comm));
-    v->resize(static_cast<std::size_t>(n));
-    // Chunks keep the count within an int.
-    const long long chunk = 1LL << 27;
-    for (long long off = 0; off < n; off += chunk)
-      HYMPI_CHECK_MPI(MPI_Bcast(v->data() + off, static_cast<int>(std::min(chunk, n - off)), MPI_DOUBLE, root, comm));
-  }
+  for (auto* v : {&s.U, &s.V, &s.prediction_sum, &s.moment_mean, &s.moment_m2}) broadcast_values(*v, comm, root);
+}
+
+void broadcast_values(std::vector<double>& v, MPI_Comm comm, int root) {
+  long long n = static_cast<long long>(v.size());
+  HYMPI_CHECK_MPI(MPI_Bcast(&n, 1, MPI_LONG_LONG, root, comm));
+  v.resize(static_cast<std::size_t>(n));
+  // Chunks keep the count within an int.
+  const long long chunk = 1LL << 27;
+  for (long long off = 0; off < n; off += chunk)
+    HYMPI_CHECK_MPI(MPI_Bcast(v.data() + off, static_cast<int>(std::min(chunk, n - off)), MPI_DOUBLE, root, comm));
 }
 
 }  // namespace bpmf

@@ -126,8 +126,8 @@ double Sampler::sample_side(int side, double& seconds_sync) {
   }
   Stream hyper_stream(config_.seed, static_cast<std::uint64_t>(iteration_), static_cast<std::uint64_t>(side),
                       kHyperItem);
-  const Hyper hyper = sample_normal_wishart(posterior(prior_, stats), hyper_stream);
-  const ItemPrior item_prior{hyper.Lambda, hyper.Lambda * hyper.mu};
+  s.hyper = sample_normal_wishart(posterior(prior_, stats), hyper_stream);
+  const ItemPrior item_prior{s.hyper.Lambda, s.hyper.Lambda * s.hyper.mu};
 
   const double* other = sides_[1 - side].exchange->result_as<double>();
   const SideView& ratings = train_->side(side);
@@ -146,9 +146,7 @@ double Sampler::sample_side(int side, double& seconds_sync) {
 
 double Sampler::prediction(const TestEntry& e, const double* U, const double* V) const {
   const int K = config_.K;
-  const Eigen::Map<const Eigen::VectorXd> u(U + static_cast<std::int64_t>(e.row) * K, K);
-  const Eigen::Map<const Eigen::VectorXd> v(V + static_cast<std::int64_t>(e.col) * K, K);
-  return mean_ + u.dot(v);
+  return predict_one(mean_, U + static_cast<std::int64_t>(e.row) * K, V + static_cast<std::int64_t>(e.col) * K, K);
 }
 
 void Sampler::predict(IterationReport& report, double& seconds_sync) {

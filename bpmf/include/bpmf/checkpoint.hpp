@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "bpmf/ratings.hpp"
 #include "bpmf/sampler.hpp"
@@ -42,5 +43,7 @@ ChainState read_checkpoint(const std::string& dir, const ChainIdentity& expected
 
 // Collective: `state` of `root` on every rank of comm.
 void broadcast(ChainState& state, MPI_Comm comm, int root = 0);
+// Collective: `values` of `root` (any length) on every rank of comm.
+void broadcast_values(std::vector<double>& values, MPI_Comm comm, int root = 0);
 
 }  // namespace bpmf

@@ -4,12 +4,19 @@
 // the predictive standard deviation with or without the observation noise, and the
 // coverage of the central 68% and 95% predictive intervals.
 #pragma once
+#include <Eigen/Core>
 #include <cstddef>
 #include <vector>
 
 #include "bpmf/ratings.hpp"
 
 namespace bpmf {
+
+// One sample's prediction, mean + u.v: the sampler and the saved-sample predictor
+// compute it alike, so their results agree bit for bit.
+inline double predict_one(double mean, const double* u, const double* v, int K) {
+  return mean + Eigen::Map<const Eigen::VectorXd>(u, K).dot(Eigen::Map<const Eigen::VectorXd>(v, K));
+}
 
 // What the standard deviation describes. with_noise (the default): a new
 // observation, Var = Var_samples(u.v) + 1/alpha, the spread the intervals'

@@ -105,11 +105,14 @@ class Sampler {
   // The current latent matrices (rows x K and cols x K, item-major), valid until the next step().
   const double* rows_latent() const;
   const double* cols_latent() const;
+  // The hyperparameters (mu, Lambda) of the last draw: side 0 = rows, 1 = cols.
+  const Hyper& hyperparameters(int side) const { return sides_[side].hyper; }
 
  private:
   struct SideData {
     std::int64_t items = 0, begin = 0, end = 0;
     std::unique_ptr<hympi::Allgatherv> exchange;
+    Hyper hyper;  // drawn in the last half-iteration of this side
   };
   struct TestEntry {
     std::int32_t row, col;
