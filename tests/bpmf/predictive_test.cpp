@@ -86,8 +86,9 @@ void std_equals_direct_computation(const hympi::Topology& topo, int rank) {
                     close(noise.std[k], std::sqrt(var + 1.0 / config.alpha), 1e-12) && latent.mean[k] == noise.mean[k];
     if (!ok) ++bad;
     check(ok, "entry " + std::to_string(k) + ": sampler mean/std " + std::to_string(noise.mean[k]) + "/" +
-                  std::to_string(latent.std[k]) + " vs direct " + std::to_string(mean) + "/" +
-                  std::to_string(std::sqrt(var)));
+                  std::to_string(latent.std[k]) + "/" + std::to_string(noise.std[k]) + " vs direct " +
+                  std::to_string(mean) + "/" + std::to_string(std::sqrt(var)) + "/" +
+                  std::to_string(std::sqrt(var + 1.0 / config.alpha)));
   }
   std::printf("checked: mean and std of %zu test entries over %zu samples against the direct computation\n", n_test,
               samples.size());
