@@ -107,9 +107,10 @@ double Sampler::sample_side(int side, double& seconds_sync) {
     const double* u = self + item * K;
     std::size_t t = K;
     for (int a = 0; a < K; ++a) {
-      sums.add(a, u[a]);
-      for (int b = 0; b <= a; ++b) sums.add(t++, u[a] * u[b]);
+      sums.add_batched(a, u[a]);
+      for (int b = 0; b <= a; ++b) sums.add_batched(t++, u[a] * u[b]);
     }
+    if ((item - s.begin + 1) % ExactSums::kBatch == 0) sums.fold();
   }
   const double t1 = now();
   hyper_stats_->run(sums);
