@@ -42,17 +42,9 @@ bpmf::ChainState small_state() {
   return s;
 }
 
+// data hash, rows, cols, test entries, K, burn-in, seed, alpha
 bpmf::ChainIdentity small_identity() {
-  bpmf::ChainIdentity id;
-  id.data_hash = 12345;
-  id.rows = 3;
-  id.cols = 2;
-  id.test_entries = 3;
-  id.K = 2;
-  id.burnin = 5;
-  id.seed = 9;
-  id.alpha = 2.0;
-  return id;
+  return {12345, 3, 2, 3, 2, 5, 9, 2.0};
 }
 
 std::string error_of(const std::string& dir, const bpmf::ChainIdentity& id) {
