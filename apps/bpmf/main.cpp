@@ -70,7 +70,14 @@ int run(Options& o) {
   checkpoints.resume(sampler);
   const double baseline = baseline_rmse(data.train, data.test);
   const ModelInfo saved_model = model_info(o, data, sampler);
-  if (o.save_samples_every > 0) on_root(world, rank, [&] { write_model_info(o.samples_dir, saved_model); });
+  if (o.save_samples_every > 0)
+    on_root(world, rank, [&] {
+      // Samples of two chains in one directory would be averaged together by predict.
+      if (o.resume.empty() && holds_samples(o.samples_dir))
+        throw InputError("'" + o.samples_dir + "' holds the samples of another run: choose another --samples-dir " +
+                         "or remove them");
+      write_model_info(o.samples_dir, saved_model);
+    });
   data.release_train();  // the sampler's TrainingMatrix is the one copy kept
 
   if ((!o.common.csv.empty() || !o.trace_csv.empty() || o.save_predictions) && !o.output_dir.empty())

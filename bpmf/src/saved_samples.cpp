@@ -79,15 +79,28 @@ void save_sample(const std::string& dir, int index, const ModelInfo& info, const
   write_npy(sample_file(dir, index, "Lambda_V"), cols.Lambda.data(), info.K, info.K);
 }
 
-std::vector<int> saved_sample_indices(const std::string& dir) {
+namespace {
+// The sample numbers in `dir` in directory order; empty when it has none or does not exist.
+std::vector<int> sample_numbers(const std::string& dir, std::error_code& ec) {
   std::vector<int> out;
   static const std::regex name(R"(sample-(\d{6})-V\.npy)");
-  std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
     std::smatch m;
     const std::string file = entry.path().filename().string();
     if (std::regex_match(file, m, name)) out.push_back(std::stoi(m[1]));
   }
+  return out;
+}
+}  // namespace
+
+bool holds_samples(const std::string& dir) {
+  std::error_code ec;
+  return !sample_numbers(dir, ec).empty();
+}
+
+std::vector<int> saved_sample_indices(const std::string& dir) {
+  std::error_code ec;
+  std::vector<int> out = sample_numbers(dir, ec);
   if (ec) throw InputError("cannot list '" + dir + "': " + ec.message());
   if (out.empty()) throw InputError("'" + dir + "' holds no saved samples (sample-NNNNNN-V.npy)");
   std::sort(out.begin(), out.end());

@@ -1,7 +1,8 @@
 # Saved samples and `hympi-bpmf predict`: a 2-rank run saves every sample (.npy);
 # predict on 1 and 3 ranks (another layout) gives the digests of the run's own test
 # predictions and standard deviations (bitwise), for both std kinds; a model
-# directory without samples and pairs outside the model are refused (exit 2).
+# directory without samples, pairs outside the model and a new run saving into
+# another run's samples are refused (exit 2).
 # Inputs: SYNTH, BPMF, LAUNCH ('|'-separated launcher prefix up to the -np flag), WORK.
 string(REPLACE "|" ";" launch "${LAUNCH}")
 file(REMOVE_RECURSE ${WORK})
@@ -43,6 +44,14 @@ foreach(kind noise latent)
     endif()
   endforeach()
 endforeach()
+
+# A new run does not mix its samples with another run's.
+execute_process(COMMAND ${launch} 2 ${BPMF} --train ${WORK}/train.mm --test ${WORK}/test.mm -K 5 --burnin 5
+                        --samples 12 --quiet --save-samples-every 1 --samples-dir ${WORK}/noise
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+if(NOT rc EQUAL 2 OR NOT "${out}${err}" MATCHES "hympi-bpmf: error: [^\n]*holds the samples of another run")
+  message(FATAL_ERROR "a run saving into another run's samples: exit ${rc}:\n${out}${err}")
+endif()
 
 set(refusals "holds no saved samples#--model|${WORK}|--pairs|${WORK}/test.mm"
              "outside the training matrix#--model|${WORK}/noise|--pairs|${WORK}/outside.mm")

@@ -32,6 +32,8 @@ ModelInfo read_model_info(const std::string& dir);
 void save_sample(const std::string& dir, int index, const ModelInfo& info, const double* U, const double* V,
                  const Hyper& rows, const Hyper& cols);
 
+// Whether `dir` holds any sample (false also when it does not exist).
+bool holds_samples(const std::string& dir);
 // The indices of the samples in `dir`, ascending; throws InputError when there are none.
 std::vector<int> saved_sample_indices(const std::string& dir);
 // "dir/sample-NNNNNN-" + what + ".npy"
