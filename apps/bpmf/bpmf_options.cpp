@@ -2,6 +2,27 @@
 
 namespace bpmf::app {
 
+namespace {
+std::map<std::string, PredictiveStd> predictive_std_names() {
+  return {{"noise", PredictiveStd::with_noise}, {"latent", PredictiveStd::latent}};
+}
+
+void add_predict_command(CLI::App& app, Options& o) {
+  auto* sub = app.add_subcommand("predict",
+                                 "Mean and standard deviation of the predictions of given (row, column) pairs from "
+                                 "the samples saved by --save-samples-every (any rank count)");
+  auto& p = o.predict;
+  sub->add_option("--model", p.model, "Directory of the saved samples")->required();
+  sub->add_option("--pairs", p.pairs, "Matrix Market file of the pairs (values ignored; a test file will do)")
+      ->required();
+  sub->add_option("--mean-output", p.mean_output, "Matrix Market file of the means")->capture_default_str();
+  sub->add_option("--std-output", p.std_output, "Matrix Market file of the standard deviations")->capture_default_str();
+  hympi::apps::add_enum_option(*sub, "--predictive-std", o.std_kind, predictive_std_names(),
+                               "noise: of a new observation (u.v variance + 1/alpha) | latent: of u.v alone");
+  sub->callback([&p] { p.chosen = true; });
+}
+}  // namespace
+
 void add_options(CLI::App& app, Options& o) {
   auto* train =
       app.add_option("--train", o.input.train, "Training matrix (Matrix Market, optionally .gz)")->group("Input");
@@ -50,14 +71,46 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--output-dir", o.output_dir, "Directory for the CSV files and predictions")
       ->capture_default_str()
       ->group("Output");
+  add_predict_command(app, o);
   hympi::apps::add_common_options(app, o.common,
                                   "Append a summary row to this CSV (relative to --output-dir; - = stdout)");
   app.add_option("--trace-csv", o.trace_csv, "Append one row per iteration to this CSV (relative to --output-dir)")
       ->group("Output");
   app.add_flag("--save-predictions", o.save_predictions,
-               "Write the averaged test predictions to <output-dir>/predictions.mm")
+               "Write the averaged test predictions to <output-dir>/predictions.mm and their standard deviations "
+               "to predictions_std.mm")
+      ->group("Output");
+  add_enum_option(app, "--predictive-std", o.std_kind, predictive_std_names(),
+                  "Standard deviation of each prediction (and of the coverage's intervals): noise = of a new "
+                  "observation, sample variance of u.v + 1/alpha | latent = of u.v alone")
+      ->group("Output");
+  app.add_option("--checkpoint-every", o.checkpoint_every,
+                 "Write the chain state every N iterations, at the end and on SIGTERM (0: never)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str()
+      ->group("Checkpoint");
+  app.add_option("--checkpoint-dir", o.checkpoint_dir,
+                 "Directory of the checkpoint (default: the --resume directory, else <output-dir>/checkpoint)")
+      ->group("Checkpoint");
+  app.add_option("--resume", o.resume,
+                 "Continue the chain checkpointed in this directory (same data, K, alpha, burn-in and seed; any "
+                 "rank count and policy)")
+      ->group("Checkpoint");
+  app.add_option("--stop-after", o.stop_after, "Testing: exit hard (no checkpoint, no cleanup) after iteration N")
+      ->group("Checkpoint");
+  app.add_option("--save-samples-every", o.save_samples_every,
+                 "Save every N-th post-burn-in sample (U, V, hyperparameters as .npy) to --samples-dir (0: none)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str()
+      ->group("Output");
+  app.add_option("--samples-dir", o.samples_dir, "Directory of the saved samples (default: <output-dir>/samples)")
       ->group("Output");
   app.add_flag("-q,--quiet", o.quiet, "No per-iteration lines")->group("Output");
+}
+
+void resolve_paths(Options& o) {
+  if (o.samples_dir.empty()) o.samples_dir = in_dir(o.output_dir, "samples");
+  if (o.checkpoint_dir.empty()) o.checkpoint_dir = o.resume.empty() ? in_dir(o.output_dir, "checkpoint") : o.resume;
 }
 
 std::string in_dir(const std::string& dir, const std::string& file) {

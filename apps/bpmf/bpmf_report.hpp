@@ -29,7 +29,10 @@ struct Summary {
   std::size_t latent_bytes_per_node = 0, ratings_bytes_per_node = 0;  // rank 0's node
   hympi::apps::ProcessMemory node_memory;                             // summed over the processes of rank 0's node
   int node_ranks = 0;
-  std::string digest;  // of the predictions' bits: equal digests = bitwise-equal results
+  std::string digest;      // of the predictions' bits: equal digests = bitwise-equal results
+  std::string std_digest;  // of the predictive standard deviations' bits
+  Coverage coverage;       // of the 68% and 95% predictive intervals on the test set
+  PredictiveStd std_kind = PredictiveStd::with_noise;
 };
 
 // RMSE of predicting every test value by the training mean.

@@ -12,6 +12,15 @@ namespace bpmf::app {
 
 namespace {
 
+std::string synthetic_name(const SyntheticSpec& s) {
+  std::ostringstream n;
+  n << "synthetic-" << s.rows << "x" << s.cols << "-rank" << s.rank << "-density" << s.density << "-noise" << s.noise
+    << "-seed" << s.seed;
+  return n.str();
+}
+
+}  // namespace
+
 void broadcast_ratings(Ratings& r, MPI_Comm comm) {
   long long head[3] = {r.rows, r.cols, static_cast<long long>(r.entries.size())};
   HYMPI_CHECK_MPI(MPI_Bcast(head, 3, MPI_LONG_LONG, 0, comm));
@@ -25,15 +34,6 @@ void broadcast_ratings(Ratings& r, MPI_Comm comm) {
   for (long long off = 0; off < total; off += chunk)
     HYMPI_CHECK_MPI(MPI_Bcast(bytes + off, static_cast<int>(std::min(chunk, total - off)), MPI_BYTE, 0, comm));
 }
-
-std::string synthetic_name(const SyntheticSpec& s) {
-  std::ostringstream n;
-  n << "synthetic-" << s.rows << "x" << s.cols << "-rank" << s.rank << "-density" << s.density << "-noise" << s.noise
-    << "-seed" << s.seed;
-  return n.str();
-}
-
-}  // namespace
 
 void Dataset::release_train() {
   std::vector<Entry>().swap(train.entries);

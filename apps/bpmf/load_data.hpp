@@ -24,6 +24,9 @@ struct Dataset {
   void release_train();
 };
 
+// Collective: root 0's matrix on every rank of comm.
+void broadcast_ratings(Ratings& r, MPI_Comm comm);
+
 // Collective. Bad input throws hympi::Error(invalid_argument) with the same message
 // on every rank.
 Dataset load_dataset(const InputSpec& spec, MPI_Comm comm);

@@ -9,10 +9,14 @@
 #include "app.hpp"
 #include "bpmf/matrix_market.hpp"
 #include "bpmf/sampler.hpp"
+#include "bpmf/saved_samples.hpp"
 #include "bpmf_options.hpp"
 #include "bpmf_report.hpp"
+#include "chain_checkpoints.hpp"
 #include "hympi/topology.hpp"
 #include "load_data.hpp"
+#include "on_root.hpp"
+#include "predict_command.hpp"
 #include "process_memory.hpp"
 #include "record.hpp"
 #include "run_info.hpp"
@@ -20,32 +24,35 @@
 namespace bpmf::app {
 namespace {
 
-using hympi::apps::agree_on_success;
 using hympi::apps::RecordCsv;
 
-// Rank 0 does `work` (file system only); every rank learns whether it failed.
-template <class Work>
-void on_root(MPI_Comm comm, int rank, Work work) {
-  std::string error;
-  if (rank == 0) {
-    try {
-      work();
-    } catch (const std::exception& e) {
-      error = e.what();
-    }
-  }
-  agree_on_success(comm, error);
+// The test entries' positions with `values`, as Matrix Market.
+void save_values(const Options& o, const Dataset& data, const std::vector<double>& values, const std::string& file,
+                 const std::string& what) {
+  Ratings out = data.test;
+  for (std::size_t k = 0; k < out.entries.size(); ++k) out.entries[k].value = values[k];
+  const std::string path = in_dir(o.output_dir, file);
+  write_matrix_market(path, out, "hympi-bpmf " + what + ", seed " + std::to_string(o.sampler.seed));
+  std::printf("%s written to %s\n", what.c_str(), path.c_str());
 }
 
-void save_predictions(const Options& o, const Dataset& data, const std::vector<double>& predictions) {
-  Ratings out = data.test;
-  for (std::size_t k = 0; k < out.entries.size(); ++k) out.entries[k].value = predictions[k];
-  const std::string path = in_dir(o.output_dir, "predictions.mm");
-  write_matrix_market(path, out, "hympi-bpmf averaged test predictions, seed " + std::to_string(o.sampler.seed));
-  std::printf("predictions written to %s\n", path.c_str());
+// Every --save-samples-every-th post-burn-in sample, written by rank 0 (U and V are whole on every rank).
+void save_sample_if_due(const Options& o, const Sampler& sampler, const IterationReport& r, const ModelInfo& info,
+                        int rank) {
+  if (o.save_samples_every <= 0 || r.burnin || r.samples_averaged % o.save_samples_every != 0) return;
+  on_root(MPI_COMM_WORLD, rank, [&] {
+    save_sample(o.samples_dir, r.samples_averaged, info, sampler.rows_latent(), sampler.cols_latent(),
+                sampler.hyperparameters(0), sampler.hyperparameters(1));
+  });
+}
+
+ModelInfo model_info(const Options& o, const Dataset& data, const Sampler& sampler) {
+  return {o.sampler.K,     o.sampler.alpha, sampler.train_mean(), data.train.rows,
+          data.train.cols, o.sampler.seed,  o.sampler.burnin};
 }
 
 int run(Options& o) {
+  if (o.predict.chosen) return run_predict(o);
   const MPI_Comm world = MPI_COMM_WORLD;
   int rank = 0, size = 1;
   HYMPI_CHECK_MPI(MPI_Comm_rank(world, &rank));
@@ -57,8 +64,20 @@ int run(Options& o) {
   Dataset data = load_dataset(o.input, world);
   const hympi::Topology& topo = hympi::Topology::of(world, layout);
   const auto info = hympi::apps::gather_run_info(topo);
+  resolve_paths(o);
   Sampler sampler(topo, data.train, data.test, o.sampler);
+  const ChainCheckpoints checkpoints(o, data, world);
+  checkpoints.resume(sampler);
   const double baseline = baseline_rmse(data.train, data.test);
+  const ModelInfo saved_model = model_info(o, data, sampler);
+  if (o.save_samples_every > 0)
+    on_root(world, rank, [&] {
+      // Samples of two chains in one directory would be averaged together by predict.
+      if (o.resume.empty() && holds_samples(o.samples_dir))
+        throw InputError("'" + o.samples_dir + "' holds the samples of another run: choose another --samples-dir " +
+                         "or remove them");
+      write_model_info(o.samples_dir, saved_model);
+    });
   data.release_train();  // the sampler's TrainingMatrix is the one copy kept
 
   if ((!o.common.csv.empty() || !o.trace_csv.empty() || o.save_predictions) && !o.output_dir.empty())
@@ -70,14 +89,17 @@ int run(Options& o) {
   const int total = sampler.total_iterations();
   IterationReport last;
   Totals totals;
-  for (int it = 0; it < total; ++it) {
+  while (sampler.iteration() < total) {
     last = sampler.step();
     totals.add(last);
     if (rank == 0 && !o.quiet) print_iteration(last, total);
     trace.write(trace_record(o, info, last));
+    save_sample_if_due(o, sampler, last, saved_model, rank);
+    if (checkpoints.after_iteration(sampler)) return hympi::apps::kCheckFailed;  // not finished: resume later
   }
+  if (totals.iterations == 0) last = sampler.current_report();  // resumed at the end of the chain
   HYMPI_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &totals.seconds, 1, MPI_DOUBLE, MPI_MAX, world));
-  const auto predictions = sampler.gather_predictions(0);
+  const auto predictions = sampler.gather_predictive(o.std_kind, 0);
 
   Summary s;
   const double items = static_cast<double>(data.train.rows + data.train.cols) * total;
@@ -91,11 +113,19 @@ int run(Options& o) {
   s.node_memory = hympi::apps::sum_process_memory(topo.node_comm());  // rank 0 reports its node
   s.node_ranks = topo.node_size();
   if (rank == 0) {
-    s.digest = digest(predictions);
+    s.digest = digest(predictions.mean);
+    s.std_digest = digest(predictions.std);
+    s.coverage = interval_coverage(data.test, predictions.mean, predictions.std);
+    s.std_kind = o.std_kind;
     print_summary(s, totals);
     csv.write(summary_record(data, o, s, totals));
   }
-  if (o.save_predictions) on_root(world, rank, [&] { save_predictions(o, data, predictions); });
+  if (o.save_predictions)
+    on_root(world, rank, [&] {
+      save_values(o, data, predictions.mean, "predictions.mm", "averaged test predictions");
+      save_values(o, data, predictions.std, "predictions_std.mm",
+                  std::string("predictive standard deviations (") + to_string(o.std_kind) + ")");
+    });
   return hympi::apps::kSuccess;
 }
 

@@ -16,6 +16,15 @@ constexpr double kLimit = 0x1p39;  // whole part of a term fits the high 64-bit 
 
 void ExactSums::clear() {
   std::fill(acc_.begin(), acc_.end(), int128{0});
+  std::fill(high_.begin(), high_.end(), 0);
+  std::fill(low_.begin(), low_.end(), 0);
+}
+
+void ExactSums::fold() {
+  for (std::size_t i = 0; i < acc_.size(); ++i) {
+    acc_[i] += static_cast<int128>(high_[i]) * (int128{1} << 32) + low_[i];
+    high_[i] = low_[i] = 0;
+  }
 }
 
 void ExactSums::add(std::size_t index, double term) {
@@ -60,6 +69,7 @@ ExactSumReduction::ExactSumReduction(const hympi::Topology& topo, std::size_t co
 void ExactSumReduction::run(ExactSums& sums) {
   if (static_cast<std::int64_t>(sums.size()) * ExactSums::kLimbs != reduce_->count())
     throw hympi::Error(hympi::ErrorCode::internal, "bpmf: exact sums of another size than the reduction");
+  sums.fold();
   sums.to_limbs(reduce_->slot_as<std::int64_t>());
   reduce_->run();
   sums.from_limbs(reduce_->result_as<std::int64_t>());

@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -55,6 +56,7 @@ Sampler::Sampler(const hympi::Topology& topo, const Ratings& train, const Rating
   test_total_ = static_cast<std::int64_t>(test.entries.size());
   prediction_sum_.assign(test_.size(), 0.0);
   last_prediction_.assign(test_.size(), mean_);
+  moments_ = RunningMoments(test_.size());
   initialise();
 }
 
@@ -105,9 +107,10 @@ double Sampler::sample_side(int side, double& seconds_sync) {
     const double* u = self + item * K;
     std::size_t t = K;
     for (int a = 0; a < K; ++a) {
-      sums.add(a, u[a]);
-      for (int b = 0; b <= a; ++b) sums.add(t++, u[a] * u[b]);
+      sums.add_batched(a, u[a]);
+      for (int b = 0; b <= a; ++b) sums.add_batched(t++, u[a] * u[b]);
     }
+    if ((item - s.begin + 1) % ExactSums::kBatch == 0) sums.fold();
   }
   const double t1 = now();
   hyper_stats_->run(sums);
@@ -124,8 +127,8 @@ double Sampler::sample_side(int side, double& seconds_sync) {
   }
   Stream hyper_stream(config_.seed, static_cast<std::uint64_t>(iteration_), static_cast<std::uint64_t>(side),
                       kHyperItem);
-  const Hyper hyper = sample_normal_wishart(posterior(prior_, stats), hyper_stream);
-  const ItemPrior item_prior{hyper.Lambda, hyper.Lambda * hyper.mu};
+  s.hyper = sample_normal_wishart(posterior(prior_, stats), hyper_stream);
+  const ItemPrior item_prior{s.hyper.Lambda, s.hyper.Lambda * s.hyper.mu};
 
   const double* other = sides_[1 - side].exchange->result_as<double>();
   const SideView& ratings = train_->side(side);
@@ -142,22 +145,33 @@ double Sampler::sample_side(int side, double& seconds_sync) {
   return (t1 - t0) + (t3 - t2);
 }
 
-void Sampler::predict(IterationReport& report, double& seconds_sync) {
+double Sampler::prediction(const TestEntry& e, const double* U, const double* V) const {
   const int K = config_.K;
+  return predict_one(mean_, U + static_cast<std::int64_t>(e.row) * K, V + static_cast<std::int64_t>(e.col) * K, K);
+}
+
+void Sampler::predict(IterationReport& report, double& seconds_sync) {
   const double* U = sides_[0].exchange->result_as<double>();
   const double* V = sides_[1].exchange->result_as<double>();
-  ExactSums sums(2);
   for (std::size_t k = 0; k < test_.size(); ++k) {
-    const auto& e = test_[k];
-    const Eigen::Map<const Eigen::VectorXd> u(U + static_cast<std::int64_t>(e.row) * K, K);
-    const Eigen::Map<const Eigen::VectorXd> v(V + static_cast<std::int64_t>(e.col) * K, K);
-    const double p = mean_ + u.dot(v);
+    const double p = prediction(test_[k], U, V);
     last_prediction_[k] = p;
-    sums.add(0, (p - e.value) * (p - e.value));
     if (!report.burnin) {
       prediction_sum_[k] += p;
+      moments_.add(k, p, averaged_);
+    }
+  }
+  measure_rmse(report, seconds_sync);
+}
+
+void Sampler::measure_rmse(IterationReport& report, double& seconds_sync) {
+  ExactSums sums(2);
+  for (std::size_t k = 0; k < test_.size(); ++k) {
+    const double y = test_[k].value, p = last_prediction_[k];
+    sums.add(0, (p - y) * (p - y));
+    if (!report.burnin) {
       const double a = prediction_sum_[k] / averaged_;
-      sums.add(1, (a - e.value) * (a - e.value));
+      sums.add(1, (a - y) * (a - y));
     }
   }
   const double t0 = now();
@@ -167,6 +181,16 @@ void Sampler::predict(IterationReport& report, double& seconds_sync) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   report.rmse_sample = test_total_ ? std::sqrt(sums.value(0) / n) : nan;
   report.rmse_average = (test_total_ && !report.burnin) ? std::sqrt(sums.value(1) / n) : nan;
+}
+
+IterationReport Sampler::current_report() {
+  IterationReport report;
+  report.iteration = iteration_;
+  report.burnin = iteration_ <= config_.burnin;
+  report.samples_averaged = averaged_;
+  double sync = 0.0;
+  measure_rmse(report, sync);
+  return report;
 }
 
 IterationReport Sampler::step() {
@@ -219,15 +243,12 @@ const double* Sampler::cols_latent() const {
   return sides_[1].exchange->result_as<double>();
 }
 
-std::vector<double> Sampler::gather_predictions(int root) const {
+std::vector<std::vector<double>> Sampler::gather_by_position(const std::vector<const std::vector<double>*>& values,
+                                                             int root) const {
   const MPI_Comm comm = topo_.comm();
   const int mine = static_cast<int>(test_.size());
   std::vector<std::int64_t> position(test_.size());
-  std::vector<double> value(test_.size());
-  for (std::size_t k = 0; k < test_.size(); ++k) {
-    position[k] = test_[k].position;
-    value[k] = averaged_ > 0 ? prediction_sum_[k] / averaged_ : last_prediction_[k];
-  }
+  for (std::size_t k = 0; k < test_.size(); ++k) position[k] = test_[k].position;
   const bool is_root = topo_.rank() == root;
   std::vector<int> counts(is_root ? topo_.size() : 0), displs(counts.size(), 0);
   HYMPI_CHECK_MPI(MPI_Gather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, root, comm));
@@ -237,17 +258,89 @@ std::vector<double> Sampler::gather_predictions(int root) const {
     total += counts[r];
   }
   std::vector<std::int64_t> all_position(total);
-  std::vector<double> all_value(total);
   HYMPI_CHECK_MPI(MPI_Gatherv(position.data(), mine, MPI_INT64_T, all_position.data(), counts.data(), displs.data(),
                               MPI_INT64_T, root, comm));
-  HYMPI_CHECK_MPI(MPI_Gatherv(value.data(), mine, MPI_DOUBLE, all_value.data(), counts.data(), displs.data(),
-                              MPI_DOUBLE, root, comm));
-  std::vector<double> out;
-  if (is_root) {
-    out.assign(static_cast<std::size_t>(test_total_), 0.0);
-    for (int k = 0; k < total; ++k) out[all_position[k]] = all_value[k];
+  std::vector<std::vector<double>> out(values.size());
+  std::vector<double> all_value(total);
+  for (std::size_t v = 0; v < values.size(); ++v) {
+    HYMPI_CHECK_MPI(MPI_Gatherv(values[v]->data(), mine, MPI_DOUBLE, all_value.data(), counts.data(), displs.data(),
+                                MPI_DOUBLE, root, comm));
+    if (!is_root) continue;
+    out[v].assign(static_cast<std::size_t>(test_total_), 0.0);
+    for (int k = 0; k < total; ++k) out[v][all_position[k]] = all_value[k];
   }
   return out;
+}
+
+std::vector<double> Sampler::gather_predictions(int root) const {
+  return gather_predictive(PredictiveStd::with_noise, root).mean;
+}
+
+Predictions Sampler::gather_predictive(PredictiveStd kind, int root) const {
+  std::vector<double> mean(test_.size()), std(test_.size());
+  for (std::size_t k = 0; k < test_.size(); ++k) {
+    mean[k] = averaged_ > 0 ? prediction_sum_[k] / averaged_ : last_prediction_[k];
+    std[k] = predictive_std(moments_.m2(k), averaged_, config_.alpha, kind);
+  }
+  auto all = gather_by_position({&mean, &std}, root);
+  return {std::move(all[0]), std::move(all[1])};
+}
+
+ChainState Sampler::gather_state(int root) const {
+  std::vector<double> moment_mean(test_.size()), moment_m2(test_.size());
+  for (std::size_t k = 0; k < test_.size(); ++k) {
+    moment_mean[k] = moments_.mean(k);
+    moment_m2[k] = moments_.m2(k);
+  }
+  auto all = gather_by_position({&prediction_sum_, &moment_mean, &moment_m2}, root);
+  ChainState s;
+  if (topo_.rank() != root) return s;
+  s.iteration = iteration_;
+  s.averaged = averaged_;
+  const double* U = rows_latent();
+  const double* V = cols_latent();
+  s.U.assign(U, U + sides_[0].items * config_.K);
+  s.V.assign(V, V + sides_[1].items * config_.K);
+  s.prediction_sum = std::move(all[0]);
+  s.moment_mean = std::move(all[1]);
+  s.moment_m2 = std::move(all[2]);
+  return s;
+}
+
+void Sampler::set_latent(int side, const std::vector<double>& whole) {
+  SideData& s = sides_[side];
+  std::copy(whole.begin() + s.begin * config_.K, whole.begin() + s.end * config_.K, s.exchange->slot_as<double>());
+  s.exchange->run();
+}
+
+void Sampler::restore(const ChainState& state) {
+  const auto K = static_cast<std::size_t>(config_.K);
+  const auto n = static_cast<std::size_t>(test_total_);
+  std::string problem;
+  if (state.U.size() != static_cast<std::size_t>(sides_[0].items) * K ||
+      state.V.size() != static_cast<std::size_t>(sides_[1].items) * K)
+    problem = "its latent matrices do not fit " + std::to_string(sides_[0].items) + " rows, " +
+              std::to_string(sides_[1].items) + " columns and K = " + std::to_string(K);
+  else if (state.prediction_sum.size() != n || state.moment_mean.size() != n || state.moment_m2.size() != n)
+    problem = "it holds " + std::to_string(state.prediction_sum.size()) + " test entries, not " + std::to_string(n);
+  else if (state.iteration < 0 || state.iteration > total_iterations() ||
+           state.averaged != std::max(0, state.iteration - config_.burnin))
+    problem = "its iteration " + std::to_string(state.iteration) + " does not fit burn-in " +
+              std::to_string(config_.burnin) + " + " + std::to_string(config_.samples) + " samples";
+  if (!problem.empty())
+    throw hympi::Error(hympi::ErrorCode::invalid_argument, "cannot resume from this chain state: " + problem);
+  iteration_ = state.iteration;
+  averaged_ = state.averaged;
+  set_latent(0, state.U);
+  set_latent(1, state.V);
+  const double* U = rows_latent();
+  const double* V = cols_latent();
+  for (std::size_t k = 0; k < test_.size(); ++k) {
+    const auto at = static_cast<std::size_t>(test_[k].position);
+    prediction_sum_[k] = state.prediction_sum[at];
+    moments_.set(k, state.moment_mean[at], state.moment_m2[at]);
+    last_prediction_[k] = prediction(test_[k], U, V);
+  }
 }
 
 }  // namespace bpmf

@@ -74,6 +74,24 @@ TEST(ExactSums, NegativeValuesAndFractions) {
 // The limbs of several partial sums, added as int64 words (what MPI_SUM does),
 // carry back into exactly the sum of the partials - also when limbs overflow
 // their 32 bits and for negative totals.
+// The batched path (the sampler's statistics) gives the same bits as add(), for
+// small and large terms of both signs, and still refuses non-finite ones.
+TEST(ExactSums, BatchedEqualsAdd) {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> small(-3.0, 3.0), exponent(-40.0, 36.0);
+  bpmf::ExactSums plain(2), batched(2);
+  for (int i = 0; i < 5 * bpmf::ExactSums::kBatch; ++i) {
+    const double term = i % 7 == 0 ? std::ldexp(small(rng), static_cast<int>(exponent(rng))) : small(rng);
+    plain.add(i % 2, term);
+    batched.add_batched(i % 2, term);
+    if ((i + 1) % bpmf::ExactSums::kBatch == 0) batched.fold();
+  }
+  batched.fold();
+  for (int k = 0; k < 2; ++k) EXPECT_EQ(plain.value(k), batched.value(k));
+  EXPECT_THROW(batched.add_batched(0, std::nan("")), hympi::Error);
+  EXPECT_THROW(batched.add_batched(0, HUGE_VAL), hympi::Error);
+}
+
 TEST(ExactSums, LimbsAddLikeTheSums) {
   std::mt19937_64 gen(9);
   std::normal_distribution<double> dist(0.0, 1e5);

@@ -6,6 +6,7 @@
 // noise. Any failure fails the test on every rank (mpi_check.hpp).
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "bpmf/checkpoint.hpp"
 #include "bpmf/sampler.hpp"
 #include "bpmf/synthetic.hpp"
 #include "hympi/layout.hpp"
@@ -25,19 +27,30 @@ using hympi::test::check;
 using hympi::test::world_rank;
 
 struct Run {
-  std::vector<double> rmse_sample, rmse_average, predictions;  // predictions on rank 0 only
+  std::vector<double> rmse_sample, rmse_average, predictions, std;  // predictions and std on rank 0 only
+  bpmf::ChainState middle;  // the chain state after `stop_at` iterations (on rank 0 only)
 };
 
-Run run(const hympi::Topology& topo, const bpmf::SyntheticData& data, bpmf::SamplerConfig config) {
+// `resume`: continue that chain state (iterations before it are not in the trace).
+Run run(const hympi::Topology& topo, const bpmf::SyntheticData& data, bpmf::SamplerConfig config, int stop_at = -1,
+        const bpmf::ChainState* resume = nullptr) {
   bpmf::Sampler sampler(topo, data.train, data.test, config);
+  if (resume) sampler.restore(*resume);
   Run r;
-  for (int i = 0; i < sampler.total_iterations(); ++i) {
+  while (sampler.iteration() < sampler.total_iterations()) {
     const auto rep = sampler.step();
     r.rmse_sample.push_back(rep.rmse_sample);
     r.rmse_average.push_back(rep.rmse_average);
+    if (rep.iteration == stop_at) r.middle = sampler.gather_state(0);
   }
-  r.predictions = sampler.gather_predictions(0);
+  auto p = sampler.gather_predictive(bpmf::PredictiveStd::with_noise, 0);
+  r.predictions = std::move(p.mean);
+  r.std = std::move(p.std);
   return r;
+}
+
+std::vector<double> tail(const std::vector<double>& v, std::size_t n) {
+  return std::vector<double>(v.end() - static_cast<std::ptrdiff_t>(std::min(n, v.size())), v.end());
 }
 
 bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {
@@ -71,7 +84,10 @@ int main(int argc, char** argv) {
 
   // The plain reference: one rank, private copies, no emulated nodes.
   config.exchange = {hympi::Policy::pure, hympi::SyncKind::barrier};
-  const Run reference = run(hympi::Topology::of(MPI_COMM_SELF, hympi::LayoutSpec{}), data, config);
+  const int stop_at = 17;  // within the samples: the moments are part of the state
+  const Run reference = run(hympi::Topology::of(MPI_COMM_SELF, hympi::LayoutSpec{}), data, config, stop_at);
+  bpmf::ChainState middle = reference.middle;  // on rank 0: the 1-rank state to every rank
+  bpmf::broadcast(middle, MPI_COMM_WORLD);
 
   // The noise sets the bound: no predictor beats RMSE = noise on average; a correct
   // sampler on this well-determined problem gets within 12% of it (the training-mean
@@ -97,6 +113,16 @@ int main(int argc, char** argv) {
     check(bitwise_equal(r.rmse_average, reference.rmse_average), name + ": averaged RMSE differs from 1 rank");
     if (rank == 0)
       check(bitwise_equal(r.predictions, reference.predictions), name + ": averaged predictions differ from 1 rank");
+    if (rank == 0) check(bitwise_equal(r.std, reference.std), name + ": predictive std differs from 1 rank");
+    // Resumed from the 1-rank chain state: the same rest of the trace, the same results.
+    const Run resumed = run(topo, data, config, -1, &middle);
+    const auto rest = static_cast<std::size_t>(config.burnin + config.samples - stop_at);
+    check(bitwise_equal(resumed.rmse_sample, tail(reference.rmse_sample, rest)) &&
+              bitwise_equal(resumed.rmse_average, tail(reference.rmse_average, rest)),
+          name + ": the RMSE trace resumed from the 1-rank state differs");
+    if (rank == 0)
+      check(bitwise_equal(resumed.predictions, reference.predictions) && bitwise_equal(resumed.std, reference.std),
+            name + ": predictions resumed from the 1-rank state differ");
     if (rank == 0) std::printf("checked: %s against the 1-rank reference\n", name.c_str());
   }
   if (rank == 0)

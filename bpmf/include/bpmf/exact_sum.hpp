@@ -3,6 +3,7 @@
 // so the global sum over ranks is bitwise the same for any partition. This is what
 // lets the hyperparameters and the RMSE be identical for 1, 2, ... ranks.
 #pragma once
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -27,11 +28,26 @@ class ExactSums {
   // survive an MPI or hympi reduction that cuts the vector between them.
   static constexpr int kLimbs = 4;
 
-  explicit ExactSums(std::size_t count = 0) : acc_(count, 0) {}
+  // add_batched() may run this many times per index between two fold()s.
+  static constexpr int kBatch = 256;
+
+  explicit ExactSums(std::size_t count = 0) : acc_(count, 0), high_(count, 0), low_(count, 0) {}
   std::size_t size() const { return acc_.size(); }
   void clear();
   // Throws hympi::Error(internal) for a non-finite term or |term| >= 2^39.
   void add(std::size_t index, double term);
+  // The same sum as add() (the same two truncations of the term), for hot loops:
+  // terms below 2^30 collect in two int64 words instead of a 128-bit add; at most
+  // kBatch calls per index, then fold(). Larger or bad terms go through add().
+  void add_batched(std::size_t index, double term) {
+    if (!(std::fabs(term) < 0x1p30)) return add(index, term);  // NaN too
+    const double scaled = term * 0x1p24;
+    const auto high = static_cast<std::int64_t>(scaled);
+    high_[index] += high;  // |high| < 2^54: kBatch of them fit
+    low_[index] += static_cast<std::int64_t>((scaled - static_cast<double>(high)) * 0x1p32);
+  }
+  // Moves the batched parts into the sums; value() and to_limbs() see only folded terms.
+  void fold();
   double value(std::size_t index) const;
 
   // size() * kLimbs words; from_limbs() takes their sums over any number of copies.
@@ -40,6 +56,7 @@ class ExactSums {
 
  private:
   std::vector<int128> acc_;
+  std::vector<std::int64_t> high_, low_;  // add_batched()'s parts: units of 2^-24 and 2^-56
 };
 
 // Persistent global exact sums over topo.comm() through the core's allreduce

@@ -13,6 +13,7 @@
 #include "bpmf/exact_sum.hpp"
 #include "bpmf/item_sampler.hpp"
 #include "bpmf/normal_wishart.hpp"
+#include "bpmf/predictive.hpp"
 #include "bpmf/ratings.hpp"
 #include "bpmf/training_matrix.hpp"
 #include "hympi/collectives.hpp"
@@ -44,6 +45,23 @@ struct IterationReport {
   double items_per_second = 0.0;  // (rows + cols) / max wall time over ranks
 };
 
+// Per test entry, in test-file order.
+struct Predictions {
+  std::vector<double> mean;  // the post-burn-in average (the last sample during burn-in)
+  std::vector<double> std;   // the predictive standard deviation (NaN before the first sample)
+};
+
+// Everything a chain needs to continue: the random streams are keyed by (seed,
+// iteration, side, item), so the iteration is the whole generator state; the
+// hyperparameters are drawn afresh from U and V in every half-iteration.
+struct ChainState {
+  int iteration = 0, averaged = 0;
+  std::vector<double> U, V;  // rows x K, cols x K, item-major
+  // Per test entry, in test-file order: the sum of the predictions (the mean's bits)
+  // and their running moments.
+  std::vector<double> prediction_sum, moment_mean, moment_m2;
+};
+
 class Sampler {
  public:
   // Collective over topo.comm(). `train` and `test` are the whole matrices, identical
@@ -55,6 +73,9 @@ class Sampler {
 
   // One Gibbs iteration (rows then columns). Collective.
   IterationReport step();
+
+  // Collective: the test RMSE of the current state (as step() reported it), no timings.
+  IterationReport current_report();
 
   int iteration() const { return iteration_; }
   int total_iterations() const { return config_.burnin + config_.samples; }
@@ -71,15 +92,27 @@ class Sampler {
   // Collective: predictions for every test entry in test-file order on `root`
   // (empty elsewhere): the post-burn-in average, or the last sample during burn-in.
   std::vector<double> gather_predictions(int root = 0) const;
+  // Collective: means and predictive standard deviations on `root` (empty elsewhere).
+  Predictions gather_predictive(PredictiveStd kind, int root = 0) const;
+
+  // Collective: the chain state on `root` (empty vectors elsewhere).
+  ChainState gather_state(int root = 0) const;
+  // Collective: continue from `state` (the same on every rank, from any rank count
+  // or policy). Throws hympi::Error(invalid_argument), the same on every rank, when
+  // its sizes do not fit this problem or its iteration lies beyond the chain.
+  void restore(const ChainState& state);
 
   // The current latent matrices (rows x K and cols x K, item-major), valid until the next step().
   const double* rows_latent() const;
   const double* cols_latent() const;
+  // The hyperparameters (mu, Lambda) of the last draw: side 0 = rows, 1 = cols.
+  const Hyper& hyperparameters(int side) const { return sides_[side].hyper; }
 
  private:
   struct SideData {
     std::int64_t items = 0, begin = 0, end = 0;
     std::unique_ptr<hympi::Allgatherv> exchange;
+    Hyper hyper;  // drawn in the last half-iteration of this side
   };
   struct TestEntry {
     std::int32_t row, col;
@@ -91,6 +124,12 @@ class Sampler {
   void initialise();
   double sample_side(int side, double& seconds_sync);  // returns seconds of sampling
   void predict(IterationReport& report, double& seconds_sync);
+  void measure_rmse(IterationReport& report, double& seconds_sync);               // from the current predictions
+  double prediction(const TestEntry& e, const double* U, const double* V) const;  // of one sample
+  // Rank 0 gets the local per-entry `values` of every rank placed in test-file order.
+  std::vector<std::vector<double>> gather_by_position(const std::vector<const std::vector<double>*>& values,
+                                                      int root) const;
+  void set_latent(int side, const std::vector<double>& whole);
 
   const hympi::Topology& topo_;
   SamplerConfig config_;
@@ -102,6 +141,7 @@ class Sampler {
   SideData sides_[2];
   std::vector<TestEntry> test_;
   std::vector<double> prediction_sum_, last_prediction_;
+  RunningMoments moments_;  // of the post-burn-in predictions
   std::int64_t test_total_ = 0;
   int iteration_ = 0, averaged_ = 0;
   ItemWorkspace work_;

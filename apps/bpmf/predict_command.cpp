@@ -1,0 +1,113 @@
+#include "predict_command.hpp"
+
+#include <mpi.h>
+
+#include <cstdio>
+
+#include "bpmf/checkpoint.hpp"
+#include "bpmf/matrix_market.hpp"
+#include "bpmf/npy.hpp"
+#include "bpmf/predictive.hpp"
+#include "bpmf/saved_samples.hpp"
+#include "bpmf_report.hpp"
+#include "hympi/error.hpp"
+#include "load_data.hpp"
+#include "on_root.hpp"
+
+namespace bpmf::app {
+
+namespace {
+
+// Root 0 reads a latent matrix of the model, checks its shape; every rank gets it.
+std::vector<double> load_latent(const std::string& path, std::int64_t items, int K, MPI_Comm comm, int rank) {
+  std::vector<double> values;
+  on_root(comm, rank, [&] {
+    NpyMatrix m = read_npy(path);
+    if (m.rows != items || m.cols != K)
+      throw InputError("'" + path + "' is " + std::to_string(m.rows) + " x " + std::to_string(m.cols) + ", not " +
+                       std::to_string(items) + " x " + std::to_string(K));
+    values = std::move(m.values);
+  });
+  broadcast_values(values, comm);
+  return values;
+}
+
+std::vector<double> gather_blocks(const std::vector<double>& mine, std::size_t total, MPI_Comm comm, int rank,
+                                  int size) {
+  const int count = static_cast<int>(mine.size());
+  std::vector<int> counts(size), displs(size, 0);
+  HYMPI_CHECK_MPI(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm));
+  for (int r = 1; r < size; ++r) displs[r] = displs[r - 1] + counts[r - 1];
+  std::vector<double> all(rank == 0 ? total : 0);
+  HYMPI_CHECK_MPI(
+      MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, 0, comm));
+  return all;
+}
+
+}  // namespace
+
+int run_predict(const Options& o) {
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  int rank = 0, size = 1;
+  HYMPI_CHECK_MPI(MPI_Comm_rank(comm, &rank));
+  HYMPI_CHECK_MPI(MPI_Comm_size(comm, &size));
+  const PredictOptions& p = o.predict;
+
+  ModelInfo info;
+  std::vector<int> indices;
+  Ratings pairs;
+  on_root(comm, rank, [&] {
+    info = read_model_info(p.model);
+    indices = saved_sample_indices(p.model);
+    pairs = read_matrix_market(p.pairs);
+    Ratings shape;
+    shape.rows = info.rows;
+    shape.cols = info.cols;
+    check_test_within_train(shape, pairs, p.pairs);
+  });
+  HYMPI_CHECK_MPI(MPI_Bcast(&info, sizeof info, MPI_BYTE, 0, comm));
+  int count = static_cast<int>(indices.size());
+  HYMPI_CHECK_MPI(MPI_Bcast(&count, 1, MPI_INT, 0, comm));
+  indices.resize(count);
+  HYMPI_CHECK_MPI(MPI_Bcast(indices.data(), count, MPI_INT, 0, comm));
+  broadcast_ratings(pairs, comm);
+
+  // A contiguous block of pairs per rank; the samples one at a time, in their order.
+  const std::size_t n = pairs.entries.size();
+  const std::size_t begin = n * rank / size, end = n * (rank + 1) / size;
+  std::vector<double> sum(end - begin, 0.0);
+  RunningMoments moments(end - begin);
+  for (int s = 0; s < count; ++s) {
+    const auto U = load_latent(sample_file(p.model, indices[s], "U"), info.rows, info.K, comm, rank);
+    const auto V = load_latent(sample_file(p.model, indices[s], "V"), info.cols, info.K, comm, rank);
+    for (std::size_t k = begin; k < end; ++k) {
+      const Entry& e = pairs.entries[k];
+      const double x = predict_one(info.mean, U.data() + static_cast<std::int64_t>(e.row) * info.K,
+                                   V.data() + static_cast<std::int64_t>(e.col) * info.K, info.K);
+      sum[k - begin] += x;
+      moments.add(k - begin, x, s + 1);
+    }
+  }
+  std::vector<double> mean(sum.size()), std(sum.size());
+  for (std::size_t k = 0; k < sum.size(); ++k) {
+    mean[k] = sum[k] / count;
+    std[k] = predictive_std(moments.m2(k), count, info.alpha, o.std_kind);
+  }
+  const auto all_mean = gather_blocks(mean, n, comm, rank, size);
+  const auto all_std = gather_blocks(std, n, comm, rank, size);
+  on_root(comm, rank, [&] {
+    Ratings out = pairs;
+    for (std::size_t k = 0; k < n; ++k) out.entries[k].value = all_mean[k];
+    write_matrix_market(p.mean_output, out, "hympi-bpmf predict: means over " + std::to_string(count) + " samples");
+    for (std::size_t k = 0; k < n; ++k) out.entries[k].value = all_std[k];
+    write_matrix_market(p.std_output, out,
+                        std::string("hympi-bpmf predict: predictive std (") + to_string(o.std_kind) + ")");
+    std::printf("predicted %zu pairs from %d samples of %s on %d ranks: %s, %s\n", n, count, p.model.c_str(), size,
+                p.mean_output.c_str(), p.std_output.c_str());
+    std::printf("predict: predictions digest %s, predictive std digest %s\n", digest(all_mean).c_str(),
+                digest(all_std).c_str());
+  });
+  return hympi::apps::kSuccess;
+}
+
+}  // namespace bpmf::app

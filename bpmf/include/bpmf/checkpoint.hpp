@@ -1,0 +1,49 @@
+// Checkpoints of a BPMF chain: one file <dir>/chain.ckpt, replaced atomically
+// (durable_file.hpp), holding what identifies the chain (a hash of the data, the
+// model and the seed) and its ChainState. A run resumes only from a checkpoint of
+// the same chain; anything else - another data set, K, seed, alpha or burn-in, a
+// truncated or corrupt file - is refused with a message saying what differs.
+//
+// Format (little-endian, native doubles): 8-byte magic "HYBPMFC1", the identity
+// (ChainIdentity, field by field as uint64/int64/double), iteration and averaged
+// (int64), then five arrays as int64 length + doubles: U, V, prediction_sum,
+// moment_mean, moment_m2; last an 8-byte checksum of everything before it.
+#pragma once
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bpmf/ratings.hpp"
+#include "bpmf/sampler.hpp"
+
+namespace bpmf {
+
+struct ChainIdentity {
+  std::uint64_t data_hash = 0;  // of the training and test ratings
+  std::int64_t rows = 0, cols = 0, test_entries = 0;
+  std::int64_t K = 0, burnin = 0;
+  std::uint64_t seed = 0;
+  double alpha = 0.0;
+};
+
+// A 64-bit hash of the shapes and entries (indices and value bits) of both matrices.
+std::uint64_t data_hash(const Ratings& train, const Ratings& test);
+ChainIdentity chain_identity(const Ratings& train, const Ratings& test, const SamplerConfig& config);
+
+std::string checkpoint_path(const std::string& dir);
+
+// Writes the checkpoint (the directory must exist). Throws InputError on failure.
+void write_checkpoint(const std::string& dir, const ChainIdentity& id, const ChainState& state);
+
+// Reads and checks a checkpoint of the chain `expected`. Throws InputError naming
+// the file and the problem (missing, truncated, corrupt, another chain).
+ChainState read_checkpoint(const std::string& dir, const ChainIdentity& expected);
+
+// Collective: `state` of `root` on every rank of comm.
+void broadcast(ChainState& state, MPI_Comm comm, int root = 0);
+// Collective: `values` of `root` (any length) on every rank of comm.
+void broadcast_values(std::vector<double>& values, MPI_Comm comm, int root = 0);
+
+}  // namespace bpmf

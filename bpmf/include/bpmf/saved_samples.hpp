@@ -1,0 +1,42 @@
+// Saved samples of a BPMF chain, for predictions after the run. A directory holds
+//   model.txt            "key = value" lines: format, K, alpha, mean (the training
+//                        mean added to every u.v), rows, cols, seed, burnin
+//   sample-NNNNNN-U.npy  rows x K latent row vectors of post-burn-in sample NNNNNN (1-based)
+//   sample-NNNNNN-V.npy  cols x K latent column vectors
+//   sample-NNNNNN-mu_U.npy, -Lambda_U.npy, -mu_V.npy, -Lambda_V.npy
+//                        the hyperparameters drawn for that sample (1 x K, K x K)
+// (.npy: npy.hpp). The prediction of (i, j) in a sample is mean + U[i] . V[j].
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bpmf/normal_wishart.hpp"
+
+namespace bpmf {
+
+struct ModelInfo {
+  int K = 0;
+  double alpha = 0.0, mean = 0.0;
+  std::int64_t rows = 0, cols = 0;
+  std::uint64_t seed = 0;
+  int burnin = 0;
+};
+
+// Writes model.txt (making the directory). Throws InputError.
+void write_model_info(const std::string& dir, const ModelInfo& info);
+// Reads model.txt; throws InputError naming the file and the missing or bad key.
+ModelInfo read_model_info(const std::string& dir);
+
+// Writes the files of post-burn-in sample `index`. U and V item-major.
+void save_sample(const std::string& dir, int index, const ModelInfo& info, const double* U, const double* V,
+                 const Hyper& rows, const Hyper& cols);
+
+// Whether `dir` holds any sample (false also when it does not exist).
+bool holds_samples(const std::string& dir);
+// The indices of the samples in `dir`, ascending; throws InputError when there are none.
+std::vector<int> saved_sample_indices(const std::string& dir);
+// "dir/sample-NNNNNN-" + what + ".npy"
+std::string sample_file(const std::string& dir, int index, const std::string& what);
+
+}  // namespace bpmf

@@ -1,0 +1,206 @@
+#include "bpmf/checkpoint.hpp"
+
+#include <cstring>
+#include <vector>
+
+#include "bpmf/durable_file.hpp"
+#include "bpmf/matrix_market.hpp"
+#include "hympi/error.hpp"
+
+namespace bpmf {
+
+namespace {
+
+constexpr char kMagic[8] = {'H', 'Y', 'B', 'P', 'M', 'F', 'C', '1'};
+
+// A 64-bit hash of a sequence of words (splitmix64's finaliser after each word).
+class Hash {
+ public:
+  void add(std::uint64_t word) {
+    std::uint64_t z = (h_ ^ word) + 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    h_ = z ^ (z >> 31);
+  }
+  void add_bytes(const char* bytes, std::size_t n) {
+    for (std::size_t i = 0; i < n; i += 8) {
+      std::uint64_t w = 0;
+      std::memcpy(&w, bytes + i, std::min<std::size_t>(8, n - i));
+      add(w);
+    }
+    add(n);
+  }
+  std::uint64_t value() const { return h_; }
+
+ private:
+  std::uint64_t h_ = 0x243f6a8885a308d3ULL;
+};
+
+void hash_ratings(Hash& h, const Ratings& r) {
+  h.add(static_cast<std::uint64_t>(r.rows));
+  h.add(static_cast<std::uint64_t>(r.cols));
+  h.add(r.entries.size());
+  for (const auto& e : r.entries) {
+    std::uint64_t value = 0;
+    std::memcpy(&value, &e.value, sizeof value);
+    h.add(static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.row)) << 32 | static_cast<std::uint32_t>(e.col));
+    h.add(value);
+  }
+}
+
+template <class T>
+void put(std::string& out, T value) {
+  out.append(reinterpret_cast<const char*>(&value), sizeof value);
+}
+
+void put_array(std::string& out, const std::vector<double>& v) {
+  put<std::int64_t>(out, static_cast<std::int64_t>(v.size()));
+  out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(double));
+}
+
+// Reads the fields back, refusing to run past the end.
+class Reader {
+ public:
+  Reader(const std::string& bytes, const std::string& path) : bytes_(bytes), path_(path) {}
+  template <class T>
+  T get() {
+    T value;
+    std::memcpy(&value, take(sizeof value), sizeof value);
+    return value;
+  }
+  std::vector<double> get_array() {
+    const auto n = get<std::int64_t>();
+    if (n < 0 || static_cast<std::uint64_t>(n) > (bytes_.size() - at_) / sizeof(double)) truncated();
+    std::vector<double> v(static_cast<std::size_t>(n));
+    std::memcpy(v.data(), take(v.size() * sizeof(double)), v.size() * sizeof(double));
+    return v;
+  }
+
+ private:
+  const char* take(std::size_t n) {
+    if (n > bytes_.size() - at_) truncated();
+    const char* p = bytes_.data() + at_;
+    at_ += n;
+    return p;
+  }
+  [[noreturn]] void truncated() const { throw InputError("checkpoint '" + path_ + "' is truncated"); }
+  const std::string& bytes_;
+  const std::string& path_;
+  std::size_t at_ = 0;
+};
+
+// The first field in which `found` differs from `expected`, as a sentence; empty if none.
+std::string difference(const ChainIdentity& found, const ChainIdentity& expected) {
+  const auto text = [](const char* what, auto a, auto b) {
+    return std::string(what) + " " + std::to_string(a) + ", this run " + what + " " + std::to_string(b);
+  };
+  if (found.data_hash != expected.data_hash || found.rows != expected.rows || found.cols != expected.cols ||
+      found.test_entries != expected.test_entries)
+    return "it was made from other data (" + std::to_string(found.rows) + " x " + std::to_string(found.cols) + ", " +
+           std::to_string(found.test_entries) + " test entries, data hash " + std::to_string(found.data_hash) +
+           "; this run: " + std::to_string(expected.rows) + " x " + std::to_string(expected.cols) + ", " +
+           std::to_string(expected.test_entries) + " test entries, data hash " + std::to_string(expected.data_hash) +
+           ")";
+  if (found.K != expected.K) return "other K: checkpoint " + text("K", found.K, expected.K);
+  if (found.seed != expected.seed) return "other seed: checkpoint " + text("seed", found.seed, expected.seed);
+  if (found.alpha != expected.alpha) return "other alpha: checkpoint " + text("alpha", found.alpha, expected.alpha);
+  if (found.burnin != expected.burnin)
+    return "other burn-in: checkpoint " + text("burn-in", found.burnin, expected.burnin);
+  return "";
+}
+
+}  // namespace
+
+std::uint64_t data_hash(const Ratings& train, const Ratings& test) {
+  Hash h;
+  hash_ratings(h, train);
+  hash_ratings(h, test);
+  return h.value();
+}
+
+ChainIdentity chain_identity(const Ratings& train, const Ratings& test, const SamplerConfig& config) {
+  ChainIdentity id;
+  id.data_hash = data_hash(train, test);
+  id.rows = train.rows;
+  id.cols = train.cols;
+  id.test_entries = static_cast<std::int64_t>(test.entries.size());
+  id.K = config.K;
+  id.burnin = config.burnin;
+  id.seed = config.seed;
+  id.alpha = config.alpha;
+  return id;
+}
+
+std::string checkpoint_path(const std::string& dir) {
+  return dir + "/chain.ckpt";
+}
+
+void write_checkpoint(const std::string& dir, const ChainIdentity& id, const ChainState& state) {
+  std::string out(kMagic, sizeof kMagic);
+  put(out, id.data_hash);
+  put(out, id.rows);
+  put(out, id.cols);
+  put(out, id.test_entries);
+  put(out, id.K);
+  put(out, id.burnin);
+  put(out, id.seed);
+  put(out, id.alpha);
+  put<std::int64_t>(out, state.iteration);
+  put<std::int64_t>(out, state.averaged);
+  for (const auto* v : {&state.U, &state.V, &state.prediction_sum, &state.moment_mean, &state.moment_m2})
+    put_array(out, *v);
+  Hash h;
+  h.add_bytes(out.data(), out.size());
+  put(out, h.value());
+  write_file_durably(checkpoint_path(dir), out);
+}
+
+ChainState read_checkpoint(const std::string& dir, const ChainIdentity& expected) {
+  const std::string path = checkpoint_path(dir);
+  const std::string bytes = read_whole_file(path);
+  if (bytes.size() < sizeof kMagic + 8 || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+    throw InputError("'" + path + "' is not a hympi-bpmf checkpoint");
+  Hash h;
+  h.add_bytes(bytes.data(), bytes.size() - 8);
+  std::uint64_t stored = 0;
+  std::memcpy(&stored, bytes.data() + bytes.size() - 8, 8);
+  if (stored != h.value()) throw InputError("checkpoint '" + path + "' is corrupt (checksum mismatch)");
+  Reader in(bytes, path);
+  in.get<std::uint64_t>();  // the magic
+  ChainIdentity found;
+  found.data_hash = in.get<std::uint64_t>();
+  found.rows = in.get<std::int64_t>();
+  found.cols = in.get<std::int64_t>();
+  found.test_entries = in.get<std::int64_t>();
+  found.K = in.get<std::int64_t>();
+  found.burnin = in.get<std::int64_t>();
+  found.seed = in.get<std::uint64_t>();
+  found.alpha = in.get<double>();
+  const std::string differs = difference(found, expected);
+  if (!differs.empty()) throw InputError("checkpoint '" + path + "' belongs to another chain: " + differs);
+  ChainState s;
+  s.iteration = static_cast<int>(in.get<std::int64_t>());
+  s.averaged = static_cast<int>(in.get<std::int64_t>());
+  for (auto* v : {&s.U, &s.V, &s.prediction_sum, &s.moment_mean, &s.moment_m2}) *v = in.get_array();
+  return s;
+}
+
+void broadcast(ChainState& s, MPI_Comm comm, int root) {
+  int head[2] = {s.iteration, s.averaged};
+  HYMPI_CHECK_MPI(MPI_Bcast(head, 2, MPI_INT, root, comm));
+  s.iteration = head[0];
+  s.averaged = head[1];
+  for (auto* v : {&s.U, &s.V, &s.prediction_sum, &s.moment_mean, &s.moment_m2}) broadcast_values(*v, comm, root);
+}
+
+void broadcast_values(std::vector<double>& v, MPI_Comm comm, int root) {
+  long long n = static_cast<long long>(v.size());
+  HYMPI_CHECK_MPI(MPI_Bcast(&n, 1, MPI_LONG_LONG, root, comm));
+  v.resize(static_cast<std::size_t>(n));
+  // Chunks keep the count within an int.
+  const long long chunk = 1LL << 27;
+  for (long long off = 0; off < n; off += chunk)
+    HYMPI_CHECK_MPI(MPI_Bcast(v.data() + off, static_cast<int>(std::min(chunk, n - off)), MPI_DOUBLE, root, comm));
+}
+
+}  // namespace bpmf

@@ -1,0 +1,29 @@
+#include "bpmf/predictive.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace bpmf {
+
+const char* to_string(PredictiveStd kind) {
+  return kind == PredictiveStd::latent ? "latent" : "noise";
+}
+
+double predictive_std(double m2, int n, double alpha, PredictiveStd kind) {
+  if (n <= 0) return std::numeric_limits<double>::quiet_NaN();
+  const double latent = m2 / n;
+  return std::sqrt(kind == PredictiveStd::with_noise ? latent + 1.0 / alpha : latent);
+}
+
+Coverage interval_coverage(const Ratings& test, const std::vector<double>& mean, const std::vector<double>& std) {
+  Coverage c;
+  c.entries = test.entries.size();
+  for (std::size_t k = 0; k < c.entries; ++k) {
+    const double d = std::fabs(test.entries[k].value - mean[k]);
+    c.within68 += d <= kZ68 * std[k];
+    c.within95 += d <= kZ95 * std[k];
+  }
+  return c;
+}
+
+}  // namespace bpmf

@@ -1,0 +1,110 @@
+#include "bpmf/saved_samples.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "bpmf/durable_file.hpp"
+#include "bpmf/matrix_market.hpp"
+#include "bpmf/npy.hpp"
+
+namespace bpmf {
+
+namespace {
+constexpr const char* kFormat = "hympi-bpmf-samples-1";
+
+std::string model_path(const std::string& dir) {
+  return dir + "/model.txt";
+}
+}  // namespace
+
+void write_model_info(const std::string& dir, const ModelInfo& info) {
+  std::filesystem::create_directories(dir);
+  std::ostringstream s;
+  s.precision(17);
+  s << "format = " << kFormat << "\nK = " << info.K << "\nalpha = " << info.alpha << "\nmean = " << info.mean
+    << "\nrows = " << info.rows << "\ncols = " << info.cols << "\nseed = " << info.seed << "\nburnin = " << info.burnin
+    << "\n";
+  write_file_durably(model_path(dir), s.str());
+}
+
+ModelInfo read_model_info(const std::string& dir) {
+  const std::string path = model_path(dir);
+  std::istringstream in(read_whole_file(path));
+  std::map<std::string, std::string> kv;
+  for (std::string line; std::getline(in, line);) {
+    const auto eq = line.find(" = ");
+    if (eq != std::string::npos) kv[line.substr(0, eq)] = line.substr(eq + 3);
+  }
+  const auto get = [&](const std::string& key) {
+    const auto it = kv.find(key);
+    if (it == kv.end()) throw InputError("'" + path + "' has no '" + key + "'");
+    return it->second;
+  };
+  if (get("format") != kFormat) throw InputError("'" + path + "' is not in the format " + std::string(kFormat));
+  ModelInfo info;
+  try {
+    info.K = std::stoi(get("K"));
+    info.alpha = std::stod(get("alpha"));
+    info.mean = std::stod(get("mean"));
+    info.rows = std::stoll(get("rows"));
+    info.cols = std::stoll(get("cols"));
+    info.seed = std::stoull(get("seed"));
+    info.burnin = std::stoi(get("burnin"));
+  } catch (const std::logic_error&) {
+    throw InputError("'" + path + "' has a value that is not a number");
+  }
+  if (info.K < 1 || !(info.alpha > 0) || info.rows < 1 || info.cols < 1)
+    throw InputError("'" + path + "' describes no valid model (K, alpha, rows or cols)");
+  return info;
+}
+
+std::string sample_file(const std::string& dir, int index, const std::string& what) {
+  char name[32];
+  std::snprintf(name, sizeof name, "sample-%06d-", index);
+  return dir + "/" + name + what + ".npy";
+}
+
+void save_sample(const std::string& dir, int index, const ModelInfo& info, const double* U, const double* V,
+                 const Hyper& rows, const Hyper& cols) {
+  write_npy(sample_file(dir, index, "U"), U, info.rows, info.K);
+  write_npy(sample_file(dir, index, "V"), V, info.cols, info.K);
+  // Eigen is column-major: Lambda is symmetric, so its storage is also its row-major form.
+  write_npy(sample_file(dir, index, "mu_U"), rows.mu.data(), 1, info.K);
+  write_npy(sample_file(dir, index, "Lambda_U"), rows.Lambda.data(), info.K, info.K);
+  write_npy(sample_file(dir, index, "mu_V"), cols.mu.data(), 1, info.K);
+  write_npy(sample_file(dir, index, "Lambda_V"), cols.Lambda.data(), info.K, info.K);
+}
+
+namespace {
+// The sample numbers in `dir` in directory order; empty when it has none or does not exist.
+std::vector<int> sample_numbers(const std::string& dir, std::error_code& ec) {
+  std::vector<int> out;
+  static const std::regex name(R"(sample-(\d{6})-V\.npy)");
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    std::smatch m;
+    const std::string file = entry.path().filename().string();
+    if (std::regex_match(file, m, name)) out.push_back(std::stoi(m[1]));
+  }
+  return out;
+}
+}  // namespace
+
+bool holds_samples(const std::string& dir) {
+  std::error_code ec;
+  return !sample_numbers(dir, ec).empty();
+}
+
+std::vector<int> saved_sample_indices(const std::string& dir) {
+  std::error_code ec;
+  std::vector<int> out = sample_numbers(dir, ec);
+  if (ec) throw InputError("cannot list '" + dir + "': " + ec.message());
+  if (out.empty()) throw InputError("'" + dir + "' holds no saved samples (sample-NNNNNN-V.npy)");
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace bpmf

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# A real signal: SIGTERM to every rank of a running hympi-bpmf chain (what a batch
+# system does at the time limit) makes it write a checkpoint and exit 1 after the
+# current iteration; resumed on another rank count and policy, it ends with the
+# digests of the uninterrupted run.
+# Usage: sigterm_resume.sh BPMF WORK LAUNCH... (the launcher up to its -np flag)
+set -u
+bpmf=$1 work=$2
+shift 2
+launch=("$@")
+rm -rf "$work" && mkdir -p "$work"
+model=(--synthetic --synth-rows 200 --synth-cols 150 --synth-density 0.2 -K 4 --alpha 4 --burnin 10
+       --samples 790 --seed 5 --quiet)
+digests() { grep -o 'predictions digest [0-9a-f]*, predictive std digest [0-9a-f]*' "$1"; }
+
+"${launch[@]}" 1 "$bpmf" "${model[@]}" > "$work/reference.out" 2>&1 || { cat "$work/reference.out"; exit 1; }
+
+"${launch[@]}" 2 "$bpmf" "${model[@]}" --policy hybrid --checkpoint-every 5 --checkpoint-dir "$work/ckpt" \
+  > "$work/killed.out" 2>&1 &
+launcher=$!
+for _ in $(seq 200); do [ -e "$work/ckpt/chain.ckpt" ] && break; sleep 0.05; done
+# The ranks are the launcher's descendants running the app (by process id).
+descendants() { for c in $(ps -o pid= --ppid "$1"); do echo "$c"; descendants "$c"; done; }
+ranks=()
+for p in $(descendants "$launcher"); do
+  [ "$(ps -o comm= -p "$p")" = "hympi-bpmf" ] && ranks+=("$p")
+done
+[ "${#ranks[@]}" -eq 2 ] || { echo "found ${#ranks[@]} ranks, expected 2"; kill "$launcher"; exit 1; }
+kill -TERM "${ranks[@]}"
+wait "$launcher"
+rc=$?
+cat "$work/killed.out"
+[ "$rc" -ne 0 ] || { echo "the terminated run exited 0 (finished before the signal?)"; exit 1; }
+grep -q "stopped by SIGTERM after iteration" "$work/killed.out" || { echo "no checkpoint on SIGTERM"; exit 1; }
+
+"${launch[@]}" 3 "$bpmf" "${model[@]}" --policy pure --resume "$work/ckpt" > "$work/resumed.out" 2>&1
+rc=$?
+cat "$work/resumed.out"
+[ "$rc" -eq 0 ] || { echo "resume failed (exit $rc)"; exit 1; }
+want=$(digests "$work/reference.out") got=$(digests "$work/resumed.out")
+[ -n "$want" ] && [ "$want" = "$got" ] || { echo "resumed: '$got', uninterrupted: '$want'"; exit 1; }
+echo "SIGTERM and resume: $got"
