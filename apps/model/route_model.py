@@ -1,0 +1,217 @@
+"""Placement- and route-aware cost model of SUMMA/HSUMMA on the simulated BG/P-like torus.
+
+Plain alpha-beta (hympi_model.py) charges every broadcast message alpha + m beta, as if
+it had the network to itself: a LOWER BOUND. On the torus of apps/smpi/platforms/
+make_platform.py the simulated broadcasts take up to 3x that, because
+- block placement puts `cores` consecutive ranks on one node, so a grid column's
+  broadcast shares every link with the `cores` columns on the same nodes, and
+- all P row (or Q column) broadcasts run at once and their routes cross.
+This model replays each broadcast round by round: every concurrent flow of the round
+(all rows' or all columns' communicators) is routed on the torus as SimGrid routes it
+(dimension order, first dimension first, the shorter way round, one link per direction),
+flows are counted per link, and a flow moves at the link bandwidth divided by the count
+on its busiest link. A round lasts as long as its slowest flow; the broadcast is the
+sum of its rounds. Flows between ranks of one node use the loopback (no sharing).
+
+Phases: a step is the row broadcast, the column broadcast and the local update. They
+overlap: a rank that has forwarded its part of one broadcast goes on to the next, so
+only the busiest phase's links are on the critical path of a step in steady state:
+step = max(row, column) + overlap * min(row, column) + update (see overlap below).
+"""
+from __future__ import annotations
+
+import functools
+import math
+import os
+import sys
+from dataclasses import dataclass
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "smpi", "platforms"))
+from make_platform import torus_dims, mean_torus_hops  # noqa: E402
+
+BCASTS = ("binomial", "vandegeijn")
+
+
+@dataclass(frozen=True)
+class Torus:
+    """The bgp-torus platform as make_platform.py writes it (--shm-costs off)."""
+    nodes: int
+    cores: int = 4
+    link_Bps: float = 425e6
+    loop_Bps: float = 1.5e9
+    loop_lat: float = 1e-6
+
+    @functools.cached_property
+    def dims(self) -> tuple[int, int, int]:
+        return torus_dims(self.nodes)
+
+    @functools.cached_property
+    def hop_lat(self) -> float:
+        return 3e-6 / max(1.0, mean_torus_hops(self.dims))
+
+    def route(self, a: int, b: int) -> list[tuple[int, int, int]]:
+        """Directed links (node, dimension, +1/-1) from node a to node b."""
+        links, cur, stride = [], a, 1
+        for d in self.dims:
+            ca, cb = (cur // stride) % d, (b // stride) % d
+            up = (cb - ca) % d
+            step = 1 if up <= d // 2 else -1
+            while ca != cb:
+                links.append((cur, stride, step))
+                nxt = (ca + step) % d
+                cur += (nxt - ca) * stride
+                ca = nxt
+            stride *= d
+        return links
+
+
+def binomial_rounds(members: list[int], root: int, nbytes: float) -> list[list[tuple[int, int, float]]]:
+    """SMPI's binomial_tree broadcast: in round t every rank that has the data sends to
+    relative rank + p / 2^(t+1) (largest distance first)."""
+    p = len(members)
+    rounds, mask = [], 1 << max(0, math.ceil(math.log2(p)) - 1) if p > 1 else 0
+    while mask:
+        flows = []
+        for rel in range(0, p, 2 * mask):
+            if rel + mask < p:
+                flows.append((members[(rel + root) % p], members[(rel + mask + root) % p], nbytes))
+        rounds.append(flows)
+        mask >>= 1
+    return rounds
+
+
+def vandegeijn_rounds(members: list[int], root: int, nbytes: float) -> list[list[tuple[int, int, float]]]:
+    """SMPI's scatter_LR_allgather: binomial scatter (halving pieces), then p - 1 ring steps
+    of nbytes / p to the right neighbour."""
+    p = len(members)
+    if p == 1:
+        return []
+    rounds = []
+    for t, flows in enumerate(binomial_rounds(members, root, nbytes)):
+        rounds.append([(s, d, nbytes / (2 ** (t + 1))) for s, d, _ in flows])
+    ring = [(members[i], members[(i + 1) % p], nbytes / p) for i in range(p)]
+    rounds.extend([ring] * (p - 1))
+    return rounds
+
+
+ROUNDS = {"binomial": binomial_rounds, "vandegeijn": vandegeijn_rounds}
+
+
+def round_time(net: Torus, flows: list[tuple[int, int, float]], share: bool = True) -> float:
+    """Slowest flow of one round; all flows start together and share the links they cross."""
+    load: dict = {}
+    routes = []
+    for s, d, nb in flows:
+        a, b = s // net.cores, d // net.cores
+        r = net.route(a, b) if a != b else []
+        routes.append((r, nb))
+        for link in r:
+            load[link] = load.get(link, 0) + 1
+    worst = 0.0
+    for r, nb in routes:
+        if not r:
+            t = net.loop_lat + nb / net.loop_Bps
+        else:
+            k = max(load[link] for link in r) if share else 1
+            t = len(r) * net.hop_lat + nb * k / net.link_Bps
+        worst = max(worst, t)
+    return worst
+
+
+def concurrent_bcast(net: Torus, comms: list[tuple[list[int], int]], nbytes: float, bcast: str,
+                     share: bool = True) -> float:
+    """Time of broadcasts over disjoint communicators that start together, round by round."""
+    per = [ROUNDS[bcast](m, root, nbytes) for m, root in comms]
+    total = 0.0
+    for t in range(max((len(r) for r in per), default=0)):
+        flows = [f for r in per if t < len(r) for f in r[t]]
+        total += round_time(net, flows, share)
+    return total
+
+
+@dataclass(frozen=True)
+class Case:
+    """One simulated multiply: n x n x n, block b = M, P x Q grid, I x J groups."""
+    n: int
+    b: int
+    P: int
+    Q: int
+    I: int = 1
+    J: int = 1
+    bcast: str = "binomial"
+    elem_bytes: int = 8
+
+
+def _levels(case: Case, row: bool, step: int):
+    """[(communicators, bytes)] for one direction of one step: the outer level (among
+    groups, from the owner's column/row only), then the inner level (inside groups)."""
+    P, Q = case.P, case.Q
+    span, lines, groups = (Q, P, case.J) if row else (P, Q, case.I)
+    width = span // groups
+    owner = (step * case.b) // (case.n // span)
+    nbytes = (case.n / lines) * case.b * case.elem_bytes
+
+    def rank(line, pos):
+        return line * Q + pos if row else pos * Q + line
+
+    out = []
+    if groups > 1:
+        out.append(([([rank(i, g * width + owner % width) for g in range(groups)], owner // width)
+                     for i in range(lines)], nbytes))
+    out.append(([([rank(i, g * width + l) for l in range(width)], owner % width)
+                 for i in range(lines) for g in range(groups)], nbytes))
+    return out
+
+
+def direction_time(net: Torus, case: Case, row: bool, step: int, share: bool = True) -> float:
+    return sum(concurrent_bcast(net, comms, nb, case.bcast, share) for comms, nb in _levels(case, row, step))
+
+
+def predict(case: Case, share: bool = True, sample_steps: int = 2) -> dict:
+    """Route-aware time of the whole multiply (n/b steps), averaging the first steps' routes.
+    Overlap: in steady state the row and column phases of neighbouring steps run at once
+    (ranks that have forwarded go on), so a step costs the longer of the two, not the sum."""
+    net = Torus(case.P * case.Q // Torus.cores)
+    steps = case.n // case.b
+    sample = range(min(sample_steps, steps))
+    row = sum(direction_time(net, case, True, s, share) for s in sample) / len(sample)
+    col = sum(direction_time(net, case, False, s, share) for s in sample) / len(sample)
+    gamma = 3.4e9  # flop/s per core of bgp-torus
+    comp = 2.0 * case.n ** 3 / (case.P * case.Q * gamma)
+    return {"t_row": row * steps, "t_col": col * steps, "t_comm": max(row, col) * steps,
+            "t_comm_no_overlap": (row + col) * steps, "t_comp": comp,
+            "t_total": max(row, col) * steps + comp}
+
+
+def main(argv=None) -> int:
+    import argparse
+    import csv
+    ap = argparse.ArgumentParser(description="Route-aware SUMMA/HSUMMA time on the bgp-torus platform "
+                                 "(block placement, 4 ranks per node); prints one CSV row per G.")
+    ap.add_argument("-n", type=int, required=True, help="matrix order")
+    ap.add_argument("-b", type=int, required=True, help="block (b = M)")
+    ap.add_argument("-p", type=int, required=True, help="ranks (a multiple of 4; square grid)")
+    ap.add_argument("--groups", default="1", help="comma list of I x J, e.g. 1x1,8x8 (default SUMMA)")
+    ap.add_argument("--bcast", choices=BCASTS, default="binomial")
+    a = ap.parse_args(argv)
+    from hympi_model import square_grid, parse_grid
+    P, Q = square_grid(a.p)
+    if a.p % Torus.cores or a.n % P or a.n % Q or a.n % a.b:
+        ap.error(f"-p {a.p} must be a multiple of {Torus.cores} and n={a.n} divisible by the grid "
+                 f"{P}x{Q} and by b={a.b}")
+    out = csv.writer(sys.stdout)
+    out.writerow(["kind", "p", "n", "b", "bcast", "I", "J", "G", "t_row", "t_col", "t_comm",
+                  "t_comm_no_overlap", "t_comp", "t_total"])
+    for g in a.groups.split(","):
+        I, J = parse_grid(g)
+        if P % I or Q % J:
+            ap.error(f"groups {g} do not divide the grid {P}x{Q}")
+        r = predict(Case(a.n, a.b, P, Q, I, J, a.bcast))
+        out.writerow(["route-model", a.p, a.n, a.b, a.bcast, I, J, I * J] +
+                     [f"{r[k]:.6g}" for k in ("t_row", "t_col", "t_comm", "t_comm_no_overlap", "t_comp",
+                                              "t_total")])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
