@@ -30,6 +30,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..
 from make_platform import torus_dims, mean_torus_hops  # noqa: E402
 
 BCASTS = ("binomial", "vandegeijn")
+GAMMA = 3.4e9  # flop/s per core of bgp-torus (make_platform.py)
 
 
 @dataclass(frozen=True)
@@ -97,8 +98,9 @@ def vandegeijn_rounds(members: list[int], root: int, nbytes: float) -> list[list
 ROUNDS = {"binomial": binomial_rounds, "vandegeijn": vandegeijn_rounds}
 
 
-def round_time(net: Torus, flows: list[tuple[int, int, float]], share: bool = True) -> float:
-    """Slowest flow of one round; all flows start together and share the links they cross."""
+def flow_times(net: Torus, flows: list[tuple[int, int, float]], share: bool = True) -> list[float]:
+    """Seconds of each flow of one round: all start together and share the links they cross;
+    a flow moves at the bandwidth of its busiest link divided by the flows on it."""
     load: dict = {}
     routes = []
     for s, d, nb in flows:
@@ -107,15 +109,19 @@ def round_time(net: Torus, flows: list[tuple[int, int, float]], share: bool = Tr
         routes.append((r, nb))
         for link in r:
             load[link] = load.get(link, 0) + 1
-    worst = 0.0
+    out = []
     for r, nb in routes:
         if not r:
-            t = net.loop_lat + nb / net.loop_Bps
+            out.append(net.loop_lat + nb / net.loop_Bps)
         else:
             k = max(load[link] for link in r) if share else 1
-            t = len(r) * net.hop_lat + nb * k / net.link_Bps
-        worst = max(worst, t)
-    return worst
+            out.append(len(r) * net.hop_lat + nb * k / net.link_Bps)
+    return out
+
+
+def round_time(net: Torus, flows: list[tuple[int, int, float]], share: bool = True) -> float:
+    """Slowest flow of one round."""
+    return max(flow_times(net, flows, share), default=0.0)
 
 
 def concurrent_bcast(net: Torus, comms: list[tuple[list[int], int]], nbytes: float, bcast: str,
@@ -176,8 +182,7 @@ def predict(case: Case, share: bool = True, sample_steps: int = 2) -> dict:
     sample = range(min(sample_steps, steps))
     row = sum(direction_time(net, case, True, s, share) for s in sample) / len(sample)
     col = sum(direction_time(net, case, False, s, share) for s in sample) / len(sample)
-    gamma = 3.4e9  # flop/s per core of bgp-torus
-    comp = 2.0 * case.n ** 3 / (case.P * case.Q * gamma)
+    comp = 2.0 * case.n ** 3 / (case.P * case.Q * GAMMA)
     return {"t_row": row * steps, "t_col": col * steps, "t_comm": max(row, col) * steps,
             "t_comm_no_overlap": (row + col) * steps, "t_comp": comp,
             "t_total": max(row, col) * steps + comp}
@@ -215,3 +220,53 @@ def main(argv=None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def _step_rounds(net: Torus, case: Case, step: int, share: bool):
+    """The step's phases in the engine's order (outer A, outer B, inner A, inner B; SUMMA:
+    A, B), each a list of rounds of (src, dst, seconds), all concurrent communicators merged."""
+    rows, cols = _levels(case, True, step), _levels(case, False, step)
+    order = [rows[0], cols[0], rows[1], cols[1]] if len(rows) == 2 else [rows[0], cols[0]]
+    phases = []
+    for comms, nb in order:
+        per = [ROUNDS[case.bcast](m, root, nb) for m, root in comms]
+        rounds = []
+        for t in range(max((len(r) for r in per), default=0)):
+            flows = [f for r in per if t < len(r) for f in r[t]]
+            rounds.append([(s, d, x) for (s, d, _), x in zip(flows, flow_times(net, flows, share))])
+        phases.append(rounds)
+    return phases
+
+
+def dataflow_time(case: Case, steps: int, share: bool = True) -> float:
+    """Time of the first `steps` steps with every rank on its own clock (the overlap between
+    phases and steps): a message starts when both ends are free (large messages are
+    rendezvous), a rank that has its panels updates and goes on to the next step. Each
+    message is charged its round's link sharing. Ends with the closing barrier (max)."""
+    net = Torus(case.P * case.Q // Torus.cores)
+    free = [0.0] * (case.P * case.Q)
+    update = 2.0 * (case.n / case.P) * (case.n / case.Q) * case.b / GAMMA
+    for step in range(steps):
+        for rounds in _step_rounds(net, case, step, share):
+            for flows in rounds:
+                new = {}
+                for s, d, x in flows:
+                    end = max(free[s], free[d]) + x
+                    new[s] = max(new.get(s, 0.0), end)
+                    new[d] = max(new.get(d, 0.0), end)
+                for r, t in new.items():
+                    free[r] = t
+        free = [t + update for t in free]
+    return max(free)
+
+
+def scaled_time(case: Case, steps_fit: tuple[int, ...], share: bool = True) -> float:
+    """The whole multiply from the first steps, scaled as the simulation's rows are
+    (step_slope.py: from the slope of two step counts; else one count times n/b / steps)."""
+    k = case.n // case.b
+    if len(steps_fit) == 2:
+        s1, s2 = steps_fit
+        t1, t2 = dataflow_time(case, s1, share), dataflow_time(case, s2, share)
+        return t2 + (k - s2) * (t2 - t1) / (s2 - s1)
+    (s,) = steps_fit
+    return dataflow_time(case, s, share) * k / s
