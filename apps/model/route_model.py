@@ -13,10 +13,15 @@ flows are counted per link, and a flow moves at the link bandwidth divided by th
 on its busiest link. A round lasts as long as its slowest flow; the broadcast is the
 sum of its rounds. Flows between ranks of one node use the loopback (no sharing).
 
-Phases: a step is the row broadcast, the column broadcast and the local update. They
-overlap: a rank that has forwarded its part of one broadcast goes on to the next, so
-only the busiest phase's links are on the critical path of a step in steady state:
-step = max(row, column) + overlap * min(row, column) + update (see overlap below).
+Overlap between phases (the model, dataflow_time): every rank runs on its own clock
+through the engine's phase order (outer A, outer B, inner A, inner B, then the update;
+SUMMA: A, B, update). A message starts when both ends are free (1 MiB panels are
+rendezvous sends in SMPI), each charged its round's link sharing, so ranks that finish a
+broadcast go on into the next phase and step while others still forward. The run's time
+is the last rank's (the closing barrier), scaled like the simulated rows (scaled_time).
+predict() is the static form (all communicators in lockstep; a step costs the longer of
+the row and column phases): cheaper, for comparison. Plain alpha-beta (hympi_model.py)
+is the lower bound.
 """
 from __future__ import annotations
 
@@ -188,40 +193,6 @@ def predict(case: Case, share: bool = True, sample_steps: int = 2) -> dict:
             "t_total": max(row, col) * steps + comp}
 
 
-def main(argv=None) -> int:
-    import argparse
-    import csv
-    ap = argparse.ArgumentParser(description="Route-aware SUMMA/HSUMMA time on the bgp-torus platform "
-                                 "(block placement, 4 ranks per node); prints one CSV row per G.")
-    ap.add_argument("-n", type=int, required=True, help="matrix order")
-    ap.add_argument("-b", type=int, required=True, help="block (b = M)")
-    ap.add_argument("-p", type=int, required=True, help="ranks (a multiple of 4; square grid)")
-    ap.add_argument("--groups", default="1", help="comma list of I x J, e.g. 1x1,8x8 (default SUMMA)")
-    ap.add_argument("--bcast", choices=BCASTS, default="binomial")
-    a = ap.parse_args(argv)
-    from hympi_model import square_grid, parse_grid
-    P, Q = square_grid(a.p)
-    if a.p % Torus.cores or a.n % P or a.n % Q or a.n % a.b:
-        ap.error(f"-p {a.p} must be a multiple of {Torus.cores} and n={a.n} divisible by the grid "
-                 f"{P}x{Q} and by b={a.b}")
-    out = csv.writer(sys.stdout)
-    out.writerow(["kind", "p", "n", "b", "bcast", "I", "J", "G", "t_row", "t_col", "t_comm",
-                  "t_comm_no_overlap", "t_comp", "t_total"])
-    for g in a.groups.split(","):
-        I, J = parse_grid(g)
-        if P % I or Q % J:
-            ap.error(f"groups {g} do not divide the grid {P}x{Q}")
-        r = predict(Case(a.n, a.b, P, Q, I, J, a.bcast))
-        out.writerow(["route-model", a.p, a.n, a.b, a.bcast, I, J, I * J] +
-                     [f"{r[k]:.6g}" for k in ("t_row", "t_col", "t_comm", "t_comm_no_overlap", "t_comp",
-                                              "t_total")])
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
-
-
 def _step_rounds(net: Torus, case: Case, step: int, share: bool):
     """The step's phases in the engine's order (outer A, outer B, inner A, inner B; SUMMA:
     A, B), each a list of rounds of (src, dst, seconds), all concurrent communicators merged."""
@@ -270,3 +241,47 @@ def scaled_time(case: Case, steps_fit: tuple[int, ...], share: bool = True) -> f
         return t2 + (k - s2) * (t2 - t1) / (s2 - s1)
     (s,) = steps_fit
     return dataflow_time(case, s, share) * k / s
+
+
+def main(argv=None) -> int:
+    import argparse
+    import csv
+    from hympi_model import Machine, Problem, parse_grid, square_grid
+    from hympi_model import predict as lower_bound
+    ap = argparse.ArgumentParser(description="Route-aware SUMMA/HSUMMA time on the bgp-torus platform "
+                                 "(block placement, 4 ranks per node, --shm-costs off); one CSV row per G.")
+    ap.add_argument("-n", type=int, required=True, help="matrix order")
+    ap.add_argument("-b", type=int, required=True, help="block (b = M)")
+    ap.add_argument("-p", type=int, required=True, help="ranks (a multiple of 4; most square grid)")
+    ap.add_argument("--groups", default="1x1", help="comma list of I x J, e.g. 1x1,8x8 (default SUMMA)")
+    ap.add_argument("--bcast", choices=BCASTS, default="binomial")
+    ap.add_argument("--steps", default="2,4", help="steps replayed: two counts (slope) or one (scaled); default 2,4")
+    a = ap.parse_args(argv)
+    P, Q = square_grid(a.p)
+    if a.p % Torus.cores or a.n % P or a.n % Q or a.n % a.b:
+        ap.error(f"-p {a.p} must be a multiple of {Torus.cores} and n={a.n} divisible by the grid "
+                 f"{P}x{Q} and by b={a.b}")
+    try:
+        steps = tuple(int(x) for x in a.steps.split(","))
+    except ValueError:
+        ap.error(f"--steps {a.steps!r}: expected one or two integers")
+    if len(steps) not in (1, 2) or min(steps) < 1 or (len(steps) == 2 and steps[0] >= steps[1]):
+        ap.error(f"--steps {a.steps!r}: one count >= 1 or two increasing counts")
+    out = csv.writer(sys.stdout)
+    out.writerow(["kind", "p", "n", "b", "bcast", "I", "J", "G", "steps", "t_model", "t_comm_static_overlap",
+                  "t_comm_static_sum", "t_comp", "t_alpha_beta_lower_bound"])
+    for g in a.groups.split(","):
+        I, J = parse_grid(g)
+        if P % I or Q % J:
+            ap.error(f"groups {g} do not divide the grid {P}x{Q}")
+        case = Case(a.n, a.b, P, Q, I, J, a.bcast)
+        static = predict(case)
+        lb = lower_bound(Problem(a.n, a.n, a.n, a.b, a.b, P, Q), Machine(3e-6, 1 / Torus.link_Bps, GAMMA), a.bcast, I, J)
+        out.writerow(["route-model", a.p, a.n, a.b, a.bcast, I, J, I * J, a.steps] +
+                     [f"{x:.6g}" for x in (scaled_time(case, steps), static["t_comm"], static["t_comm_no_overlap"],
+                                           static["t_comp"], lb.t_total)])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
