@@ -16,7 +16,7 @@ sum of its rounds. Flows between ranks of one node use the loopback (no sharing)
 Overlap between phases (the model, dataflow_time): every rank runs on its own clock
 through the engine's phase order (outer A, outer B, inner A, inner B, then the update;
 SUMMA: A, B, update). A message starts when both ends are free (1 MiB panels are
-rendezvous sends in SMPI), each charged its round's link sharing, so ranks that finish a
+rendezvous sends in SMPI), sharing links with the flows of its round that overlap it in time, so ranks that finish a
 broadcast go on into the next phase and step while others still forward. The run's time
 is the last rank's (the closing barrier), scaled like the simulated rows (scaled_time).
 predict() is the static form (all communicators in lockstep; a step costs the longer of
@@ -193,9 +193,9 @@ def predict(case: Case, share: bool = True, sample_steps: int = 2) -> dict:
             "t_total": max(row, col) * steps + comp}
 
 
-def _step_rounds(net: Torus, case: Case, step: int, share: bool):
+def _step_rounds(net: Torus, case: Case, step: int):
     """The step's phases in the engine's order (outer A, outer B, inner A, inner B; SUMMA:
-    A, B), each a list of rounds of (src, dst, seconds), all concurrent communicators merged."""
+    A, B), each a list of rounds of (src, dst, bytes, route), all concurrent communicators merged."""
     rows, cols = _levels(case, True, step), _levels(case, False, step)
     order = [rows[0], cols[0], rows[1], cols[1]] if len(rows) == 2 else [rows[0], cols[0]]
     phases = []
@@ -204,28 +204,53 @@ def _step_rounds(net: Torus, case: Case, step: int, share: bool):
         rounds = []
         for t in range(max((len(r) for r in per), default=0)):
             flows = [f for r in per if t < len(r) for f in r[t]]
-            rounds.append([(s, d, x) for (s, d, _), x in zip(flows, flow_times(net, flows, share))])
+            rounds.append([(s, d, b, net.route(s // net.cores, d // net.cores) if s // net.cores != d // net.cores
+                            else []) for s, d, b in flows])
         phases.append(rounds)
     return phases
+
+
+def _seconds(net: Torus, route: list, nbytes: float, k: int) -> float:
+    if not route:
+        return net.loop_lat + nbytes / net.loop_Bps
+    return len(route) * net.hop_lat + nbytes * k / net.link_Bps
+
+
+def _timed_round(net: Torus, free: list[float], flows, share: bool) -> dict:
+    """End times of one round's flows: a flow shares a link only with the flows of the round
+    that are on it at the same time (start when both ends are free; intervals from the
+    lockstep count, then recounted once)."""
+    starts = [max(free[s], free[d]) for s, d, _, _ in flows]
+    on: dict = {}
+    for i, (_, _, _, route) in enumerate(flows):
+        for link in route:
+            on.setdefault(link, []).append(i)
+    k0 = [max((len(on[link]) for link in r), default=1) if share else 1 for _, _, _, r in flows]
+    ends = [st + _seconds(net, r, nb, k) for st, (_, _, nb, r), k in zip(starts, flows, k0)]
+    new: dict = {}
+    for i, (s, d, nb, r) in enumerate(flows):
+        k = 1
+        if share:
+            for link in r:
+                k = max(k, sum(1 for j in on[link] if starts[j] < ends[i] and starts[i] < ends[j]))
+        end = starts[i] + _seconds(net, r, nb, k)
+        new[s] = max(new.get(s, 0.0), end)
+        new[d] = max(new.get(d, 0.0), end)
+    return new
 
 
 def dataflow_time(case: Case, steps: int, share: bool = True) -> float:
     """Time of the first `steps` steps with every rank on its own clock (the overlap between
     phases and steps): a message starts when both ends are free (large messages are
-    rendezvous), a rank that has its panels updates and goes on to the next step. Each
-    message is charged its round's link sharing. Ends with the closing barrier (max)."""
+    rendezvous) and shares links with the flows there at the same time; a rank that has
+    its panels updates and goes on to the next step. Ends with the closing barrier (max)."""
     net = Torus(case.P * case.Q // Torus.cores)
     free = [0.0] * (case.P * case.Q)
     update = 2.0 * (case.n / case.P) * (case.n / case.Q) * case.b / GAMMA
     for step in range(steps):
-        for rounds in _step_rounds(net, case, step, share):
+        for rounds in _step_rounds(net, case, step):
             for flows in rounds:
-                new = {}
-                for s, d, x in flows:
-                    end = max(free[s], free[d]) + x
-                    new[s] = max(new.get(s, 0.0), end)
-                    new[d] = max(new.get(d, 0.0), end)
-                for r, t in new.items():
+                for r, t in _timed_round(net, free, flows, share).items():
                     free[r] = t
         free = [t + update for t in free]
     return max(free)
