@@ -16,8 +16,9 @@ sum of its rounds. Flows between ranks of one node use the loopback (no sharing)
 Overlap between phases (the model, dataflow_time): every rank runs on its own clock
 through the engine's phase order (outer A, outer B, inner A, inner B, then the update;
 SUMMA: A, B, update). A message starts when both ends are free (1 MiB panels are
-rendezvous sends in SMPI), sharing links with the flows of its round that overlap it in time, so ranks that finish a
-broadcast go on into the next phase and step while others still forward. The run's time
+rendezvous sends in SMPI) and shares links with the flows of its round that are there at
+the same time, so ranks that finish a broadcast go on into the next phase and step while
+others still forward. The run's time
 is the last rank's (the closing barrier), scaled like the simulated rows (scaled_time).
 predict() is the static form (all communicators in lockstep; a step costs the longer of
 the row and column phases): cheaper, for comparison. Plain alpha-beta (hympi_model.py)
