@@ -5,7 +5,8 @@
 // streaming keeps each rank's peak memory (VmHWM) within 1.3x of its steady state
 // (VmRSS with the matrix built and read), because no rank ever holds the entries.
 // argv[1] = pure | hybrid: the policy of the memory check (one per process, as the
-// high-water mark covers the process's whole life, so the memory part runs first).
+// high-water mark covers the process's whole life, so the memory part runs first);
+// optional argv[2..4] = rows cols density of the memory check, for measuring at scale.
 #include <mpi.h>
 
 #include <cstdio>
@@ -73,12 +74,8 @@ double touch(const bpmf::TrainingMatrix& m) {
   return sum;
 }
 
-void check_peak_memory(const hympi::Topology& topo, hympi::Policy policy) {
-  bpmf::SyntheticSpec spec;
-  spec.rows = 5000;
-  spec.cols = 2000;
-  spec.density = 0.3;  // 2.4 M training ratings: 58 MB per copy, well above an MPI process's own RSS
-  spec.seed = 7;
+void check_peak_memory(const hympi::Topology& topo, hympi::Policy policy, const bpmf::SyntheticSpec& spec) {
+  const double start = MPI_Wtime();
   const Pass pass = first_pass(spec);
   const bpmf::TrainingMatrix m(topo, spec.rows, spec.cols, pass.train, train_of(spec), pass.mean, policy);
   const double sum = touch(m);
@@ -93,9 +90,10 @@ void check_peak_memory(const hympi::Topology& topo, hympi::Policy policy) {
   long long mine[2] = {rss, hwm}, node[2] = {0, 0};
   MPI_Reduce(mine, node, 2, MPI_LONG_LONG, MPI_SUM, 0, topo.node_comm());
   if (topo.is_leader())
-    std::printf("%s, node of %d ranks: steady RSS %lld B, peak %lld B (%.3fx), %lld ratings\n",
+    std::printf("%s, node of %d ranks: steady RSS %lld B, peak %lld B (%.3fx), %lld ratings, %.2f s\n",
                 hympi::to_string(policy), topo.node_size(), node[0], node[1],
-                static_cast<double>(node[1]) / static_cast<double>(node[0]), static_cast<long long>(pass.train));
+                static_cast<double>(node[1]) / static_cast<double>(node[0]), static_cast<long long>(pass.train),
+                MPI_Wtime() - start);
 }
 
 bool same_view(const bpmf::SideView& a, const bpmf::SideView& b) {
@@ -140,7 +138,12 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   const auto& topo = hympi::Topology::of(MPI_COMM_WORLD);  // layout from HYMPI_* environment
   const bool hybrid = argc > 1 && std::strcmp(argv[1], "hybrid") == 0;
-  check_peak_memory(topo, hybrid ? hympi::Policy::hybrid : hympi::Policy::pure);
+  bpmf::SyntheticSpec spec;
+  spec.rows = argc > 4 ? std::stoll(argv[2]) : 5000;
+  spec.cols = argc > 4 ? std::stoll(argv[3]) : 2000;
+  spec.density = argc > 4 ? std::stod(argv[4]) : 0.3;  // 2.4 M training ratings: 58 MB a copy, above MPI's own RSS
+  spec.seed = 7;
+  check_peak_memory(topo, hybrid ? hympi::Policy::hybrid : hympi::Policy::pure, spec);
   check_same_bits(topo);
   const int rc = hympi::test::finish("bpmf_synthetic_stream_test");
   MPI_Finalize();
