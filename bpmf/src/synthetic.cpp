@@ -1,6 +1,7 @@
 #include "bpmf/synthetic.hpp"
 
 #include <cmath>
+#include <functional>
 #include <vector>
 
 #include "bpmf/random.hpp"
@@ -13,7 +14,7 @@ namespace {
 constexpr std::uint64_t kTrueRows = 100, kTrueCols = 101, kCells = 102;
 }  // namespace
 
-SyntheticData generate_synthetic(const SyntheticSpec& s) {
+void for_each_synthetic(const SyntheticSpec& s, const std::function<void(const Entry&, bool test)>& visit) {
   if (s.rows < 1 || s.cols < 1 || s.rows > (1LL << 31) - 1 || s.cols > (1LL << 31) - 1)
     throw hympi::Error(hympi::ErrorCode::invalid_argument, "synthetic data: rows and cols must be in [1, 2^31)");
   if (s.rank < 1) throw hympi::Error(hympi::ErrorCode::invalid_argument, "synthetic data: rank must be >= 1");
@@ -35,9 +36,6 @@ SyntheticData generate_synthetic(const SyntheticSpec& s) {
   const auto U = factors(s.rows, kTrueRows);
   const auto V = factors(s.cols, kTrueCols);
 
-  SyntheticData d;
-  d.train.rows = d.test.rows = s.rows;
-  d.train.cols = d.test.cols = s.cols;
   for (std::int64_t i = 0; i < s.rows; ++i) {
     Stream st(s.seed, 0, kCells, static_cast<std::uint64_t>(i));
     for (std::int64_t j = 0; j < s.cols; ++j) {
@@ -45,9 +43,16 @@ SyntheticData generate_synthetic(const SyntheticSpec& s) {
       double v = s.offset + s.noise * st.normal();
       for (int k = 0; k < s.rank; ++k) v += U[i * s.rank + k] * V[j * s.rank + k];
       const Entry e{static_cast<std::int32_t>(i), static_cast<std::int32_t>(j), v};
-      (st.uniform() < s.test_fraction ? d.test : d.train).entries.push_back(e);
+      visit(e, st.uniform() < s.test_fraction);
     }
   }
+}
+
+SyntheticData generate_synthetic(const SyntheticSpec& s) {
+  SyntheticData d;
+  d.train.rows = d.test.rows = s.rows;
+  d.train.cols = d.test.cols = s.cols;
+  for_each_synthetic(s, [&](const Entry& e, bool test) { (test ? d.test : d.train).entries.push_back(e); });
   return d;
 }
 

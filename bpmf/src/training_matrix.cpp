@@ -1,8 +1,10 @@
 #include "bpmf/training_matrix.hpp"
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
+#include "hympi/error.hpp"
 #include "hympi/topology.hpp"
 
 namespace bpmf {
@@ -38,11 +40,17 @@ TrainingMatrix::Layout TrainingMatrix::layout_of(std::int64_t rows, std::int64_t
 
 TrainingMatrix::TrainingMatrix(const hympi::Topology& topo, const Ratings& train, double mean, hympi::Policy policy,
                                hympi::SyncKind sync)
-    : items_{train.rows, train.cols},
-      nnz_(static_cast<std::int64_t>(train.entries.size())),
-      layout_(layout_of(train.rows, train.cols, nnz_)),
-      array_(topo, layout_.total, policy, sync) {
-  array_.fill_by_leader([&](std::byte* base, std::size_t) { build(base, train, mean); });
+    : TrainingMatrix(
+          topo, train.rows, train.cols, static_cast<std::int64_t>(train.entries.size()),
+          [&train](const std::function<void(const Entry&)>& emit) {
+            for (const auto& e : train.entries) emit(e);
+          },
+          mean, policy, sync) {}
+
+TrainingMatrix::TrainingMatrix(const hympi::Topology& topo, std::int64_t rows, std::int64_t cols, std::int64_t nnz,
+                               const TrainingSource& source, double mean, hympi::Policy policy, hympi::SyncKind sync)
+    : items_{rows, cols}, nnz_(nnz), layout_(layout_of(rows, cols, nnz_)), array_(topo, layout_.total, policy, sync) {
+  array_.fill_by_leader([&](std::byte* base, std::size_t) { build(base, source, mean); });
   const std::byte* base = array_.data();
   for (int s = 0; s < 2; ++s) {
     view_[s].items = items_[s];
@@ -52,22 +60,45 @@ TrainingMatrix::TrainingMatrix(const hympi::Topology& topo, const Ratings& train
   }
 }
 
-// A counting sort per orientation; entries of an item stay in file order.
-void TrainingMatrix::build(std::byte* base, const Ratings& train, double mean) const {
+// A counting sort of both orientations in two passes over the source (count, then
+// place); entries of an item stay in file order. The counting pass checks the
+// source against the shape and nnz before anything is written past the offsets.
+void TrainingMatrix::build(std::byte* base, const TrainingSource& source, double mean) const {
+  std::int64_t* offsets[2];
   for (int s = 0; s < 2; ++s) {
-    auto* offsets = reinterpret_cast<std::int64_t*>(base + layout_.offsets[s]);
-    auto* index = reinterpret_cast<std::int32_t*>(base + layout_.index[s]);
-    auto* value = reinterpret_cast<double*>(base + layout_.value[s]);
-    std::fill(offsets, offsets + items_[s] + 1, 0);
-    for (const auto& e : train.entries) ++offsets[(s == 0 ? e.row : e.col) + 1];
-    for (std::int64_t i = 0; i < items_[s]; ++i) offsets[i + 1] += offsets[i];
-    std::vector<std::int64_t> fill(offsets, offsets + items_[s]);
-    for (const auto& e : train.entries) {
-      const auto at = fill[s == 0 ? e.row : e.col]++;
-      index[at] = s == 0 ? e.col : e.row;
-      value[at] = e.value - mean;
-    }
+    offsets[s] = reinterpret_cast<std::int64_t*>(base + layout_.offsets[s]);
+    std::fill(offsets[s], offsets[s] + items_[s] + 1, 0);
   }
+  std::int64_t seen = 0;
+  source([&](const Entry& e) {
+    if (e.row < 0 || e.row >= items_[0] || e.col < 0 || e.col >= items_[1])
+      throw hympi::Error(hympi::ErrorCode::invalid_argument, "training matrix: an entry lies outside the shape");
+    ++offsets[0][e.row + 1];
+    ++offsets[1][e.col + 1];
+    ++seen;
+  });
+  if (seen != nnz_)
+    throw hympi::Error(hympi::ErrorCode::invalid_argument, "training matrix: the source gave " + std::to_string(seen) +
+                                                               " entries, " + std::to_string(nnz_) + " announced");
+  std::vector<std::int64_t> fill[2];
+  for (int s = 0; s < 2; ++s) {
+    for (std::int64_t i = 0; i < items_[s]; ++i) offsets[s][i + 1] += offsets[s][i];
+    fill[s].assign(offsets[s], offsets[s] + items_[s]);
+  }
+  auto* index0 = reinterpret_cast<std::int32_t*>(base + layout_.index[0]);
+  auto* index1 = reinterpret_cast<std::int32_t*>(base + layout_.index[1]);
+  auto* value0 = reinterpret_cast<double*>(base + layout_.value[0]);
+  auto* value1 = reinterpret_cast<double*>(base + layout_.value[1]);
+  source([&](const Entry& e) {
+    const double v = e.value - mean;
+    const auto r = fill[0][e.row]++, c = fill[1][e.col]++;
+    if (r >= offsets[0][e.row + 1] || c >= offsets[1][e.col + 1])  // never write past an item's share
+      throw hympi::Error(hympi::ErrorCode::invalid_argument, "training matrix: the source replayed other entries");
+    index0[r] = e.col;
+    value0[r] = v;
+    index1[c] = e.row;
+    value1[c] = v;
+  });
 }
 
 }  // namespace bpmf

@@ -4,6 +4,7 @@
 // held out. Deterministic in `seed`.
 #pragma once
 #include <cstdint>
+#include <functional>
 
 #include "bpmf/ratings.hpp"
 
@@ -27,5 +28,10 @@ struct SyntheticData {
 // Throws hympi::Error(invalid_argument) for sizes < 1, rank < 1, density or test_fraction
 // outside (0, 1] / [0, 1), or noise < 0.
 SyntheticData generate_synthetic(const SyntheticSpec& spec);
+
+// The same cells in the same order, one at a time (test: held out), without holding
+// the matrix: a pass costs time, not memory, so callers replay it instead of storing.
+// Throws like generate_synthetic, before the first visit.
+void for_each_synthetic(const SyntheticSpec& spec, const std::function<void(const Entry&, bool test)>& visit);
 
 }  // namespace bpmf

@@ -7,6 +7,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 #include "bpmf/ratings.hpp"
 #include "hympi/collectives.hpp"
@@ -28,12 +29,23 @@ struct SideView {
   std::int64_t count(std::int64_t item) const { return offsets[item + 1] - offsets[item]; }
 };
 
+// Replays the training entries, in file order, into `emit`; may be called more than once
+// (a counting pass, then a filling pass), so a generator can stream instead of storing.
+using TrainingSource = std::function<void(const std::function<void(const Entry&)>& emit)>;
+
 class TrainingMatrix {
  public:
   // Collective over topo.comm(). `train` is read only where the copy is built (the
   // node leader under hybrid, every rank under pure); it must be the same matrix on
   // every rank. Not enough /dev/shm is hympi::Error(out_of_memory) on every rank.
   TrainingMatrix(const hympi::Topology& topo, const Ratings& train, double mean, hympi::Policy policy,
+                 hympi::SyncKind sync = hympi::SyncKind::barrier);
+  // The same matrix from a source of `nnz` entries within rows x cols, replayed only
+  // where the copy is built: no rank holds the entries, so the peak is the copy itself.
+  // A source that disagrees with nnz or the shape is hympi::Error(invalid_argument) on
+  // every rank.
+  TrainingMatrix(const hympi::Topology& topo, std::int64_t rows, std::int64_t cols, std::int64_t nnz,
+                 const TrainingSource& source, double mean, hympi::Policy policy,
                  hympi::SyncKind sync = hympi::SyncKind::barrier);
 
   // side 0 = rows (index = column), 1 = columns (index = row).
@@ -48,7 +60,7 @@ class TrainingMatrix {
     std::size_t offsets[2], index[2], value[2], total;
   };
   static Layout layout_of(std::int64_t rows, std::int64_t cols, std::int64_t nnz);
-  void build(std::byte* base, const Ratings& train, double mean) const;
+  void build(std::byte* base, const TrainingSource& source, double mean) const;
 
   std::int64_t items_[2], nnz_;
   Layout layout_;
