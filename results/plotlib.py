@@ -17,7 +17,7 @@ import matplotlib
 matplotlib.use("Agg")  # files only: no display on clusters and CI
 import matplotlib.pyplot as plt  # noqa: E402
 
-__all__ = ["plt", "read_rows", "median_by", "reference_of", "stats_path"]
+__all__ = ["plt", "read_rows", "median_by", "median_interval", "reference_of", "stats_path"]
 
 
 def read_rows(path, missing_ok=False):
@@ -44,6 +44,18 @@ def reference_of(csv_path):
             ref = os.sep.join(parts[:i] + parts[i + 2:])
             return ref if os.path.exists(ref) else None
     return None
+
+
+def median_interval(xs):
+    """(median, low, high): the median of xs and its 95% interval by the harness's own statistics
+    (order statistics; below 6 values [min, max], which covers less)."""
+    import sys
+
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "apps", "harness"))
+    from hympi_harness import stats  # noqa: E402
+
+    low, high, _ = stats.median_ci(xs)
+    return stats.median(xs), low, high
 
 
 def median_by(rows, key, value="time_s"):

@@ -11,18 +11,18 @@ with --barrier-timing (exchange = the collective alone) when there are any.
     /usr/bin/python3 results/bpmf/plot_fig12.py [fig12.csv | FOLDER] [fig12-bpmf.png]
 """
 import os
-import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # results/plotlib.py
-from plotlib import median_by, plt, read_rows  # noqa: E402
+from plotlib import median_by, median_interval, plt, read_rows  # noqa: E402
 
 
 def paired_ratio(rows, ranks, column):
-    """Median over back-to-back (pure, hybrid) run pairs of pure/hybrid: the machine is
-    shared, and a pair run one after the other sees about the same load. Rows of the harness's
-    repeated launches (a repetition column; pure and hybrid take turns) pair by repetition."""
+    """(median, low, high) over back-to-back (pure, hybrid) run pairs of pure/hybrid, with the
+    median's 95% interval: the machine is shared, and a pair run one after the other sees about
+    the same load. Rows of the harness's repeated launches (a repetition column; pure and hybrid
+    take turns) pair by repetition."""
     if rows and "repetition" in rows[0]:
         pure = {r["repetition"]: r for r in rows if int(r["ranks"]) == ranks and r["policy"] == "pure"}
         pairs = [(pure[r["repetition"]], r) for r in rows
@@ -34,7 +34,7 @@ def paired_ratio(rows, ranks, column):
         if (int(a["ranks"]), a["policy"], int(b["ranks"]), b["policy"]) == (ranks, "pure", ranks, "hybrid"):
             if float(b[column]) > 0:
                 ratios.append(float(a[column]) / float(b[column]))
-    return statistics.median(ratios) if ratios else float("nan")
+    return median_interval(ratios) if ratios else (float("nan"),) * 3
 
 
 def main():
@@ -67,11 +67,13 @@ def main():
         sys.exit("plot_fig12.py: need both policies for at least one rank count")
     ratio = [paired_ratio(plain, n, "seconds_per_iteration") for n in ranks]
     # One rank exchanges nothing: its exchange "ratio" is a ratio of microseconds, not shown.
-    exch = [paired_ratio(timed, n, "exchange_per_iteration") if n > 1 else float("nan") for n in ranks]
+    exch = [paired_ratio(timed, n, "exchange_per_iteration") if n > 1 else (float("nan"),) * 3 for n in ranks]
 
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
-    ax1.plot(ranks, ratio, "o-", label="whole iteration")
-    ax1.plot(ranks, exch, "s--", label="exchange only (--barrier-timing runs)")
+    for points, style, label in ((ratio, "o-", "whole iteration"), (exch, "s--", "exchange only (--barrier-timing runs)")):
+        mid = [m for m, _, _ in points]
+        err = [[m - lo for m, lo, _ in points], [hi - m for m, _, hi in points]]
+        ax1.errorbar(ranks, mid, yerr=err, fmt=style, capsize=3, label=label + " (median, 95% CI)")
     ax1.axhline(1.0, color="grey", lw=0.8)
     ax1.set_xlabel("MPI ranks (one machine, 2 cores)")
     ax1.set_ylabel("Ori_BPMF / Hy_BPMF time")
@@ -81,7 +83,7 @@ def main():
     if ranks[0] == 1:
         ax1.text(0.98, 0.55, "1 rank: identical work in both policies,\nso its ratio is the measurement noise",
                  transform=ax1.transAxes, fontsize=7, color="grey", ha="right")
-    for n, r in zip(ranks, ratio):
+    for n, (r, _, _) in zip(ranks, ratio):
         ax1.annotate(f"{r:.3f}", (n, r), textcoords="offset points", xytext=(0, 6), ha="center", fontsize=8)
 
     width = 0.38
@@ -103,9 +105,9 @@ def main():
     fig.tight_layout()
     fig.savefig(out, dpi=120)
     print(f"wrote {out}")
-    for n, r, e in zip(ranks, ratio, exch):
+    for n, (r, lo, hi), (e, _, _) in zip(ranks, ratio, exch):
         reps = min(sum(1 for r in plain if run_of(r) == (n, p)) for p in ("pure", "hybrid"))
-        print(f"ranks {n}: Ori/Hy time ratio {r:.4f} (exchange only {e:.3f}; {reps} repeats), "
+        print(f"ranks {n}: Ori/Hy time ratio {r:.4f} [{lo:.4f}, {hi:.4f}] (exchange only {e:.3f}; {reps} repeats), "
               f"median pure {med[(n, 'pure')]['seconds_per_iteration']:.4f} s/it, "
               f"hybrid {med[(n, 'hybrid')]['seconds_per_iteration']:.4f} s/it, "
               f"items/s pure {med[(n, 'pure')]['items_per_s']:.4g}, hybrid {med[(n, 'hybrid')]['items_per_s']:.4g}")

@@ -7,7 +7,8 @@
   fig4_10_vs_pdgemm.png       thesis Fig 4.10 analogue: GF/s of SUMMA, HSUMMA, PDGEMM vs n
   n4096_np2.png               the 2-rank n = 4096 target: GF/s per variant vs 2x the single-rank DGEMM rate
 
-Every point is the median over the repetitions (one CSV row per repetition). Missing CSVs are skipped.
+Every point is the median over the repetitions (one CSV row per repetition); Fig 11 draws the median of
+the paired pure/hybrid ratios with its 95% interval (plotlib.median_interval). Missing CSVs are skipped.
 Usage: plot_summa.py [DIR]   (default: the directory of this script)
 """
 import os
@@ -15,7 +16,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # results/plotlib.py
-from plotlib import median_by, plt, read_rows  # noqa: E402
+from plotlib import median_by, median_interval, plt, read_rows  # noqa: E402
 
 HERE = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
 
@@ -66,24 +67,37 @@ def n4096_rates(rows):
     return g, statistics.median(float(r["ref_dgemm_gflops"]) for r in rows)
 
 
+def fig11_paired_ratios(rows):
+    """{(ranks, grid, layout, sync, s): [pure/hybrid]}: the n-th pure row of a point over its n-th
+    hybrid row (a launch writes both policies per repetition, so a pair shares the machine's load)."""
+    times = {}
+    for r in rows:
+        key = (r["ranks"], r["P"] + "x" + r["Q"], r["layout"], r["sync"], int(r["b"]))
+        times.setdefault(key, {"pure": [], "hybrid": []})[r["policy"]].append(float(r["time_s"]))
+    return {k: [p / h for p, h in zip(v["pure"], v["hybrid"])] for k, v in times.items() if v["pure"] and v["hybrid"]}
+
+
 def fig11():
     rows = load("fig11_ori_hy.csv")
     if not rows:
         return
-    t = fig11_times(rows)
+    ratios = fig11_paired_ratios(rows)
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    series = sorted({k[:4] for k in t})
-    for ranks, grid, layout, sync in series:
-        sizes = sorted({k[5] for k in t if k[:4] == (ranks, grid, layout, sync)})
-        ratio = [t[(ranks, grid, layout, sync, "pure", s)] / t[(ranks, grid, layout, sync, "hybrid", s)]
-                 for s in sizes if (ranks, grid, layout, sync, "pure", s) in t and (ranks, grid, layout, sync, "hybrid", s) in t]
-        ax.plot(sizes[: len(ratio)], ratio, marker="o", label=f"{ranks} ranks {grid}, {layout}, sync={sync}")
+    for series in sorted({k[:4] for k in ratios}):
+        ranks, grid, layout, sync = series
+        points = sorted((k[4], median_interval(v)) for k, v in ratios.items() if k[:4] == series)
+        sizes = [s for s, _ in points]
+        mid = [m for _, (m, _, _) in points]
+        err = [[m - lo for _, (m, lo, _) in points], [hi - m for _, (m, _, hi) in points]]
+        ax.errorbar(sizes, mid, yerr=err, marker="o", capsize=3,
+                    label=f"{ranks} ranks {grid}, {layout}, sync={sync}")
     ax.axhline(1.0, color="grey", lw=0.8)
     ax.set_yscale("log")  # ratios above and below 1 read symmetrically
     ax.set_xscale("log", base=2)
     ax.set_xticks([8, 64, 128, 256], ["8", "64", "128", "256"])
     label_and_save(fig, ax, "fig11_ori_hy_ratio.png", "Ori vs Hy SUMMA on one machine (cf. Zhou et al. Fig 11)",
-                   xlabel="per-core block size s (local C is s x s, b = s)", ylabel="time Ori_SUMMA / Hy_SUMMA",
+                   xlabel="per-core block size s (local C is s x s, b = s)",
+                   ylabel="Ori / Hy time (median of pairs, 95% CI)",
                    legend_size=7)
 
 
