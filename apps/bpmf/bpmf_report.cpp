@@ -25,8 +25,7 @@ void Totals::add(const IterationReport& r) {
   sync += r.seconds_sync;
 }
 
-double baseline_rmse(const Ratings& train, const Ratings& test) {
-  const double mean = mean_value(train);
+double baseline_rmse(double mean, const Ratings& test) {
   double s = 0.0;
   for (const auto& e : test.entries) s += (e.value - mean) * (e.value - mean);
   return test.entries.empty() ? NAN : std::sqrt(s / static_cast<double>(test.entries.size()));
@@ -83,11 +82,12 @@ void print_summary(const Summary& s, const Totals& t) {
   const double mib = 1 << 20;
   std::printf(
       "summary: memory of node 0 (%d ranks): ratings %.1f MiB + latent %.1f MiB = %.1f MiB; processes hold "
-      "PSS %.1f MiB, RSS %.1f MiB (summed; -1: unknown)\n",
+      "PSS %.1f MiB, RSS %.1f MiB, peak RSS %.1f MiB (summed; -1: unknown)\n",
       s.node_ranks, s.ratings_bytes_per_node / mib, s.latent_bytes_per_node / mib,
       (s.ratings_bytes_per_node + s.latent_bytes_per_node) / mib,
       s.node_memory.pss_bytes < 0 ? -1.0 : s.node_memory.pss_bytes / mib,
-      s.node_memory.rss_bytes < 0 ? -1.0 : s.node_memory.rss_bytes / mib);
+      s.node_memory.rss_bytes < 0 ? -1.0 : s.node_memory.rss_bytes / mib,
+      s.node_memory.peak_rss_bytes < 0 ? -1.0 : s.node_memory.peak_rss_bytes / mib);
 }
 
 Record trace_record(const Options& o, const hympi::apps::RunInfo& info, const IterationReport& r) {
@@ -140,6 +140,7 @@ Record summary_record(const Dataset& data, const Options& o, const Summary& s, c
       .add("node0_ranks", s.node_ranks)
       .add("node0_rss_bytes", s.node_memory.rss_bytes)
       .add("node0_pss_bytes", s.node_memory.pss_bytes)
+      .add("node0_peak_rss_bytes", s.node_memory.peak_rss_bytes)
       .add("rmse_average_hex", hex(s.rmse_average))
       .add("predictions_digest", s.digest)
       .add("predictive_std", to_string(o.std_kind))

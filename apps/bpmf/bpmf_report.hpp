@@ -36,7 +36,7 @@ struct Summary {
 };
 
 // RMSE of predicting every test value by the training mean.
-double baseline_rmse(const Ratings& train, const Ratings& test);
+double baseline_rmse(double train_mean, const Ratings& test);
 // FNV-1a over the bits of `values`.
 std::string digest(const std::vector<double>& values);
 

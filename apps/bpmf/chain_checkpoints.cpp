@@ -23,7 +23,7 @@ extern "C" void on_sigterm(int) {
 
 ChainCheckpoints::ChainCheckpoints(const Options& o, const Dataset& data, MPI_Comm comm) : o_(o), comm_(comm) {
   HYMPI_CHECK_MPI(MPI_Comm_rank(comm, &rank_));
-  if (o.checkpoint_every > 0 || !o.resume.empty()) id_ = chain_identity(data.train, data.test, o.sampler);
+  if (o.checkpoint_every > 0 || !o.resume.empty()) id_ = chain_identity(data.training(), data.test, o.sampler);
   if (o.checkpoint_every > 0) {
     on_root(comm, rank_, [&] {
       // A new chain never overwrites another's checkpoint: that one may be all a long run left.

@@ -35,6 +35,17 @@ void broadcast_ratings(Ratings& r, MPI_Comm comm) {
     HYMPI_CHECK_MPI(MPI_Bcast(bytes + off, static_cast<int>(std::min(chunk, total - off)), MPI_BYTE, 0, comm));
 }
 
+TrainingInput Dataset::training() const {
+  if (!synthetic) return training_input(train);
+  const SyntheticSpec spec = *synthetic;
+  return {train.rows, train.cols, static_cast<std::int64_t>(train_count), train_mean,
+          [spec](const std::function<void(const Entry&)>& emit) {
+            for_each_synthetic(spec, [&emit](const Entry& e, bool held_out) {
+              if (!held_out) emit(e);
+            });
+          }};
+}
+
 void Dataset::release_train() {
   std::vector<Entry>().swap(train.entries);
 }
@@ -44,13 +55,23 @@ Dataset load_dataset(const InputSpec& spec, MPI_Comm comm) {
   HYMPI_CHECK_MPI(MPI_Comm_rank(comm, &rank));
   Dataset d;
   if (spec.train.empty()) {
-    // Cheap and deterministic: every rank generates the same data (and the same
-    // verdict on a bad spec), no broadcast needed.
-    auto data = generate_synthetic(spec.synthetic);
-    d.train = std::move(data.train);
-    d.test = std::move(data.test);
+    // Deterministic: every rank makes the same pass (and the same verdict on a bad
+    // spec), keeping the test entries and the training count and sum in file order
+    // (mean_value's bits); the training entries are streamed again into the node copy.
+    d.train.rows = d.test.rows = spec.synthetic.rows;
+    d.train.cols = d.test.cols = spec.synthetic.cols;
+    double sum = 0.0;
+    for_each_synthetic(spec.synthetic, [&](const Entry& e, bool test) {
+      if (test) {
+        d.test.entries.push_back(e);
+      } else {
+        sum += e.value;
+        ++d.train_count;
+      }
+    });
+    d.train_mean = d.train_count == 0 ? 0.0 : sum / static_cast<double>(d.train_count);
+    d.synthetic = spec.synthetic;
     d.name = synthetic_name(spec.synthetic);
-    d.train_count = d.train.entries.size();
     return d;
   }
 
@@ -70,6 +91,7 @@ Dataset load_dataset(const InputSpec& spec, MPI_Comm comm) {
   broadcast_ratings(d.test, comm);
   d.name = spec.train + " | " + spec.test;
   d.train_count = d.train.entries.size();
+  d.train_mean = mean_value(d.train);
   return d;
 }
 

@@ -65,10 +65,10 @@ int run(Options& o) {
   const hympi::Topology& topo = hympi::Topology::of(world, layout);
   const auto info = hympi::apps::gather_run_info(topo);
   resolve_paths(o);
-  Sampler sampler(topo, data.train, data.test, o.sampler);
+  Sampler sampler(topo, data.training(), data.test, o.sampler);
   const ChainCheckpoints checkpoints(o, data, world);
   checkpoints.resume(sampler);
-  const double baseline = baseline_rmse(data.train, data.test);
+  const double baseline = baseline_rmse(data.train_mean, data.test);
   const ModelInfo saved_model = model_info(o, data, sampler);
   if (o.save_samples_every > 0)
     on_root(world, rank, [&] {

@@ -25,14 +25,17 @@ long long kib_field(const char* path, const std::string& field) {
 }  // namespace
 
 ProcessMemory read_process_memory() {
-  return {kib_field("/proc/self/status", "VmRSS"), kib_field("/proc/self/smaps_rollup", "Pss")};
+  return {kib_field("/proc/self/status", "VmRSS"), kib_field("/proc/self/smaps_rollup", "Pss"),
+          kib_field("/proc/self/status", "VmHWM")};
 }
 
 ProcessMemory sum_process_memory(MPI_Comm comm) {
   const ProcessMemory mine = read_process_memory();
-  long long in[4] = {mine.rss_bytes, mine.pss_bytes, mine.rss_bytes < 0 ? 1 : 0, mine.pss_bytes < 0 ? 1 : 0}, out[4];
-  HYMPI_CHECK_MPI(MPI_Allreduce(in, out, 4, MPI_LONG_LONG, MPI_SUM, comm));
-  return {out[2] ? -1 : out[0], out[3] ? -1 : out[1]};
+  const long long mine_fields[3] = {mine.rss_bytes, mine.pss_bytes, mine.peak_rss_bytes};
+  long long in[6], out[6];  // the sums, then how many ranks could not tell
+  for (int f = 0; f < 3; ++f) in[f] = mine_fields[f], in[3 + f] = mine_fields[f] < 0 ? 1 : 0;
+  HYMPI_CHECK_MPI(MPI_Allreduce(in, out, 6, MPI_LONG_LONG, MPI_SUM, comm));
+  return {out[3] ? -1 : out[0], out[4] ? -1 : out[1], out[5] ? -1 : out[2]};
 }
 
 }  // namespace hympi::apps

@@ -36,16 +36,18 @@ class Hash {
   std::uint64_t h_ = 0x243f6a8885a308d3ULL;
 };
 
-void hash_ratings(Hash& h, const Ratings& r) {
+// Shape and count first, then every entry in order: a streamed source hashes like the
+// same entries in memory.
+void hash_ratings(Hash& h, const TrainingInput& r) {
   h.add(static_cast<std::uint64_t>(r.rows));
   h.add(static_cast<std::uint64_t>(r.cols));
-  h.add(r.entries.size());
-  for (const auto& e : r.entries) {
+  h.add(static_cast<std::uint64_t>(r.nnz));
+  r.source([&h](const Entry& e) {
     std::uint64_t value = 0;
     std::memcpy(&value, &e.value, sizeof value);
     h.add(static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.row)) << 32 | static_cast<std::uint32_t>(e.col));
     h.add(value);
-  }
+  });
 }
 
 template <class T>
@@ -111,14 +113,14 @@ std::string difference(const ChainIdentity& found, const ChainIdentity& expected
 
 }  // namespace
 
-std::uint64_t data_hash(const Ratings& train, const Ratings& test) {
+std::uint64_t data_hash(const TrainingInput& train, const Ratings& test) {
   Hash h;
   hash_ratings(h, train);
-  hash_ratings(h, test);
+  hash_ratings(h, training_input(test));
   return h.value();
 }
 
-ChainIdentity chain_identity(const Ratings& train, const Ratings& test, const SamplerConfig& config) {
+ChainIdentity chain_identity(const TrainingInput& train, const Ratings& test, const SamplerConfig& config) {
   ChainIdentity id;
   id.data_hash = data_hash(train, test);
   id.rows = train.rows;

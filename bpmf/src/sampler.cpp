@@ -33,13 +33,16 @@ int checked_K(const SamplerConfig& c) {
 }  // namespace
 
 Sampler::Sampler(const hympi::Topology& topo, const Ratings& train, const Ratings& test, SamplerConfig config)
+    : Sampler(topo, training_input(train), test, config) {}
+
+Sampler::Sampler(const hympi::Topology& topo, const TrainingInput& train, const Ratings& test, SamplerConfig config)
     : topo_(topo), config_(config), work_(checked_K(config)) {
   prior_ = NormalWishartPrior::standard(config_.K);
   if (test.rows > train.rows || test.cols > train.cols)
     throw hympi::Error(hympi::ErrorCode::invalid_argument, "the test matrix is larger than the training matrix");
-  mean_ = mean_value(train);
+  mean_ = train.mean;
 
-  train_ = std::make_unique<TrainingMatrix>(topo, train, mean_, config_.exchange.policy, config_.exchange.sync);
+  train_ = std::make_unique<TrainingMatrix>(topo, train, config_.exchange.policy, config_.exchange.sync);
   build_side(0);
   build_side(1);
   // Statistics through the core's allreduce, with the exchange's policy.

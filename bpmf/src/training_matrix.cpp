@@ -38,6 +38,13 @@ TrainingMatrix::Layout TrainingMatrix::layout_of(std::int64_t rows, std::int64_t
   return l;
 }
 
+TrainingInput training_input(const Ratings& ratings) {
+  return {ratings.rows, ratings.cols, static_cast<std::int64_t>(ratings.entries.size()), mean_value(ratings),
+          [&ratings](const std::function<void(const Entry&)>& emit) {
+            for (const auto& e : ratings.entries) emit(e);
+          }};
+}
+
 TrainingMatrix::TrainingMatrix(const hympi::Topology& topo, const Ratings& train, double mean, hympi::Policy policy,
                                hympi::SyncKind sync)
     : TrainingMatrix(
@@ -46,6 +53,10 @@ TrainingMatrix::TrainingMatrix(const hympi::Topology& topo, const Ratings& train
             for (const auto& e : train.entries) emit(e);
           },
           mean, policy, sync) {}
+
+TrainingMatrix::TrainingMatrix(const hympi::Topology& topo, const TrainingInput& train, hympi::Policy policy,
+                               hympi::SyncKind sync)
+    : TrainingMatrix(topo, train.rows, train.cols, train.nnz, train.source, train.mean, policy, sync) {}
 
 TrainingMatrix::TrainingMatrix(const hympi::Topology& topo, std::int64_t rows, std::int64_t cols, std::int64_t nnz,
                                const TrainingSource& source, double mean, hympi::Policy policy, hympi::SyncKind sync)

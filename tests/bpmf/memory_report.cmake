@@ -4,7 +4,11 @@
 # ranks is the pure run's), both are at least the 24 bytes per rating the two
 # orientations need, and the processes' own accounting agrees: PSS summed over the
 # node is at least what the report says the node holds, RSS >= PSS, and pure's PSS
-# exceeds hybrid's by at least half the ratings bytes hybrid saves.
+# exceeds hybrid's by at least half the ratings bytes hybrid saves. The synthetic data
+# stream into the node copy: the node's peak RSS stays within 1.1x of its RSS at the end
+# (streamed: 1.00x; every rank holding the whole matrix first, as before issue #31, is
+# 1.15-1.18x here, where the processes' own 90 MiB each dilute it, and 1.4-1.5x at 10^7
+# ratings; the issue's bound is 1.3x).
 # Inputs: BPMF, LAUNCH ('|'-separated launcher prefix up to the -np flag), WORK.
 string(REPLACE "|" ";" launch "${LAUNCH}")
 file(REMOVE_RECURSE ${WORK})
@@ -12,7 +16,7 @@ file(MAKE_DIRECTORY ${WORK})
 
 foreach(policy pure hybrid)
   execute_process(
-    COMMAND ${launch} 2 ${BPMF} --synth-rows 3000 --synth-cols 2000 --synth-density 0.15 --synth-rank 3 -K 4
+    COMMAND ${launch} 2 ${BPMF} --synth-rows 6000 --synth-cols 4000 --synth-density 0.15 --synth-rank 3 -K 4
             --burnin 1 --samples 1 --policy ${policy} --quiet --output-dir ${WORK} --csv ${policy}.csv
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
   message("${policy}:\n${out}${err}")
@@ -26,7 +30,7 @@ foreach(policy pure hybrid)
   string(REPLACE "," ";" header "${header}")
   string(REPLACE "," ";" row "${row}")
   foreach(column train_entries ratings_bytes_per_node latent_bytes_per_node node0_ranks node0_rss_bytes
-                 node0_pss_bytes)
+                 node0_pss_bytes node0_peak_rss_bytes)
     list(FIND header ${column} at)
     if(at LESS 0)
       message(FATAL_ERROR "${policy}.csv has no column ${column}")
@@ -54,6 +58,12 @@ foreach(policy pure hybrid)
   endif()
   if(NOT (${policy}_node0_rss_bytes GREATER_EQUAL ${policy}_node0_pss_bytes))
     message(FATAL_ERROR "${policy}: RSS ${${policy}_node0_rss_bytes} below PSS ${${policy}_node0_pss_bytes}")
+  endif()
+  math(EXPR peak_x10 "${${policy}_node0_peak_rss_bytes} * 10")
+  math(EXPR bound_x10 "${${policy}_node0_rss_bytes} * 11")
+  if(NOT (${policy}_node0_peak_rss_bytes GREATER_EQUAL ${policy}_node0_rss_bytes AND peak_x10 LESS_EQUAL bound_x10))
+    message(FATAL_ERROR "${policy}: the node's peak RSS ${${policy}_node0_peak_rss_bytes} B is not within 1.1x of "
+                        "its RSS at the end, ${${policy}_node0_rss_bytes} B")
   endif()
 endforeach()
 math(EXPR saved "${pure_ratings_bytes_per_node} - ${hybrid_ratings_bytes_per_node}")

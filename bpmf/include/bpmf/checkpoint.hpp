@@ -28,9 +28,10 @@ struct ChainIdentity {
   double alpha = 0.0;
 };
 
-// A 64-bit hash of the shapes and entries (indices and value bits) of both matrices.
-std::uint64_t data_hash(const Ratings& train, const Ratings& test);
-ChainIdentity chain_identity(const Ratings& train, const Ratings& test, const SamplerConfig& config);
+// A 64-bit hash of the shapes and entries (indices and value bits) of both matrices
+// (the training entries replayed from their source: one more pass of a generator).
+std::uint64_t data_hash(const TrainingInput& train, const Ratings& test);
+ChainIdentity chain_identity(const TrainingInput& train, const Ratings& test, const SamplerConfig& config);
 
 std::string checkpoint_path(const std::string& dir);
 

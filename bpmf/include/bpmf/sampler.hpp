@@ -69,6 +69,9 @@ class Sampler {
   // into the TrainingMatrix: the caller may free it once the sampler exists. Throws
   // hympi::Error(invalid_argument) (same on every rank) for K < 1, alpha <= 0, burnin < 0, samples < 0.
   Sampler(const hympi::Topology& topo, const Ratings& train, const Ratings& test, SamplerConfig config);
+  // The same from a replayable source (a generator streams into the node copy: no rank
+  // holds the training entries).
+  Sampler(const hympi::Topology& topo, const TrainingInput& train, const Ratings& test, SamplerConfig config);
   ~Sampler();
 
   // One Gibbs iteration (rows then columns). Collective.

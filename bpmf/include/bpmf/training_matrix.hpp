@@ -33,12 +33,25 @@ struct SideView {
 // (a counting pass, then a filling pass), so a generator can stream instead of storing.
 using TrainingSource = std::function<void(const std::function<void(const Entry&)>& emit)>;
 
+// The training ratings as the sampler takes them: shape, count, mean and a source that
+// replays the entries (a Ratings in memory, or a generator streaming them on demand).
+struct TrainingInput {
+  std::int64_t rows = 0, cols = 0, nnz = 0;
+  double mean = 0.0;
+  TrainingSource source;
+};
+
+// `ratings` as a TrainingInput (mean_value's mean); it must outlive the input.
+TrainingInput training_input(const Ratings& ratings);
+
 class TrainingMatrix {
  public:
   // Collective over topo.comm(). `train` is read only where the copy is built (the
   // node leader under hybrid, every rank under pure); it must be the same matrix on
   // every rank. Not enough /dev/shm is hympi::Error(out_of_memory) on every rank.
   TrainingMatrix(const hympi::Topology& topo, const Ratings& train, double mean, hympi::Policy policy,
+                 hympi::SyncKind sync = hympi::SyncKind::barrier);
+  TrainingMatrix(const hympi::Topology& topo, const TrainingInput& train, hympi::Policy policy,
                  hympi::SyncKind sync = hympi::SyncKind::barrier);
   // The same matrix from a source of `nnz` entries within rows x cols, replayed only
   // where the copy is built: no rank holds the entries, so the peak is the copy itself.
