@@ -8,6 +8,11 @@
 #include "hympi/topology.hpp"
 #include "hympi/version.hpp"
 
+// The revision that was built: a header rewritten at every build (cmake/HympiGitRevision.cmake).
+// Builds without it (the SMPI sub-project) pass -DHYMPI_GIT_REVISION instead.
+#if __has_include("hympi_git_revision.h")
+#include "hympi_git_revision.h"
+#endif
 #ifndef HYMPI_GIT_REVISION
 #define HYMPI_GIT_REVISION "unknown"
 #endif

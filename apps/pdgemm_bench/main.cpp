@@ -145,6 +145,7 @@ int run_in(Options& o) {
   const auto [P, Q] = check_options(o, size);
   const auto& topo = hympi::Topology::of(MPI_COMM_WORLD, o.common.layout.resolve(size));
   const auto info = hympi::apps::gather_run_info(topo);
+  double phases[5] = {0, 0, 0, 0, 0};  // staging, scale, panels, gemm, total: seconds over the timed calls
   const auto record = [&](const char* impl, double best, double median, double gflops, const char* verdict) {
     hympi::apps::Record r;
     r.add("impl", impl).add("precision", o.precision).add("n", n).add("nb", nb);
@@ -154,7 +155,13 @@ int run_in(Options& o) {
         .add("best_s", best)
         .add("median_s", median)
         .add("gflops", gflops)
-        .add("check", verdict);
+        .add("check", verdict)
+        // The drop-in's phases, mean per timed call on the slowest rank (0 when ScaLAPACK answered).
+        .add("staging_s", phases[0])
+        .add("scale_c_s", phases[1])
+        .add("panels_s", phases[2])
+        .add("gemm_s", phases[3])
+        .add("in_hympi_s", phases[4]);
   };
   auto csv = hympi::apps::RecordCsv::open(MPI_COMM_WORLD, o.common.csv, record("", 0, 0, 0, ""), &info);
   int ctxt = Csys2blacs_handle(MPI_COMM_WORLD);
@@ -174,7 +181,6 @@ int run_in(Options& o) {
   // The drop-in's phase clocks, when it answers (looked up: the binary never links it).
   using PhaseFn = void (*)(char, double*, double*, double*, double*, double*);
   const auto phase_fn = reinterpret_cast<PhaseFn>(dlsym(RTLD_DEFAULT, "hympi_pgemm_phase_seconds"));
-  double phases[5] = {0, 0, 0, 0, 0};  // staging, scale, panels, gemm, total: seconds over the timed calls
   const auto read_phases = [&](double sign) {
     double now[5] = {0, 0, 0, 0, 0};
     if (phase_fn) phase_fn(o.precision[0], &now[0], &now[1], &now[2], &now[3], &now[4]);

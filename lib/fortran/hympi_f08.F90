@@ -157,11 +157,7 @@ contains
 
   subroutine allgather_init_f08(count, datatype, comm, info, request, ierror)
     integer, intent(in) :: count
-    type(MPI_Datatype), intent(in) :: datatype
-    type(MPI_Comm), intent(in) :: comm
-    type(MPI_Info), intent(in) :: info
-    type(hympi_request), intent(out) :: request
-    integer, optional, intent(out) :: ierror
+    include "hympi_f08_init_args.inc"
     call allgather_init_int(count, datatype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request, ierror)
   end subroutine
 
@@ -176,11 +172,7 @@ contains
 
   subroutine allgatherv_init_f08(counts, datatype, comm, info, request, ierror)
     integer, intent(in) :: counts(:)
-    type(MPI_Datatype), intent(in) :: datatype
-    type(MPI_Comm), intent(in) :: comm
-    type(MPI_Info), intent(in) :: info
-    type(hympi_request), intent(out) :: request
-    integer, optional, intent(out) :: ierror
+    include "hympi_f08_init_args.inc"
     call allgatherv_init_int(counts, datatype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request, ierror)
   end subroutine
 
@@ -193,11 +185,7 @@ contains
 
   subroutine bcast_init_f08(count, datatype, root, comm, info, request, ierror)
     integer, intent(in) :: count, root
-    type(MPI_Datatype), intent(in) :: datatype
-    type(MPI_Comm), intent(in) :: comm
-    type(MPI_Info), intent(in) :: info
-    type(hympi_request), intent(out) :: request
-    integer, optional, intent(out) :: ierror
+    include "hympi_f08_init_args.inc"
     call bcast_init_int(count, datatype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request, ierror)
   end subroutine
 
@@ -210,12 +198,8 @@ contains
 
   subroutine allreduce_init_f08(count, datatype, op, comm, info, request, ierror)
     integer, intent(in) :: count
-    type(MPI_Datatype), intent(in) :: datatype
     type(MPI_Op), intent(in) :: op
-    type(MPI_Comm), intent(in) :: comm
-    type(MPI_Info), intent(in) :: info
-    type(hympi_request), intent(out) :: request
-    integer, optional, intent(out) :: ierror
+    include "hympi_f08_init_args.inc"
     call allreduce_init_int(count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request, ierror)
   end subroutine
 
@@ -228,12 +212,8 @@ contains
 
   subroutine reduce_init_f08(count, datatype, op, root, comm, info, request, ierror)
     integer, intent(in) :: count, root
-    type(MPI_Datatype), intent(in) :: datatype
     type(MPI_Op), intent(in) :: op
-    type(MPI_Comm), intent(in) :: comm
-    type(MPI_Info), intent(in) :: info
-    type(hympi_request), intent(out) :: request
-    integer, optional, intent(out) :: ierror
+    include "hympi_f08_init_args.inc"
     call reduce_init_int(count, datatype%MPI_VAL, op%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request, ierror)
   end subroutine
 
