@@ -25,6 +25,7 @@ def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build", required=True, help="build tree holding apps/pdgemm_bench and hsumma/scalapack")
     p.add_argument("--csv", required=True, help="raw rows of every launch (appended)")
+    p.add_argument("--new", action="store_true", help="start --csv afresh (remove an existing file first)")
     p.add_argument("--precisions", default="s,d,c,z")
     p.add_argument("--sizes", default="4096", help="n for real precisions, comma-separated")
     p.add_argument("--complex-sizes", default="2048,4096", help="n for complex precisions")
@@ -89,6 +90,7 @@ def report(path):
                 for (p, n, _, _, ranks), impls in by_case.items() if ranks == 1 and "hympi" in impls}
     print("precision,n,nb,grid,launches,scalapack_s,hympi_s,ratio,ratio_lo,ratio_hi,ratio_coverage,"
           "hympi_gflops,one_rank_gflops,share_of_2x,staging_s,panels_s,gemm_s")
+    printed = 0
     for (p, n, nb, grid, ranks), impls in sorted(by_case.items()):
         if ranks != 2 or "hympi" not in impls or "scalapack" not in impls:
             continue
@@ -104,13 +106,20 @@ def report(path):
         ph = {k: med([float(r[k]) for r in impls["hympi"]]) for k in ("staging_s", "panels_s", "gemm_s")}
         print(f"{p},{n},{nb},{grid},{len(ratios)},{med(s):.3f},{best_h:.3f},{mid:.3f},{lo:.3f},{hi:.3f},{cov:.2f},"
               f"{gf:.1f},{rate or 0:.1f},{share},{ph['staging_s']:.3f},{ph['panels_s']:.3f},{ph['gemm_s']:.3f}")
+        printed += 1
+    return printed
 
 
 def main(argv=None):
     args = parse_args(argv)
     if not args.report_only:
+        if args.new and os.path.exists(args.csv):
+            os.remove(args.csv)
         run(args)
-    report(args.csv)
+    if not os.path.exists(args.csv):
+        sys.exit(f"dropin_sweep: {args.csv} does not exist")
+    if report(args.csv) == 0:
+        sys.exit(f"dropin_sweep: {args.csv} holds no case run by both ScaLAPACK and hympi")
 
 
 if __name__ == "__main__":
