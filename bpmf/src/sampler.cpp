@@ -106,13 +106,15 @@ double Sampler::sample_side(int side, double& seconds_sync) {
   const double* self = s.exchange->result_as<double>();
   const std::size_t tri = static_cast<std::size_t>(K) * (K + 1) / 2;
   ExactSums sums(K + tri);
+  std::vector<double>& terms = stat_terms_;  // u, then the lower triangle of u u^T by rows
+  terms.resize(K + tri);
   for (std::int64_t item = s.begin; item < s.end; ++item) {
     const double* u = self + item * K;
+    std::copy(u, u + K, terms.data());
     std::size_t t = K;
-    for (int a = 0; a < K; ++a) {
-      sums.add_batched(a, u[a]);
-      for (int b = 0; b <= a; ++b) sums.add_batched(t++, u[a] * u[b]);
-    }
+    for (int a = 0; a < K; ++a)
+      for (int b = 0; b <= a; ++b) terms[t++] = u[a] * u[b];
+    sums.add_batched(0, terms.data(), terms.size());
     if ((item - s.begin + 1) % ExactSums::kBatch == 0) sums.fold();
   }
   const double t1 = now();
