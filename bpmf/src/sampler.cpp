@@ -133,7 +133,7 @@ double Sampler::sample_side(int side, double& seconds_sync) {
   Stream hyper_stream(config_.seed, static_cast<std::uint64_t>(iteration_), static_cast<std::uint64_t>(side),
                       kHyperItem);
   s.hyper = sample_normal_wishart(posterior(prior_, stats), hyper_stream);
-  const ItemPrior item_prior{s.hyper.Lambda, s.hyper.Lambda * s.hyper.mu};
+  const ItemPrior item_prior(s.hyper.Lambda, s.hyper.mu);
 
   const double* other = sides_[1 - side].exchange->result_as<double>();
   const SideView& ratings = train_->side(side);
