@@ -77,12 +77,21 @@ void sample_low_rank(const ItemPrior& prior, double alpha, const double* other, 
 }  // namespace
 
 ItemPrior::ItemPrior(const Eigen::MatrixXd& Lambda_, const Eigen::VectorXd& mu_)
-    : Lambda(Lambda_), Lambda_mu(Lambda_ * mu_), mu(mu_), low_rank_max(Lambda_.rows() / 2) {
+    : Lambda(Lambda_),
+      Lambda_mu(Lambda_ * mu_),
+      mu(mu_),
+      low_rank_max(default_low_rank_max(static_cast<int>(Lambda_.rows()))) {
   const Eigen::LLT<Eigen::MatrixXd> llt(Lambda);
   if (llt.info() != Eigen::Success) not_positive_definite("the prior precision Lambda");
   const auto K = Lambda.rows();
   prior_factor = llt.matrixU().solve(Eigen::MatrixXd::Identity(K, K));  // (L^T)^-1
   covariance = prior_factor * prior_factor.transpose();                 // L^-T L^-1 = Lambda^-1, symmetric
+}
+
+std::int64_t item_cost(std::int64_t n, int K) {
+  const double k = K, r = static_cast<double>(n);
+  const double ns = n <= default_low_rank_max(K) ? 30.0 * k + 5.5 * k * r : 4.25 * k * k + 1.8 * k * r;
+  return static_cast<std::int64_t>(ns) + 1;
 }
 
 void sample_item(const ItemPrior& prior, double alpha, const double* other, const std::int32_t* index,

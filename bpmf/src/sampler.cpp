@@ -69,9 +69,9 @@ void Sampler::build_side(int side) {
   SideData& s = sides_[side];
   const SideView& ratings = train_->side(side);
   s.items = ratings.items;
-  // Every item costs a Cholesky factorization even without ratings: weight = count + 1.
+  // Balanced by the kernel's cost model: an item's fixed cost is several ratings' worth.
   std::vector<std::int64_t> weights(static_cast<std::size_t>(s.items));
-  for (std::int64_t i = 0; i < s.items; ++i) weights[i] = ratings.count(i) + 1;
+  for (std::int64_t i = 0; i < s.items; ++i) weights[i] = item_cost(ratings.count(i), config_.K);
   const auto bounds = balanced_ranges(weights, topo_.size());
   s.begin = bounds[topo_.rank()];
   s.end = bounds[topo_.rank() + 1];

@@ -95,6 +95,20 @@ TEST_P(ItemSamplerPath, NonFiniteDataIsAnError) {
   EXPECT_THROW(bpmf::sample_item(prior, 2.0, other.data(), &index, &value, 1, s, work, out), std::runtime_error);
 }
 
+// The partition's weights: positive, growing with the ratings on each path, and an
+// item's fixed cost worth several ratings (weights of ratings + 1 left 2 ranks unbalanced).
+TEST(ItemSampler, CostModel) {
+  for (int K : {8, 32, 64}) {
+    const auto low = bpmf::default_low_rank_max(K);
+    EXPECT_GT(bpmf::item_cost(0, K), 0);
+    for (std::int64_t n = 1; n <= 4 * K; ++n)
+      if (n != low + 1) {
+        EXPECT_GT(bpmf::item_cost(n, K), bpmf::item_cost(n - 1, K)) << "K " << K << " n " << n;
+      }
+    EXPECT_GT(bpmf::item_cost(0, K), 4 * (bpmf::item_cost(1, K) - bpmf::item_cost(0, K)));
+  }
+}
+
 TEST(ItemSampler, APriorThatIsNotPositiveDefiniteIsAnError) {
   EXPECT_THROW(bpmf::ItemPrior(-Eigen::MatrixXd::Identity(2, 2), Eigen::VectorXd::Zero(2)), hympi::Error);
 }

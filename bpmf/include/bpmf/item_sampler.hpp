@@ -25,10 +25,21 @@ struct ItemPrior {
   Eigen::VectorXd Lambda_mu, mu;
   Eigen::MatrixXd covariance;    // S = Lambda^-1
   Eigen::MatrixXd prior_factor;  // L_Lambda^-T (upper triangular): mu + prior_factor z ~ N(mu, S)
-  // Items with at most this many ratings take the low-rank path (cost model: below
-  // about K/2 ratings it is the cheaper one, hympi-bpmf-kernel-bench); tests set it to check both paths.
+  // Items with at most this many ratings take the low-rank path (default_low_rank_max);
+  // tests set it to check both paths.
   std::int64_t low_rank_max;
 };
+
+// Items with at most this many ratings take the low-rank path by default: below about
+// K/2 ratings it is the cheaper one (hympi-bpmf-kernel-bench).
+inline std::int64_t default_low_rank_max(int K) {
+  return K / 2;
+}
+
+// The time to sample an item with n ratings on its default path, in ~ns on the
+// development VM: a linear fit of hympi-bpmf-kernel-bench at K = 16, 32, 64. The
+// sampler balances its partition by it (a fixed cost of ~6 ratings per low-rank item).
+std::int64_t item_cost(std::int64_t n, int K);
 
 // Scratch space reused across items (no allocation in the inner loop).
 class ItemWorkspace {
