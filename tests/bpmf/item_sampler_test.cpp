@@ -96,7 +96,7 @@ TEST_P(ItemSamplerPath, NonFiniteDataIsAnError) {
 }
 
 // The partition's weights: positive, growing with the ratings on each path, and an
-// item's fixed cost worth several ratings (weights of ratings + 1 left 2 ranks unbalanced).
+// item's fixed cost worth several ratings (ratings + 1 undercounted it).
 TEST(ItemSampler, CostModel) {
   for (int K : {8, 32, 64}) {
     const auto low = bpmf::default_low_rank_max(K);
