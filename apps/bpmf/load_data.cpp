@@ -36,7 +36,7 @@ void broadcast_ratings(Ratings& r, MPI_Comm comm) {
 }
 
 TrainingInput Dataset::training() const {
-  if (!synthetic) return training_input(train);
+  if (!synthetic) return training_input(train, train_mean);  // load_dataset's mean_value
   const SyntheticSpec spec = *synthetic;
   return {train.rows, train.cols, static_cast<std::int64_t>(train_count), train_mean,
           [spec](const std::function<void(const Entry&)>& emit) {

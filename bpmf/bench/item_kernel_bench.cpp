@@ -1,6 +1,7 @@
-// Google Benchmark of the per-item Gibbs kernel: one conditional Gaussian draw
-// (gather, SYRK update, Cholesky, two triangular solves) for K = 16, 32, 64 and a
-// few ratings-per-item counts (ChEMBL compounds have ~3, targets ~140).
+// Google Benchmark of the per-item Gibbs kernel: one conditional Gaussian draw for
+// K = 16, 32, 64 and several ratings-per-item counts (ChEMBL compounds have ~3,
+// targets ~140), by the default rule or forced onto the dense (low_rank_max 0) or
+// the low-rank path (1000): where the two cross decides ItemPrior::low_rank_max.
 #include <benchmark/benchmark.h>
 
 #include <vector>
@@ -23,7 +24,8 @@ void BM_SampleItem(benchmark::State& state) {
     index[r] = static_cast<std::int32_t>(init.bits() % others);
     value[r] = init.normal();
   }
-  bpmf::ItemPrior prior{Eigen::MatrixXd::Identity(K, K), Eigen::VectorXd::Zero(K)};
+  bpmf::ItemPrior prior(Eigen::MatrixXd::Identity(K, K), Eigen::VectorXd::Zero(K));
+  if (state.range(2) >= 0) prior.low_rank_max = state.range(2);  // force a path (-1: the default rule)
   bpmf::ItemWorkspace work(K);
   std::vector<double> out(K);
   std::uint64_t item = 0;
@@ -39,5 +41,7 @@ void BM_SampleItem(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(BM_SampleItem)->ArgsProduct({{16, 32, 64}, {3, 30, 150}})->ArgNames({"K", "ratings"});
+BENCHMARK(BM_SampleItem)
+    ->ArgsProduct({{16, 32, 64}, {0, 1, 3, 6, 10, 16, 30, 150}, {-1, 0, 1000}})
+    ->ArgNames({"K", "ratings", "low_rank_max"});
 BENCHMARK_MAIN();

@@ -69,9 +69,9 @@ void Sampler::build_side(int side) {
   SideData& s = sides_[side];
   const SideView& ratings = train_->side(side);
   s.items = ratings.items;
-  // Every item costs a Cholesky factorization even without ratings: weight = count + 1.
+  // Balanced by the kernel's cost model: an item's fixed cost is several ratings' worth.
   std::vector<std::int64_t> weights(static_cast<std::size_t>(s.items));
-  for (std::int64_t i = 0; i < s.items; ++i) weights[i] = ratings.count(i) + 1;
+  for (std::int64_t i = 0; i < s.items; ++i) weights[i] = item_cost(ratings.count(i), config_.K);
   const auto bounds = balanced_ranges(weights, topo_.size());
   s.begin = bounds[topo_.rank()];
   s.end = bounds[topo_.rank() + 1];
@@ -106,13 +106,15 @@ double Sampler::sample_side(int side, double& seconds_sync) {
   const double* self = s.exchange->result_as<double>();
   const std::size_t tri = static_cast<std::size_t>(K) * (K + 1) / 2;
   ExactSums sums(K + tri);
+  std::vector<double>& terms = stat_terms_;  // u, then the lower triangle of u u^T by rows
+  terms.resize(K + tri);
   for (std::int64_t item = s.begin; item < s.end; ++item) {
     const double* u = self + item * K;
+    std::copy(u, u + K, terms.data());
     std::size_t t = K;
-    for (int a = 0; a < K; ++a) {
-      sums.add_batched(a, u[a]);
-      for (int b = 0; b <= a; ++b) sums.add_batched(t++, u[a] * u[b]);
-    }
+    for (int a = 0; a < K; ++a)
+      for (int b = 0; b <= a; ++b) terms[t++] = u[a] * u[b];
+    sums.add_batched(0, terms.data(), terms.size());
     if ((item - s.begin + 1) % ExactSums::kBatch == 0) sums.fold();
   }
   const double t1 = now();
@@ -131,7 +133,7 @@ double Sampler::sample_side(int side, double& seconds_sync) {
   Stream hyper_stream(config_.seed, static_cast<std::uint64_t>(iteration_), static_cast<std::uint64_t>(side),
                       kHyperItem);
   s.hyper = sample_normal_wishart(posterior(prior_, stats), hyper_stream);
-  const ItemPrior item_prior{s.hyper.Lambda, s.hyper.Lambda * s.hyper.mu};
+  const ItemPrior item_prior(s.hyper.Lambda, s.hyper.mu);
 
   const double* other = sides_[1 - side].exchange->result_as<double>();
   const SideView& ratings = train_->side(side);

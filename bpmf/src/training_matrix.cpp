@@ -38,11 +38,15 @@ TrainingMatrix::Layout TrainingMatrix::layout_of(std::int64_t rows, std::int64_t
   return l;
 }
 
-TrainingInput training_input(const Ratings& ratings) {
-  return {ratings.rows, ratings.cols, static_cast<std::int64_t>(ratings.entries.size()), mean_value(ratings),
+TrainingInput training_input(const Ratings& ratings, double mean) {
+  return {ratings.rows, ratings.cols, static_cast<std::int64_t>(ratings.entries.size()), mean,
           [&ratings](const std::function<void(const Entry&)>& emit) {
             for (const auto& e : ratings.entries) emit(e);
           }};
+}
+
+TrainingInput training_input(const Ratings& ratings) {
+  return training_input(ratings, mean_value(ratings));
 }
 
 TrainingMatrix::TrainingMatrix(const hympi::Topology& topo, const Ratings& train, double mean, hympi::Policy policy,

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <numeric>
 #include <random>
+#include <vector>
 
 #include "bpmf/exact_sum.hpp"
 #include "bpmf/partition.hpp"
@@ -81,15 +82,24 @@ TEST(ExactSums, BatchedEqualsAdd) {
   std::uniform_real_distribution<double> small(-3.0, 3.0), exponent(-40.0, 36.0);
   bpmf::ExactSums plain(2), batched(2);
   for (int i = 0; i < 5 * bpmf::ExactSums::kBatch; ++i) {
-    const double term = i % 7 == 0 ? std::ldexp(small(rng), static_cast<int>(exponent(rng))) : small(rng);
-    plain.add(i % 2, term);
-    batched.add_batched(i % 2, term);
+    // Pairs of small terms (the vector loop) and pairs holding a large one (the fallback).
+    double terms[2];
+    for (int k = 0; k < 2; ++k) {
+      terms[k] = (2 * i + k) % 7 == 0 ? std::ldexp(small(rng), static_cast<int>(exponent(rng))) : small(rng);
+      plain.add(k, terms[k]);
+    }
+    batched.add_batched(0, terms, 2);
     if ((i + 1) % bpmf::ExactSums::kBatch == 0) batched.fold();
   }
   batched.fold();
-  for (int k = 0; k < 2; ++k) EXPECT_EQ(plain.value(k), batched.value(k));
-  EXPECT_THROW(batched.add_batched(0, std::nan("")), hympi::Error);
-  EXPECT_THROW(batched.add_batched(0, HUGE_VAL), hympi::Error);
+  // All 128 bits (value() would round them to a double that large terms dominate).
+  std::vector<std::int64_t> plain_limbs(2 * bpmf::ExactSums::kLimbs), batched_limbs(plain_limbs.size());
+  plain.to_limbs(plain_limbs.data());
+  batched.to_limbs(batched_limbs.data());
+  EXPECT_EQ(plain_limbs, batched_limbs);
+  const double bad[2] = {1.0, std::nan("")}, huge[1] = {HUGE_VAL};
+  EXPECT_THROW(batched.add_batched(0, bad, 2), hympi::Error);
+  EXPECT_THROW(batched.add_batched(1, huge, 1), hympi::Error);
 }
 
 TEST(ExactSums, LimbsAddLikeTheSums) {

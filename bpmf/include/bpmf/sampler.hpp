@@ -148,6 +148,7 @@ class Sampler {
   std::int64_t test_total_ = 0;
   int iteration_ = 0, averaged_ = 0;
   ItemWorkspace work_;
+  std::vector<double> stat_terms_;  // one item's terms of the side's statistics
 };
 
 }  // namespace bpmf

@@ -41,7 +41,10 @@ struct TrainingInput {
   TrainingSource source;
 };
 
-// `ratings` as a TrainingInput (mean_value's mean); it must outlive the input.
+// `ratings` as a TrainingInput with the given mean (a caller that knows it, or whose
+// use needs none, need not pass over the entries again); `ratings` must outlive it.
+TrainingInput training_input(const Ratings& ratings, double mean);
+// The same with mean_value's mean.
 TrainingInput training_input(const Ratings& ratings);
 
 class TrainingMatrix {
