@@ -19,7 +19,7 @@ usage() {
 usage: run-sweep.sh [options]
   --bin DIR         SMPI build's bin/ (default: \$HYMPI_SMPI_BIN or build-smpi/bin or build/smpi/bin)
   --machine NAME    bgp-torus | bgp | xc40-dragonfly | ib-fattree   (default bgp-torus; bgp: the thesis'
-                    BG/P, mesh up to 1024 ranks, smpi/bcast:mpich unless --bcast is given)
+                    BG/P, mesh up to 1024 ranks, scatter_LR_allgather unless --bcast is given)
   --placement P     block | xyzt (make_platform.py's rank order)  (default block)
   --ranks P         simulated ranks, a square is best          (default 256)
   -n N              matrix size                                  (default 8192)
@@ -28,8 +28,8 @@ usage: run-sweep.sh [options]
   --groups LIST     comma list of G (perfect squares or IxJ)     (default: 1,4,16,..,P)
   --policy LIST     pure,hybrid                                  (default pure)
   --sync KIND       barrier | flags (hybrid node sync)           (default barrier)
-  --bcast ALG       SMPI bcast algorithm: binomial_tree | scatter_LR_allgather | mpich | ... (default binomial_tree,
-                    mpich for --machine bgp)
+  --bcast ALG       SMPI bcast algorithm: binomial_tree | scatter_LR_allgather | ... (default binomial_tree,
+                    scatter_LR_allgather for --machine bgp: the thesis' MPICH rule for its panels)
   --shm-costs on|off  on-node copies and overheads charged (make_platform.py; default on, off: the
                     loopback-only platform of the sweeps made before them)
   --out FILE        CSV to append to (default results/simulated/sweep.csv)
@@ -52,7 +52,7 @@ flag_option() {
 script=run-sweep.sh valued="bin machine ranks n b steps groups policy sync bcast placement shm_costs out"
 source "$here/run-common.sh"
 read_options "$@"
-[ -n "$bcast" ] || { bcast=binomial_tree; [ "$machine" = bgp ] && bcast=mpich; }
+[ -n "$bcast" ] || { bcast=binomial_tree; [ "$machine" = bgp ] && bcast=scatter_LR_allgather; }
 require_smpi_bin hympi-summa
 side=$(python3 -c "import math; print(math.isqrt($ranks))")
 [ $((side * side)) -eq "$ranks" ] || { echo "run-sweep.sh: --ranks must be a perfect square, got $ranks" >&2; exit 2; }
@@ -139,6 +139,6 @@ case "$machine" in
   xc40-dragonfly) alpha=1.2e-6; bw=5e9; gf=36 ;;
   ib-fattree) alpha=1e-6; bw=11e9; gf=30 ;;
 esac
-model=binomial; [ "$bcast" = scatter_LR_allgather ] || [ "$bcast" = mpich ] && model=vandegeijn
+model=binomial; [ "$bcast" = scatter_LR_allgather ] && model=vandegeijn
 python3 "$root/apps/model/hympi-model" -n "$n" -b "$b" -p "$ranks" --alpha "$alpha" --bandwidth "$bw" \
   --gflops "$gf" --bcast "$model" --csv "${out%.csv}.model-$machine-$ranks-$n-$b-$model.csv" --quiet

@@ -34,10 +34,16 @@ Machines
               - Compute: 2.25 Gflop/s per core, the thesis' rate: its SUMMA at 16384 cores,
                 n = 65536, spends ~15.3 s computing (50.2 s total, 34.9 s communication):
                 2 n^3 / 16384 / 15.3 s = 2.25 Gflop/s (66% of the PPC450's 3.4 Gflop/s peak).
-              - Collectives: run with --cfg=smpi/bcast:mpich (run-sweep.sh --machine bgp
-                default): MPICH's rule as the thesis quotes it (binomial below 12 KiB or 8
+              - Broadcasts: the thesis quotes MPICH's rule (binomial below 12 KiB or 8
                 processes, scatter + recursive doubling below 512 KiB for powers of two,
-                else scatter + ring allgather).
+                else scatter + ring allgather). SMPI 3.32's smpi/bcast:mpich is NOT that
+                rule: on a communicator with the same ranks on every node (all of
+                SUMMA's, with 4 ranks per node) it returns SMP_binomial, and it takes
+                scatter + recursive doubling for any even size. For the thesis' messages
+                (512 KiB and 1 MiB panels on 8 or more ranks) the rule picks scatter +
+                ring, so run-sweep.sh and run-hier-bcast.sh use
+                --cfg=smpi/bcast:scatter_LR_allgather for bgp (on fewer than 8 ranks the
+                rule would pick binomial: a known difference).
               - Placement (--placement): block (TXYZ, a node's 4 ranks consecutive) or
                 xyzt (BG/P's default mapping: X first, one rank per node per sweep).
               On-node costs as bgp-torus.
@@ -189,7 +195,7 @@ def bgp_thesis(nodes, cores, speed):
     shape = "mesh" if nodes <= BGP_MESH_MAX_NODES else "torus"
     notes = (f"BlueGene/P as in the thesis: 3-D {shape} {dims[0]}x{dims[1]}x{dims[2]} = {nodes} nodes x {cores} "
              f"cores, {speed} Gflop/s per core;\n425 MB/s links, {BGP_HOP_US} us per hop, per off-node message "
-             f"{BGP_SEND_US} us send + {BGP_RECV_US} us receive overhead (run with smpi/bcast:mpich).")
+             f"{BGP_SEND_US} us send + {BGP_RECV_US} us receive overhead (run with smpi/bcast:scatter_LR_allgather).")
     if shape == "mesh":
         body = bgp_mesh_body(nodes, cores, speed, dims)
     else:

@@ -1,7 +1,7 @@
 // The thesis' hierarchical broadcast against the flat one, under SMPI (simulated time).
 // G groups of p/G consecutive ranks; root 0 broadcasts to the G group leaders (the
 // first rank of each group), then every leader to its group, with the same MPI_Bcast
-// (so the platform's selector, e.g. smpi/bcast:mpich, picks each level's algorithm).
+// (smpi/bcast picks each level's algorithm).
 // G = 1 and G = p are the flat MPI_Bcast. Each repetition starts after a barrier and
 // takes the slowest rank's time; the minimum over the repetitions is printed.
 // usage: smpirun ... hympi-smpi-hier-bcast BYTES G[,G...] [REPS]
