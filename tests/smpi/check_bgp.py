@@ -4,7 +4,9 @@ against the committed CSV.
   1. (no SimGrid) 1024 ranks or fewer: a mesh (Full zone, X-then-Y-then-Z routes, no
      wrap-around); above: the torus cluster; every node carries the off-node send and
      receive overheads; xyzt placement lists each node once (smpirun cycles).
-  2. (SMPI build) run-hier-bcast.sh at 64 ranks reproduces the committed
+  2. (no SimGrid) bgp_checks.py rebuilds the committed results/simulated/bgp-thesis-checks.csv
+     from the committed simulation CSVs (the gallery's numbers are those of the CSVs).
+  3. (SMPI build) run-hier-bcast.sh at 64 ranks reproduces the committed
      results/simulated/bgp-hier-bcast.csv rows (simulated times are deterministic).
 usage: check_bgp.py ROOT [SMPI_BIN]   (exit 77 without SimGrid for part 2)
 """
@@ -57,6 +59,15 @@ def check_structure(root, tmp):
     print("check_bgp: structure ok (mesh <= 1024 ranks, X-first routes, torus above, overheads, xyzt)")
 
 
+def check_gallery_table(root, tmp):
+    out = os.path.join(tmp, "checks.csv")
+    subprocess.run([sys.executable, os.path.join(root, "apps/smpi/bgp_checks.py"), "--out", out], check=True,
+                   stdout=subprocess.DEVNULL)
+    if open(out).read() != open(os.path.join(root, "results/simulated/bgp-thesis-checks.csv")).read():
+        fail("bgp_checks.py does not reproduce the committed bgp-thesis-checks.csv (rerun it)")
+    print("check_bgp: bgp-thesis-checks.csv is up to date with the simulation CSVs")
+
+
 def check_simulation(root, bin_dir, tmp):
     ref = [r for r in csv.DictReader(open(os.path.join(root, "results/simulated/bgp-hier-bcast.csv")))
            if r["ranks"] == "64" and r["placement"] == "block"]
@@ -78,6 +89,7 @@ def main():
     root = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:
         check_structure(root, tmp)
+        check_gallery_table(root, tmp)
         if len(sys.argv) < 3 or not shutil.which("smpirun"):
             print("check_bgp: no SMPI build or smpirun: simulation skipped")
             return 77
