@@ -6,11 +6,12 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+bin="${HYMPI_SMPI_BIN:-}"; ranks=512; bytes=524288; groups=1,16,32,64; placement=block; bcast=scatter_LR_allgather; reps=1
+out="$root/results/simulated/bgp-hier-bcast.csv"
 
 usage() {
   cat <<USAGE
 usage: run-hier-bcast.sh [options]
-  --bin DIR         SMPI build's bin/ (default: \$HYMPI_SMPI_BIN or build-smpi/bin or build/smpi/bin)
   --ranks P         simulated ranks                          (default 512)
   --bytes B         message size in bytes                    (default 524288)
   --groups LIST     comma list of G dividing P, 1 first      (default 1,16,32,64)
@@ -18,11 +19,10 @@ usage: run-hier-bcast.sh [options]
   --bcast ALG       SMPI bcast algorithm                     (default scatter_LR_allgather: the thesis' MPICH rule at >= 512 KiB)
   --reps R          repetitions, the minimum is kept         (default 1)
   --out FILE        CSV to append to                         (default results/simulated/bgp-hier-bcast.csv)
+  --bin DIR         SMPI build's bin/ (default: \$HYMPI_SMPI_BIN or build-smpi/bin or build/smpi/bin)
 USAGE
 }
 
-bin="${HYMPI_SMPI_BIN:-}"; ranks=512; bytes=524288; groups=1,16,32,64; placement=block; bcast=scatter_LR_allgather; reps=1
-out="$root/results/simulated/bgp-hier-bcast.csv"
 script=run-hier-bcast.sh valued="bin ranks bytes groups placement bcast reps out"
 source "$here/run-common.sh"
 read_options "$@"

@@ -43,7 +43,8 @@
 namespace {
 
 struct NodeRates {
-  double overhead_s = 0, net_send_s = 0, net_recv_s = 0, core_Bps = 0, node_Bps = 0, flag_poll_s = 0, cache_bytes = 0, cache_Bps = 0;
+  double overhead_s = 0, net_send_s = 0, net_recv_s = 0, core_Bps = 0, node_Bps = 0, flag_poll_s = 0, cache_bytes = 0,
+         cache_Bps = 0;
   bool charged() const { return core_Bps > 0 && node_Bps > 0; }
 };
 

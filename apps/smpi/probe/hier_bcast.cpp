@@ -66,17 +66,16 @@ double time_bcast(char* buf, int bytes, int groups, int reps) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  int rank = 0, size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
   const int bytes = argc > 1 ? std::atoi(argv[1]) : 0;
   const std::vector<int> groups = argc > 2 ? parse_groups(argv[2]) : std::vector<int>{};
   const int reps = argc > 3 ? std::atoi(argv[3]) : 2;
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
   bool valid = bytes > 0 && reps > 0 && !groups.empty();
   for (int g : groups) valid = valid && g >= 1 && g <= size && size % g == 0;
   if (!valid) {
-    std::fprintf(stderr, "hympi-smpi-hier-bcast: usage BYTES G[,G...] [REPS]: BYTES > 0, every G divides %d\n",
-                 size);
+    std::fprintf(stderr, "hympi-smpi-hier-bcast: usage BYTES G[,G...] [REPS]: BYTES > 0, every G divides %d\n", size);
     MPI_Finalize();
     return 2;
   }
