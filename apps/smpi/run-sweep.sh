@@ -75,7 +75,7 @@ mkdir -p "$(dirname "$out")"
 keep="$(dirname "$out")/platforms"; mkdir -p "$keep"
 cp "${platform%.xml}.hosts" "$keep/"
 platform_rec="$(cd "$keep" && pwd)/$(basename "$platform")"
-if [ "$(stat -c %s "$platform")" -gt 1000000 ]; then  # a mesh's explicit routes (MBs): keep the command
+if [ "$(stat -c %s "$platform")" -gt 200000 ]; then  # a mesh's explicit routes (0.6-14 MB): keep the command
   echo "apps/smpi/platforms/make_platform.py $machine --ranks $ranks --shm-costs $shm_costs --placement $placement" \
     > "$keep/$(basename "$platform").cmd"
   platform_rec="$platform_rec.cmd"
