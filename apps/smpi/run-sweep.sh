@@ -18,7 +18,9 @@ usage() {
   cat <<USAGE
 usage: run-sweep.sh [options]
   --bin DIR         SMPI build's bin/ (default: \$HYMPI_SMPI_BIN or build-smpi/bin or build/smpi/bin)
-  --machine NAME    bgp-torus | xc40-dragonfly | ib-fattree   (default bgp-torus)
+  --machine NAME    bgp-torus | bgp | xc40-dragonfly | ib-fattree   (default bgp-torus; bgp: the thesis'
+                    BG/P, mesh up to 1024 ranks, scatter_LR_allgather unless --bcast is given)
+  --placement P     block | xyzt (make_platform.py's rank order)  (default block)
   --ranks P         simulated ranks, a square is best          (default 256)
   -n N              matrix size                                  (default 8192)
   -b B              block size b = M                             (default 256)
@@ -26,7 +28,8 @@ usage: run-sweep.sh [options]
   --groups LIST     comma list of G (perfect squares or IxJ)     (default: 1,4,16,..,P)
   --policy LIST     pure,hybrid                                  (default pure)
   --sync KIND       barrier | flags (hybrid node sync)           (default barrier)
-  --bcast ALG       SMPI bcast algorithm: binomial_tree | scatter_LR_allgather | ... (default binomial_tree)
+  --bcast ALG       SMPI bcast algorithm: binomial_tree | scatter_LR_allgather | ... (default binomial_tree,
+                    scatter_LR_allgather for --machine bgp: the thesis' MPICH rule for its panels)
   --shm-costs on|off  on-node copies and overheads charged (make_platform.py; default on, off: the
                     loopback-only platform of the sweeps made before them)
   --out FILE        CSV to append to (default results/simulated/sweep.csv)
@@ -38,7 +41,7 @@ USAGE
 }
 
 bin="${HYMPI_SMPI_BIN:-}"; machine=bgp-torus; ranks=256; n=8192; b=256; steps=4; groups=""
-policy=pure; sync=barrier; bcast=binomial_tree; shm_costs=on; out="$root/results/simulated/sweep.csv"; dry=0; one=0
+policy=pure; sync=barrier; bcast=""; placement=block; shm_costs=on; out="$root/results/simulated/sweep.csv"; dry=0; one=0
 flag_option() {
   case "$1" in
     --one-process) one=1 ;;
@@ -46,9 +49,10 @@ flag_option() {
     *) return 1 ;;
   esac
 }
-script=run-sweep.sh valued="bin machine ranks n b steps groups policy sync bcast shm_costs out"
+script=run-sweep.sh valued="bin machine ranks n b steps groups policy sync bcast placement shm_costs out"
 source "$here/run-common.sh"
 read_options "$@"
+[ -n "$bcast" ] || { bcast=binomial_tree; [ "$machine" = bgp ] && bcast=scatter_LR_allgather; }
 require_smpi_bin hympi-summa
 side=$(python3 -c "import math; print(math.isqrt($ranks))")
 [ $((side * side)) -eq "$ranks" ] || { echo "run-sweep.sh: --ranks must be a perfect square, got $ranks" >&2; exit 2; }
@@ -64,11 +68,21 @@ source "$here/smpi-flags.sh"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 platform="$work/$machine-$ranks.xml"
 [ "$shm_costs" = on ] || platform="$work/$machine-$ranks-shmoff.xml"  # a distinct record of the older platform
-python3 "$here/platforms/make_platform.py" "$machine" --ranks "$ranks" --shm-costs "$shm_costs" --out "$platform" >/dev/null
+[ "$placement" = block ] || platform="${platform%.xml}-$placement.xml"
+python3 "$here/platforms/make_platform.py" "$machine" --ranks "$ranks" --shm-costs "$shm_costs" \
+  --placement "$placement" --out "$platform" >/dev/null
 mkdir -p "$(dirname "$out")"
 keep="$(dirname "$out")/platforms"; mkdir -p "$keep"
-cp "$platform" "${platform%.xml}.hosts" "$keep/"
-platform_rec="$(cd "$keep" && pwd)/$(basename "$platform")"; platform_rec="${platform_rec#"$root"/}"
+cp "${platform%.xml}.hosts" "$keep/"
+platform_rec="$(cd "$keep" && pwd)/$(basename "$platform")"
+if [ "$(stat -c %s "$platform")" -gt 200000 ]; then  # a mesh's explicit routes (0.6-14 MB): keep the command
+  echo "apps/smpi/platforms/make_platform.py $machine --ranks $ranks --shm-costs $shm_costs --placement $placement" \
+    > "$keep/$(basename "$platform").cmd"
+  platform_rec="$platform_rec.cmd"
+else
+  cp "$platform" "$keep/"
+fi
+platform_rec="${platform_rec#"$root"/}"
 export HYMPI_SMPI_FOLD_BYTES="${HYMPI_SMPI_FOLD_BYTES:-65536}" OPENBLAS_NUM_THREADS=1
 
 echo "# SIMULATED (SimGrid SMPI) $machine P=$ranks n=$n b=M=$b k_sim=$k bcast=$bcast groups=$groups"
@@ -80,9 +94,11 @@ for G in ${groups//,/ }; do
   [ $((I * I)) -eq "$G" ] || { echo "run-sweep.sh: G=$G is not a square; give IxJ" >&2; exit 2; }
   splits+=("${I}x${I}")
 done
+placement_label=()  # the older machines' CSVs have no placement column (block)
+[ "$machine" = bgp ] || [ "$placement" != block ] && placement_label=(placement="$placement")
 label_rows() {  # label the finished rows and append them to --out
   python3 "$here/label_csv.py" "$work/run.csv" "$out" kind=simulated machine="$machine" platform="$platform_rec" \
-    smpi_bcast="$bcast" k_simulated="$k" k_full="$n" sweep_process="$([ "$one" = 1 ] && echo one || echo per-G)" \
+    smpi_bcast="$bcast" "${placement_label[@]}" k_simulated="$k" k_full="$n" sweep_process="$([ "$one" = 1 ] && echo one || echo per-G)" \
     --scale auto
 }
 failed() {  # a killed or failed simulation keeps the multiplies it finished
@@ -119,6 +135,7 @@ label_rows
 # The alpha-beta model of the same machine and problem (end-to-end link values of make_platform.py).
 case "$machine" in
   bgp-torus) alpha=3e-6; bw=425e6; gf=3.4 ;;
+  bgp) alpha=3e-6; bw=425e6; gf=2.25 ;;  # 2.5 us overheads + hops
   xc40-dragonfly) alpha=1.2e-6; bw=5e9; gf=36 ;;
   ib-fattree) alpha=1e-6; bw=11e9; gf=30 ;;
 esac

@@ -12,6 +12,12 @@
 //   hympi_cache_bytes      copies up to this size stay in the core's cache share...
 //   hympi_cache_copy_GBps  ...and run at this rate, not shared (cache bandwidth grows with the cores)
 //   hympi_flag_poll_us     a flag poll (a cache-line transfer), read by smpi_yield.cpp
+//   hympi_net_send_overhead_us / hympi_net_recv_overhead_us
+//                          software overhead per OFF-node message, charged to the sender
+//                          (as above) and to the receiver: the MPI stack's share of the
+//                          machine's end-to-end latency (the bgp platform; 0 elsewhere).
+//                          Here, not in smpi/os or smpi/or: a registered op-cost callback
+//                          replaces those settings for every message.
 // A larger copy on node h starting at time t runs at min(core, node / k), k = h's
 // memory copies in progress at t plus this one. On-node messages get it as a bandwidth factor on the
 // loopback (SimGrid's network-model callback), hybrid's writes into a node window
@@ -37,7 +43,8 @@
 namespace {
 
 struct NodeRates {
-  double overhead_s = 0, core_Bps = 0, node_Bps = 0, flag_poll_s = 0, cache_bytes = 0, cache_Bps = 0;
+  double overhead_s = 0, net_send_s = 0, net_recv_s = 0, core_Bps = 0, node_Bps = 0, flag_poll_s = 0, cache_bytes = 0,
+         cache_Bps = 0;
   bool charged() const { return core_Bps > 0 && node_Bps > 0; }
 };
 
@@ -57,6 +64,8 @@ NodeState& state_of(const simgrid::s4u::Host* host) {
   if (added) {
     NodeRates& r = it->second.rates;
     r.overhead_s = property(host, "hympi_shm_overhead_us", 1e-6);
+    r.net_send_s = property(host, "hympi_net_send_overhead_us", 1e-6);
+    r.net_recv_s = property(host, "hympi_net_recv_overhead_us", 1e-6);
     r.core_Bps = property(host, "hympi_core_copy_GBps", 1e9);
     r.node_Bps = property(host, "hympi_node_copy_GBps", 1e9);
     r.flag_poll_s = property(host, "hympi_flag_poll_us", 1e-6);
@@ -81,7 +90,15 @@ double start_copy(const simgrid::s4u::Host* host, double bytes) {
 }
 
 double send_cost(std::size_t, simgrid::s4u::Host* src, simgrid::s4u::Host* dst) {
-  return src == dst ? state_of(src).rates.overhead_s : 0.0;  // off-node: the network model's
+  if (src == nullptr) return 0.0;  // SMPI's aggregate requests of some collectives
+  const NodeRates& r = state_of(src).rates;
+  return src == dst ? r.overhead_s : r.net_send_s;
+}
+
+// Charged to the receiver (dst); an unknown source (MPI_ANY_SOURCE) counts as off-node.
+double recv_cost(std::size_t, simgrid::s4u::Host* src, simgrid::s4u::Host* dst) {
+  if (dst == nullptr || src == dst) return 0.0;
+  return state_of(dst).rates.net_recv_s;
 }
 
 // The loopback runs at the core's memory copy rate: an on-node flow gets its rate as a factor.
@@ -100,6 +117,7 @@ void install_bandwidth_factor() {
 [[maybe_unused]] const bool registered = [] {
   smpi_register_op_cost_callback(SmpiOperation::SEND, send_cost);
   smpi_register_op_cost_callback(SmpiOperation::ISEND, send_cost);
+  smpi_register_op_cost_callback(SmpiOperation::RECV, recv_cost);
   if (simgrid::s4u::Engine::is_initialized() && simgrid::s4u::Engine::get_instance()->get_netzone_root())
     install_bandwidth_factor();
   else

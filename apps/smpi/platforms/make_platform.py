@@ -15,6 +15,38 @@ Machines
               ~2.5-5 us); we put 3 us end to end at the mean hop distance: per-hop
               link latency = 3 us / mean hops of the chosen torus. Intra-node
               (shared memory through the DMA engine): 1 us, 1.5 GB/s (estimate).
+  bgp         BlueGene/P as the thesis ran it (Fig 4.6/4.7, VN mode: 4 ranks per node), for
+              checks against its numbers; bgp-torus stays as the committed sweeps' platform.
+              - Partitions of 256 nodes (1024 cores) or fewer are a 3-D MESH (no wrap-around:
+                the thesis calls its 1024-core partition a mesh; BG/P wraps only whole
+                512-node midplanes), built as a Full zone with X-then-Y-then-Z routes and
+                one link per direction; larger ones the 3-D torus cluster.
+              - Links 425 MB/s per direction (Redbook SG24-7287) with 0.1 us per hop
+                (hardware hop latency, order of 100 ns; an estimate), end to end.
+              - Per-message software overhead: MPI latency on BG/P is ~2.5-3 us nearest
+                neighbour (Alam et al., SC'08; Kumar et al., "The deep computing messaging
+                framework", ICS'08), almost all of it software. 1.25 us is charged to the
+                sender and 1.25 us to the receiver of every off-node message
+                (hympi_net_send/recv_overhead_us, read by apps/smpi/glue/onnode_cost.cpp's
+                op-cost callbacks). Not smpi/os|or|ois: the glue's callback replaces those
+                settings, and a latency factor would not occupy the rank (a root's sends of
+                a binomial tree or a ring's steps would overlap their overheads).
+              - Compute: 2.25 Gflop/s per core, the thesis' rate: its SUMMA at 16384 cores,
+                n = 65536, spends ~15.3 s computing (50.2 s total, 34.9 s communication):
+                2 n^3 / 16384 / 15.3 s = 2.25 Gflop/s (66% of the PPC450's 3.4 Gflop/s peak).
+              - Broadcasts: the thesis quotes MPICH's rule (binomial below 12 KiB or 8
+                processes, scatter + recursive doubling below 512 KiB for powers of two,
+                else scatter + ring allgather). SMPI 3.32's smpi/bcast:mpich is NOT that
+                rule: on a communicator with the same ranks on every node (all of
+                SUMMA's, with 4 ranks per node) it returns SMP_binomial, and it takes
+                scatter + recursive doubling for any even size. For the thesis' messages
+                (512 KiB and 1 MiB panels on 8 or more ranks) the rule picks scatter +
+                ring, so run-sweep.sh and run-hier-bcast.sh use
+                --cfg=smpi/bcast:scatter_LR_allgather for bgp (on fewer than 8 ranks the
+                rule would pick binomial: a known difference).
+              - Placement (--placement): block (TXYZ, a node's 4 ranks consecutive) or
+                xyzt (BG/P's default mapping: X first, one rank per node per sweep).
+              On-node costs as bgp-torus.
   xc40-dragonfly  Cray XC40 "Hazel Hen"-like (HLRS), 24 cores per node: 2 x Intel
               Xeon E5-2680 v3 (Haswell, 12 cores, 2.5 GHz, 16 DP flop/cycle ->
               40 Gflop/s peak per core; we use 36 Gflop/s, ~90% DGEMM efficiency).
@@ -111,6 +143,68 @@ def bgp_torus(nodes, cores, speed):
     return notes, body
 
 
+BGP_MESH_MAX_NODES = 256  # 1024 cores: the thesis' mesh partition (Fig 4.7)
+BGP_HOP_US, BGP_SEND_US, BGP_RECV_US = 0.1, 1.25, 1.25
+
+
+def mesh_route(a, b, dims):
+    """Dimension-ordered (X, then Y, then Z) links from node a to node b: ("x+", node) etc."""
+    coords = [list(node_coords(a, dims)), node_coords(b, dims)]
+    here, there = coords
+    links = []
+    for d in range(3):
+        step = 1 if there[d] > here[d] else -1
+        while here[d] != there[d]:
+            links.append(f"{'xyz'[d]}{'+' if step > 0 else '-'}-{node_index(here, dims)}")
+            here[d] += step
+    return links
+
+
+def node_coords(i, dims):
+    """X fastest, as SimGrid's torus numbers its nodes."""
+    return (i % dims[0], i // dims[0] % dims[1], i // (dims[0] * dims[1]))
+
+
+def node_index(c, dims):
+    return c[0] + dims[0] * (c[1] + dims[1] * c[2])
+
+
+def bgp_mesh_body(nodes, cores, speed, dims):
+    """A Full zone: hosts, one link per direction between mesh neighbours, explicit routes."""
+    lines = []
+    for i in range(nodes):
+        lines.append(f'    <host id="node-{i}" speed="{speed}Gf" core="{cores}"/>\n')
+        lines.append(f'    <link id="lo-{i}" bandwidth="1.5GBps" latency="1us" sharing_policy="FATPIPE"/>\n')
+        c = node_coords(i, dims)
+        for d in range(3):
+            for sign, delta in (("+", 1), ("-", -1)):
+                if 0 <= c[d] + delta < dims[d]:
+                    lines.append(f'    <link id="{"xyz"[d]}{sign}-{i}" bandwidth="425MBps" '
+                                 f'latency="{BGP_HOP_US}us"/>\n')
+    for a in range(nodes):
+        lines.append(f'    <route src="node-{a}" dst="node-{a}"><link_ctn id="lo-{a}"/></route>\n')
+        for b in range(nodes):
+            if a != b:
+                hops = "".join(f'<link_ctn id="{link}"/>' for link in mesh_route(a, b, dims))
+                lines.append(f'    <route src="node-{a}" dst="node-{b}" symmetrical="NO">{hops}</route>\n')
+    return "".join(lines)
+
+
+def bgp_thesis(nodes, cores, speed):
+    dims = torus_dims(nodes)
+    shape = "mesh" if nodes <= BGP_MESH_MAX_NODES else "torus"
+    notes = (f"BlueGene/P as in the thesis: 3-D {shape} {dims[0]}x{dims[1]}x{dims[2]} = {nodes} nodes x {cores} "
+             f"cores, {speed} Gflop/s per core;\n425 MB/s links, {BGP_HOP_US} us per hop, per off-node message "
+             f"{BGP_SEND_US} us send + {BGP_RECV_US} us receive overhead (run with smpi/bcast:scatter_LR_allgather).")
+    if shape == "mesh":
+        body = bgp_mesh_body(nodes, cores, speed, dims)
+    else:
+        body = (f'    <cluster id="bgp" prefix="node-" suffix="" radical="0-{nodes - 1}" speed="{speed}Gf" '
+                f'core="{cores}" bw="425MBps" lat="{BGP_HOP_US}us" topology="TORUS" '
+                f'topo_parameters="{dims[0]},{dims[1]},{dims[2]}" loopback_bw="1.5GBps" loopback_lat="1us"/>\n')
+    return notes, body
+
+
 def xc40_dragonfly(nodes, cores, speed):
     per_router, routers, chassis = 4, 16, 6
     per_group = per_router * routers * chassis
@@ -147,23 +241,47 @@ def ib_fattree(nodes, cores, speed):
 # (overhead us, core copy GB/s, node copy GB/s, flag poll us, loopback latency us,
 #  cache share bytes per core, cache copy GB/s): see the docstring.
 SHM = {"bgp-torus": (0.9, 1.5, 5.0, 0.1, 0.1, 2 << 20, 3.0),
+       "bgp": (0.9, 1.5, 5.0, 0.1, 0.1, 2 << 20, 3.0),
        "xc40-dragonfly": (0.3, 8.0, 55.0, 0.15, 0.05, 2560 << 10, 20.0),
        "ib-fattree": (0.3, 8.0, 55.0, 0.15, 0.05, 2560 << 10, 20.0)}
 
 
 def with_shm_costs(body, machine):
-    """The cluster with on-node cost properties (onnode_cost.cpp) and a latency-only loopback."""
+    """The loopback at the core's copy rate with a small latency, and the on-node cost
+    properties (onnode_cost.cpp) for with_properties."""
     overhead, core, node, flag, lat, cache, cache_rate = SHM[machine]
     body = re.sub(r'loopback_bw="[^"]*" ?', f'loopback_bw="{core}GBps" ', body)
     body = re.sub(r'loopback_lat="[^"]*"', f'loopback_lat="{lat}us"', body)
-    props = [("hympi_shm_overhead_us", overhead), ("hympi_core_copy_GBps", core),
-             ("hympi_node_copy_GBps", node), ("hympi_flag_poll_us", flag), ("hympi_cache_bytes", cache),
-             ("hympi_cache_copy_GBps", cache_rate)]
+    body = re.sub(r'(<link id="lo-\d+" )bandwidth="[^"]*" latency="[^"]*"', rf'\1bandwidth="{core}GBps" latency="{lat}us"',
+                  body)
+    return body, [("hympi_shm_overhead_us", overhead), ("hympi_core_copy_GBps", core),
+                  ("hympi_node_copy_GBps", node), ("hympi_flag_poll_us", flag), ("hympi_cache_bytes", cache),
+                  ("hympi_cache_copy_GBps", cache_rate)]
+
+
+def with_properties(body, props):
+    """Host properties on the cluster element, or on every <host> of a mesh."""
     inner = "".join(f'      <prop id="{k}" value="{v}"/>\n' for k, v in props)
-    return body.rstrip().removesuffix("/>") + ">\n" + inner + "    </cluster>\n"
+    if "<cluster" in body:
+        return body.rstrip().removesuffix("/>") + ">\n" + inner + "    </cluster>\n"
+    return re.sub(r'(<host [^>]*)/>\n', lambda m: m.group(1) + ">\n" + inner + "    </host>\n", body)
 
 
-DEFAULTS = {"bgp-torus": (4, 3.4), "xc40-dragonfly": (24, 36.0), "ib-fattree": (32, 30.0)}
+DEFAULTS = {"bgp": (4, 2.25), "bgp-torus": (4, 3.4), "xc40-dragonfly": (24, 36.0), "ib-fattree": (32, 30.0)}
+
+
+def hostfile(prefix, nodes, cores, ranks, placement):
+    """smpirun gives ranks to the hostfile's lines in order, cycling when they run out: xyzt
+    lists every node once with one rank (rank r on node r mod nodes)."""
+    if placement == "xyzt":
+        if ranks % nodes:
+            raise SystemExit(f"make_platform.py: --placement xyzt needs ranks ({ranks}) a multiple of the nodes ({nodes})")
+        return "".join(f"{prefix}{i}:1\n" for i in range(nodes))
+    lines, left = [], ranks
+    for i in range(nodes):
+        lines.append(f"{prefix}{i}:{min(cores, left)}\n")
+        left -= cores
+    return "".join(lines)
 
 
 def main(argv=None):
@@ -174,6 +292,9 @@ def main(argv=None):
     ap.add_argument("--speed", type=float, help="Gflop/s per core (default: the machine's)")
     ap.add_argument("--shm-costs", choices=["on", "off"], default="on",
                     help="charge on-node copies and overheads (default on; off: the older loopback-only platform)")
+    ap.add_argument("--placement", choices=["block", "xyzt"], default="block",
+                    help="rank order: block (a node's cores consecutive) or xyzt (one rank per node, X first, "
+                         "then the next core: BG/P's default mapping)")
     ap.add_argument("--out", required=True, help="platform file to write (hostfile: same name, .hosts)")
     a = ap.parse_args(argv)
     cores = a.cores or DEFAULTS[a.machine][0]
@@ -181,8 +302,13 @@ def main(argv=None):
     if a.ranks < 1 or cores < 1 or speed <= 0:
         ap.error("--ranks, --cores and --speed must be positive")
     nodes = math.ceil(a.ranks / cores)
+    props = []
     if a.machine == "bgp-torus":
         notes, body = bgp_torus(nodes, cores, speed)
+        total, prefix = nodes, "node-"
+    elif a.machine == "bgp":
+        notes, body = bgp_thesis(nodes, cores, speed)
+        props = [("hympi_net_send_overhead_us", BGP_SEND_US), ("hympi_net_recv_overhead_us", BGP_RECV_US)]
         total, prefix = nodes, "node-"
     elif a.machine == "xc40-dragonfly":
         notes, body, total = xc40_dragonfly(nodes, cores, speed)
@@ -191,16 +317,16 @@ def main(argv=None):
         notes, body, total = ib_fattree(nodes, cores, speed)
         prefix = "node-"
     if a.shm_costs == "on":
-        body = with_shm_costs(body, a.machine)
+        body, shm_props = with_shm_costs(body, a.machine)
+        props += shm_props
+    if props:
+        body = with_properties(body, props)
     args = " ".join(sys.argv[1:] if argv is None else argv)
     with open(a.out, "w") as f:
         f.write(HEADER.format(args=args, notes=notes) + body + FOOTER)
     hosts = os.path.splitext(a.out)[0] + ".hosts"
     with open(hosts, "w") as f:
-        left = a.ranks
-        for i in range(nodes):
-            f.write(f"{prefix}{i}:{min(cores, left)}\n")
-            left -= cores
+        f.write(hostfile(prefix, nodes, cores, a.ranks, a.placement))
     print(f"{a.out}: {notes.splitlines()[0]} ({total} nodes in the platform, {nodes} used); hostfile {hosts}")
     return 0
 

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The thesis' hierarchical broadcast against the flat MPI_Bcast on the simulated BG/P
+# (make_platform.py bgp, smpi/bcast:scatter_LR_allgather, see make_platform.py): hympi-smpi-hier-bcast for every G, one
+# simulation. Rows: kind=simulated, machine, placement, platform, bcast, ranks, bytes,
+# groups, time_s and gain = flat time / this G's time (G = 1 is the flat broadcast).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+bin="${HYMPI_SMPI_BIN:-}"; ranks=512; bytes=524288; groups=1,16,32,64; placement=block; bcast=scatter_LR_allgather; reps=1
+out="$root/results/simulated/bgp-hier-bcast.csv"
+
+usage() {
+  cat <<USAGE
+usage: run-hier-bcast.sh [options]
+  --ranks P         simulated ranks                          (default 512)
+  --bytes B         message size in bytes                    (default 524288)
+  --groups LIST     comma list of G dividing P, 1 first      (default 1,16,32,64)
+  --placement P     block | xyzt                             (default block)
+  --bcast ALG       SMPI bcast algorithm                     (default scatter_LR_allgather: the thesis' MPICH rule at >= 512 KiB)
+  --reps R          repetitions, the minimum is kept         (default 1)
+  --out FILE        CSV to append to                         (default results/simulated/bgp-hier-bcast.csv)
+  --bin DIR         SMPI build's bin/ (default: \$HYMPI_SMPI_BIN or build-smpi/bin or build/smpi/bin)
+USAGE
+}
+
+script=run-hier-bcast.sh valued="bin ranks bytes groups placement bcast reps out"
+source "$here/run-common.sh"
+read_options "$@"
+require_smpi_bin hympi-smpi-hier-bcast
+[ "${groups%%,*}" = 1 ] || { echo "run-hier-bcast.sh: --groups must start with 1 (the flat broadcast)" >&2; exit 2; }
+source "$here/smpi-flags.sh"
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+platform="$work/bgp-$ranks-$placement.xml"
+python3 "$here/platforms/make_platform.py" bgp --ranks "$ranks" --placement "$placement" --out "$platform" >/dev/null
+t0=$(date +%s)
+smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}" \
+  --cfg=smpi/bcast:"$bcast" "$bin/hympi-smpi-hier-bcast" "$bytes" "$groups" "$reps" > "$work/run.out" 2> "$work/log" \
+  || { cat "$work/log" >&2; echo "run-hier-bcast.sh: the simulation failed" >&2; exit 1; }
+platform_rec="make_platform.py bgp --ranks $ranks --placement $placement"
+python3 - "$work/run.out" "$out" "$placement" "$bcast" "$platform_rec" <<'PY'
+import csv, os, sys
+run, out, placement, bcast, platform = sys.argv[1:]
+rows = list(csv.DictReader(line for line in open(run) if not line.startswith("#")))
+flat = float(rows[0]["time_s"])
+fields = ["kind", "machine", "placement", "platform", "smpi_bcast", "ranks", "bytes", "groups", "time_s", "gain"]
+new = not os.path.exists(out) or os.path.getsize(out) == 0
+with open(out, "a", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=fields)
+    if new:
+        w.writeheader()
+    for r in rows:
+        w.writerow(dict(kind="simulated", machine="bgp", placement=placement, platform=platform, smpi_bcast=bcast,
+                        ranks=r["ranks"], bytes=r["bytes"], groups=r["groups"], time_s=r["time_s"],
+                        gain=f"{flat / float(r['time_s']):.4f}"))
+        print(f"P={r['ranks']} {r['bytes']} B G={r['groups']}: {float(r['time_s']) * 1e3:.4f} ms, "
+              f"gain {flat / float(r['time_s']):.3f}")
+PY
+echo "[host $(( $(date +%s) - t0 )) s]"
