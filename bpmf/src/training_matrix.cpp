@@ -51,12 +51,7 @@ TrainingInput training_input(const Ratings& ratings) {
 
 TrainingMatrix::TrainingMatrix(const hympi::Topology& topo, const Ratings& train, double mean, hympi::Policy policy,
                                hympi::SyncKind sync)
-    : TrainingMatrix(
-          topo, train.rows, train.cols, static_cast<std::int64_t>(train.entries.size()),
-          [&train](const std::function<void(const Entry&)>& emit) {
-            for (const auto& e : train.entries) emit(e);
-          },
-          mean, policy, sync) {}
+    : TrainingMatrix(topo, training_input(train, mean), policy, sync) {}
 
 TrainingMatrix::TrainingMatrix(const hympi::Topology& topo, const TrainingInput& train, hympi::Policy policy,
                                hympi::SyncKind sync)
