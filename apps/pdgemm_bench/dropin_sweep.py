@@ -36,8 +36,19 @@ def parse_args(argv):
     p.add_argument("--warmup", type=int, default=1)
     p.add_argument("--mpiexec", default="mpirun")
     p.add_argument("--family", choices=["openmpi", "mpich"], default="openmpi")
+    p.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
+                   help="a drop-in setting for the preloaded launches (HYMPI_PDGEMM_<KEY>), e.g. gemm3m=1; "
+                        "repeatable; each row's dropin_settings column records them")
     p.add_argument("--report-only", action="store_true", help="print the report of --csv, run nothing")
     return p.parse_args(argv)
+
+
+def setting_variable(text):
+    """'gemm3m=1' -> ('HYMPI_PDGEMM_GEMM3M', '1'): the drop-in reads its settings from there."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        sys.exit(f"dropin_sweep: --setting wants KEY=VALUE, got '{text}'")
+    return "HYMPI_PDGEMM_" + key.upper(), value
 
 
 def launch(args, ranks, grid, precision, n, nb, preload):
@@ -46,10 +57,15 @@ def launch(args, ranks, grid, precision, n, nb, preload):
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
     env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
     env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+    ranks_env = [("LD_PRELOAD", lib)] + [setting_variable(s) for s in args.setting] if preload else []
     if args.family == "openmpi":  # -x: the ranks get the preload, mpirun itself does not
-        cmd = [args.mpiexec, "-np", str(ranks), "--bind-to", "core"] + (["-x", "LD_PRELOAD=" + lib] if preload else [])
+        cmd = [args.mpiexec, "-np", str(ranks), "--bind-to", "core"]
+        for var, value in ranks_env:
+            cmd += ["-x", f"{var}={value}"]
     else:
-        cmd = [args.mpiexec, "-n", str(ranks), "-bind-to", "core"] + (["-genv", "LD_PRELOAD", lib] if preload else [])
+        cmd = [args.mpiexec, "-n", str(ranks), "-bind-to", "core"]
+        for var, value in ranks_env:
+            cmd += ["-genv", var, value]
     cmd += [bench, "-n", str(n), "--nb", str(nb), "--grid", grid, "--precision", precision,
             "--reps", str(args.reps), "--warmup", str(args.warmup), "--csv", os.path.abspath(args.csv)]
     print("$", " ".join(cmd), flush=True)
@@ -82,31 +98,34 @@ def run(args):
 
 def report(path):
     rows = list(csv.DictReader(open(path)))
-    by_case = {}
+    by_case = {}  # case -> {"scalapack" | the drop-in's settings ("" = defaults): [rows]}
     for r in rows:
         key = (r["precision"], int(r["n"]), int(r["nb"]), r["grid"], int(r["ranks"]))
-        by_case.setdefault(key, {}).setdefault(r["impl"], []).append(r)
-    one_rank = {(p, n): max(float(r["gflops"]) for r in impls.get("hympi", []))
-                for (p, n, _, _, ranks), impls in by_case.items() if ranks == 1 and "hympi" in impls}
+        impl = "scalapack" if r["impl"] == "scalapack" else r.get("dropin_settings", "")
+        by_case.setdefault(key, {}).setdefault(impl, []).append(r)
+    one_rank = {(p, n, impl): max(float(r["gflops"]) for r in found)
+                for (p, n, _, _, ranks), impls in by_case.items() if ranks == 1
+                for impl, found in impls.items() if impl != "scalapack"}
     print("precision,n,nb,grid,launches,scalapack_s,hympi_s,ratio,ratio_lo,ratio_hi,ratio_coverage,"
-          "hympi_gflops,one_rank_gflops,share_of_2x,staging_s,panels_s,gemm_s")
+          "hympi_gflops,one_rank_gflops,share_of_2x,staging_s,panels_s,gemm_s,dropin_settings")
     printed = 0
     for (p, n, nb, grid, ranks), impls in sorted(by_case.items()):
-        if ranks != 2 or "hympi" not in impls or "scalapack" not in impls:
+        if ranks != 2 or "scalapack" not in impls:
             continue
-        s = [float(r["best_s"]) for r in impls["scalapack"]]
-        h = [float(r["best_s"]) for r in impls["hympi"]]
-        ratios = [a / b for a, b in zip(s, h)]  # launch i of each: run back to back
-        mid, (lo, hi, cov) = median(ratios), median_ci(ratios)
-        med = median
-        best_h = med(h)
-        gf = med([float(r["gflops"]) for r in impls["hympi"]])  # the bench's rate of each launch's best call
-        rate = one_rank.get((p, n))
-        share = f"{gf / (2 * rate):.3f}" if rate else ""
-        ph = {k: med([float(r[k]) for r in impls["hympi"]]) for k in ("staging_s", "panels_s", "gemm_s")}
-        print(f"{p},{n},{nb},{grid},{len(ratios)},{med(s):.3f},{best_h:.3f},{mid:.3f},{lo:.3f},{hi:.3f},{cov:.2f},"
-              f"{gf:.1f},{rate or 0:.1f},{share},{ph['staging_s']:.3f},{ph['panels_s']:.3f},{ph['gemm_s']:.3f}")
-        printed += 1
+        for settings, hympi in sorted((k, v) for k, v in impls.items() if k != "scalapack"):
+            s = [float(r["best_s"]) for r in impls["scalapack"]]
+            h = [float(r["best_s"]) for r in hympi]
+            ratios = [a / b for a, b in zip(s, h)]  # launch i of each: run back to back
+            mid, (lo, hi, cov) = median(ratios), median_ci(ratios)
+            med = median
+            gf = med([float(r["gflops"]) for r in hympi])  # the bench's rate of each launch's best call
+            rate = one_rank.get((p, n, settings))
+            share = f"{gf / (2 * rate):.3f}" if rate else ""
+            ph = {k: med([float(r[k]) for r in hympi]) for k in ("staging_s", "panels_s", "gemm_s")}
+            print(f"{p},{n},{nb},{grid},{len(ratios)},{med(s):.3f},{med(h):.3f},{mid:.3f},{lo:.3f},{hi:.3f},"
+                  f"{cov:.2f},{gf:.1f},{rate or 0:.1f},{share},{ph['staging_s']:.3f},{ph['panels_s']:.3f},"
+                  f"{ph['gemm_s']:.3f},{settings}")
+            printed += 1
     return printed
 
 

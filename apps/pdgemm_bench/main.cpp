@@ -5,6 +5,7 @@
 // only which p?gemm_ answers.
 #include <dlfcn.h>
 #include <mpi.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -136,6 +137,18 @@ std::pair<int, int> check_options(const Options& o, int comm_size) {
   return grid;
 }
 
+// The drop-in's settings from the environment (HYMPI_PDGEMM*=...), sorted and
+// joined by ';', for the CSV: a preloaded row says how hympi was configured.
+std::string dropin_settings() {
+  std::vector<std::string> found;
+  for (char** e = environ; *e; ++e)
+    if (std::string(*e).rfind("HYMPI_PDGEMM", 0) == 0) found.emplace_back(*e);
+  std::sort(found.begin(), found.end());
+  std::string joined;
+  for (const std::string& f : found) joined += (joined.empty() ? "" : ";") + f;
+  return joined;
+}
+
 template <class T>
 int run_in(Options& o) {
   int rank = 0, size = 1;
@@ -145,6 +158,7 @@ int run_in(Options& o) {
   const auto [P, Q] = check_options(o, size);
   const auto& topo = hympi::Topology::of(MPI_COMM_WORLD, o.common.layout.resolve(size));
   const auto info = hympi::apps::gather_run_info(topo);
+  const std::string settings = dropin_settings();
   double phases[5] = {0, 0, 0, 0, 0};  // staging, scale, panels, gemm, total: seconds over the timed calls
   const auto record = [&](const char* impl, double best, double median, double gflops, const char* verdict) {
     hympi::apps::Record r;
@@ -161,7 +175,8 @@ int run_in(Options& o) {
         .add("scale_c_s", phases[1])
         .add("panels_s", phases[2])
         .add("gemm_s", phases[3])
-        .add("in_hympi_s", phases[4]);
+        .add("in_hympi_s", phases[4])
+        .add("dropin_settings", settings);
   };
   auto csv = hympi::apps::RecordCsv::open(MPI_COMM_WORLD, o.common.csv, record("", 0, 0, 0, ""), &info);
   int ctxt = Csys2blacs_handle(MPI_COMM_WORLD);

@@ -93,11 +93,12 @@ std::vector<model::MeasuredShape> measured_shapes(const GridPos& pos, const Line
 }
 
 // The GEMM rate of precision e per candidate b, from the tuning file or
-// measured (and stored), keyed by the precision: rates.<s|d|c|z>.<rows>x<cols>.<b>...
+// measured (and stored), keyed by the precision and kernel (Element::tag):
+// rates.<s|d|c|z|c3m|z3m>.<rows>x<cols>.<b>...
 std::vector<model::BlockRate> block_rates(const GridPos& pos, std::int64_t rows, std::int64_t cols,
                                           const std::vector<std::int64_t>& blocks, const summa::Element& e) {
   rows = std::min<std::int64_t>(rows, 1024), cols = std::min<std::int64_t>(cols, 1024);
-  std::string key = std::string("rates.") + e.code + "." + std::to_string(rows) + "x" + std::to_string(cols);
+  std::string key = std::string("rates.") + e.tag + "." + std::to_string(rows) + "x" + std::to_string(cols);
   for (const std::int64_t b : blocks) key += "." + std::to_string(b);
   const auto known = cached(pos.comm, {key}, static_cast<int>(blocks.size()));
   std::vector<model::BlockRate> out;
@@ -154,10 +155,10 @@ AutoPlan auto_plan(const GridPos& pos, std::int64_t m, std::int64_t n, std::int6
   const AutoPlan plan{best.p.I, best.p.J, static_cast<std::int64_t>(best.b), static_cast<std::int64_t>(best.M)};
   if (s.stats && pos.my_row == 0 && pos.my_col == 0)
     std::printf(
-        "hympi p%cgemm: %s chose %dx%d on grid %dx%d for m=%lld n=%lld k=%lld b=%lld%s M=%lld "
+        "hympi p%cgemm%s: %s chose %dx%d on grid %dx%d for m=%lld n=%lld k=%lld b=%lld%s M=%lld "
         "(model %s, predicted %.3g s, alpha=%.3g s, beta=%.3g s/B, gamma=%.3g Gflop/s)\n",
-        e.code, s.auto_groups() ? "groups=auto" : "block=auto", plan.I, plan.J, P, Q, static_cast<long long>(m),
-        static_cast<long long>(n), static_cast<long long>(k), static_cast<long long>(plan.b),
+        e.code, e.tag[1] ? " (3M kernel)" : "", s.auto_groups() ? "groups=auto" : "block=auto", plan.I, plan.J, P, Q,
+        static_cast<long long>(m), static_cast<long long>(n), static_cast<long long>(k), static_cast<long long>(plan.b),
         s.auto_block() ? " (auto)" : "", static_cast<long long>(plan.M), s.model_name(), best.p.t_total, mc.alpha,
         mc.beta, mc.gamma / 1e9);
   return plan;

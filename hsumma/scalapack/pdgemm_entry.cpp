@@ -29,7 +29,9 @@ namespace {
 struct Counts {
   long long handled = 0, passed = 0, errors = 0;
   long long direct = 0;  // of handled: run by the block-cyclic route
+  long long gemm3m = 0;  // of handled: multiplied with the BLAS's 3M kernel (gemm3m)
 };
+constexpr int kCounters = 5;  // per precision, in Counts' order
 constexpr char kPrecisions[] = {'s', 'd', 'c', 'z'};
 Counts counts[4];
 bool stats_printed = false;
@@ -72,31 +74,34 @@ PgemmFn real_pgemm(char precision) {
 
 // The statistics line of one precision; `ranks` > 1: summed over that many ranks.
 void print_counts(char precision, const long long* v, int ranks) {
+  const std::string kernel = v[4] > 0 ? "; " + std::to_string(v[4]) + " with the 3M kernel (gemm3m)" : "";
   std::fprintf(stderr,
                "hympi p%cgemm stats%s: %lld calls run by hympi, %lld valid calls passed on to ScaLAPACK, %lld "
                "calls with argument errors left to ScaLAPACK%s; %lld of the calls run by hympi on the caller's "
-               "block-cyclic layout (direct engine)\n",
+               "block-cyclic layout (direct engine)%s\n",
                precision, ranks > 0 ? "" : " (this rank)", v[0], v[1], v[2],
-               ranks > 0 ? (" (rank-calls summed over " + std::to_string(ranks) + " ranks)").c_str() : "", v[3]);
+               ranks > 0 ? (" (rank-calls summed over " + std::to_string(ranks) + " ranks)").c_str() : "", v[3],
+               kernel.c_str());
 }
 
 // pdgemm's line always (the counters tests and tools read), the others when used.
 void print_all(const long long* all, int ranks) {
   for (int i = 0; i < 4; ++i) {
-    const long long* v = all + 4 * i;
+    const long long* v = all + kCounters * i;
     if (kPrecisions[i] == 'd' || v[0] + v[1] + v[2] > 0) print_counts(kPrecisions[i], v, ranks);
   }
 }
 
 void gather_counts(long long* out) {
   for (int i = 0; i < 4; ++i)
-    out[4 * i] = counts[i].handled, out[4 * i + 1] = counts[i].passed, out[4 * i + 2] = counts[i].errors,
-            out[4 * i + 3] = counts[i].direct;
+    for (const long long value :
+         {counts[i].handled, counts[i].passed, counts[i].errors, counts[i].direct, counts[i].gemm3m})
+      *out++ = value;
 }
 
 void print_local_stats() {
   if (stats_printed || !hs::settings().stats) return;
-  long long mine[16];
+  long long mine[4 * kCounters];
   gather_counts(mine);
   print_all(mine, 0);
 }
@@ -116,6 +121,7 @@ int dispatch(const hs::PdgemmCall& call) {
   if (outcome == hs::Outcome::run || outcome == hs::Outcome::run_direct) {
     ++mine.handled;
     if (outcome == hs::Outcome::run_direct) ++mine.direct;
+    if (call.elem.tag[1] != '\0') ++mine.gemm3m;  // "c3m", "z3m"
     return 1;
   }
   ++(outcome == hs::Outcome::unsupported ? mine.passed : mine.errors);
@@ -125,24 +131,66 @@ int dispatch(const hs::PdgemmCall& call) {
   return 0;
 }
 
+// T's element, with the 3M kernel when gemm3m is set and T is complex.
+template <class T>
+const hympi::summa::Element& element_in_use() {
+  const hympi::summa::Element& plain = hympi::summa::element<T>();
+  const hympi::summa::Element* fast = hs::settings().gemm3m ? hympi::summa::element_3m(plain.code) : nullptr;
+  return fast ? *fast : plain;
+}
+
 // One Fortran entry per precision: ScaLAPACK's convention (everything by address).
 template <class T>
 void fortran_entry(const char* transa, const char* transb, const int* m, const int* n, const int* k, const void* alpha,
                    const void* a, const int* ia, const int* ja, const int* desca, const void* b, const int* ib,
                    const int* jb, const int* descb, const void* beta, void* c, const int* ic, const int* jc,
                    const int* descc) {
-  const hympi::summa::Element& element = hympi::summa::element<T>();
-  dispatch(
-      {element, *transa, *transb, *m, *n, *k, alpha, a, *ia, *ja, desca, b, *ib, *jb, descb, beta, c, *ic, *jc, descc});
+  dispatch({element_in_use<T>(),
+            *transa,
+            *transb,
+            *m,
+            *n,
+            *k,
+            alpha,
+            a,
+            *ia,
+            *ja,
+            desca,
+            b,
+            *ib,
+            *jb,
+            descb,
+            beta,
+            c,
+            *ic,
+            *jc,
+            descc});
 }
 
 template <class T>
 int c_entry(char transa, char transb, int m, int n, int k, const void* alpha, const void* a, int ia, int ja,
             const int* desca, const void* b, int ib, int jb, const int* descb, const void* beta, void* c, int ic,
             int jc, const int* descc) {
-  const hympi::summa::Element& element = hympi::summa::element<T>();
-  return dispatch(
-      {element, transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc});
+  return dispatch({element_in_use<T>(),
+                   transa,
+                   transb,
+                   m,
+                   n,
+                   k,
+                   alpha,
+                   a,
+                   ia,
+                   ja,
+                   desca,
+                   b,
+                   ib,
+                   jb,
+                   descb,
+                   beta,
+                   c,
+                   ic,
+                   jc,
+                   descc});
 }
 
 using Complex = std::complex<float>;
@@ -282,12 +330,12 @@ int hympi_pdgemm_cached_grids(void) {
 
 int MPI_Finalize(void) {
   if (hs::settings().stats) {
-    long long mine[16], sum[16];
+    long long mine[4 * kCounters], sum[4 * kCounters];
     gather_counts(mine);
     int rank = 0, size = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Reduce(mine, sum, 16, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Reduce(mine, sum, 4 * kCounters, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0) print_all(sum, size);
     stats_printed = true;
   }

@@ -9,6 +9,7 @@
 #include "hympi/enums.hpp"
 #include "hympi/grid.hpp"
 #include "hympi/layout.hpp"
+#include "hympi/summa/element.hpp"
 
 namespace hympi::hsumma::scalapack {
 
@@ -88,6 +89,17 @@ std::vector<SettingKey> make_keys() {
   keys.push_back(boolean<&Settings::lookahead>("lookahead"));
   keys.push_back(boolean<&Settings::stats>("stats"));
   keys.push_back(named<EngineChoice, &Settings::engine>("engine"));
+  // Only where the BLAS has the kernels: elsewhere 'on' is refused, saying why.
+  SettingKey gemm3m = boolean<&Settings::gemm3m>("gemm3m");
+  if (!summa::gemm3m_available()) {
+    gemm3m.accepts = "off (this BLAS has no cgemm3m_/zgemm3m_)";
+    gemm3m.apply = [](Settings& s, const std::string& v) {
+      const auto b = parse_bool(v);
+      if (b && !*b) s.gemm3m = false;
+      return b && !*b;
+    };
+  }
+  keys.push_back(gemm3m);
   return keys;
 }
 
@@ -126,7 +138,7 @@ std::string Settings::set(const std::string& key, const std::string& value) {
 bool Settings::operator==(const Settings& o) const {
   return enabled == o.enabled && policy == o.policy && sync == o.sync && group_rows == o.group_rows &&
          group_cols == o.group_cols && block == o.block && outer == o.outer && lookahead == o.lookahead &&
-         measured == o.measured && model == o.model;
+         measured == o.measured && model == o.model && gemm3m == o.gemm3m;
 }
 
 EngineOptions engine_options(const Settings& s) {

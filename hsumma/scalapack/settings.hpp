@@ -49,6 +49,7 @@ struct Settings {
   bool lookahead = true;
   bool stats = false;  // print handled / passed-on counts at MPI_Finalize
   EngineChoice engine = EngineChoice::automatic;
+  bool gemm3m = false;  // c and z multiply with the BLAS's 3M kernel (summa::element_3m)
 
   // Applies one key of setting_keys(); returns "" or a message naming the problem
   // (an unknown key, or the value and what the key accepts). A refused value

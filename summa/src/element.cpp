@@ -5,6 +5,18 @@
 #include <complex>
 #include <type_traits>
 
+#ifdef HYMPI_BLAS_HAS_GEMM3M
+// Not in every cblas.h: the Fortran entries (OpenBLAS, MKL), by reference.
+extern "C" {
+void cgemm3m_(const char* ta, const char* tb, const int* m, const int* n, const int* k, const void* alpha,
+              const void* a, const int* lda, const void* b, const int* ldb, const void* beta, void* c, const int* ldc,
+              std::size_t ta_len, std::size_t tb_len);
+void zgemm3m_(const char* ta, const char* tb, const int* m, const int* n, const int* k, const void* alpha,
+              const void* a, const int* lda, const void* b, const int* ldb, const void* beta, void* c, const int* ldc,
+              std::size_t ta_len, std::size_t tb_len);
+}
+#endif
+
 namespace hympi::summa {
 
 namespace {
@@ -35,6 +47,21 @@ void gemm_of(const std::complex<double>* alpha, int m, int n, int k, const void*
   const std::complex<double> one(1);
   cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, alpha, a, lda, b, ldb, &one, c, ldc);
 }
+
+#ifdef HYMPI_BLAS_HAS_GEMM3M
+// C += alpha * A * B through the 3M kernel of T's precision.
+template <class T>
+void gemm3m(std::int64_t m, std::int64_t n, std::int64_t k, const void* alpha, const void* a, std::int64_t lda,
+            const void* b, std::int64_t ldb, void* c, std::int64_t ldc) {
+  const T one(1);
+  const int mi = static_cast<int>(m), ni = static_cast<int>(n), ki = static_cast<int>(k);
+  const int ldai = static_cast<int>(lda), ldbi = static_cast<int>(ldb), ldci = static_cast<int>(ldc);
+  if constexpr (std::is_same_v<T, std::complex<float>>)
+    cgemm3m_("N", "N", &mi, &ni, &ki, alpha, a, &ldai, b, &ldbi, &one, c, &ldci, 1, 1);
+  else
+    zgemm3m_("N", "N", &mi, &ni, &ki, alpha, a, &ldai, b, &ldbi, &one, c, &ldci, 1, 1);
+}
+#endif
 
 template <class T>
 struct Ops {
@@ -71,32 +98,56 @@ struct Ops {
 };
 
 template <class T>
-Element make(char code, const char* name, MPI_Datatype (*mpi)()) {
-  return {
-      code,          sizeof(T),       IsComplex<T>::value, name,          mpi,         Ops<T>::gemm, Ops<T>::combine,
-      Ops<T>::scale, Ops<T>::is_zero, Ops<T>::is_one,      &Ops<T>::zero, &Ops<T>::one};
+Element make(char code, const char* name, const char* tag, MPI_Datatype (*mpi)()) {
+  return {code,
+          sizeof(T),
+          IsComplex<T>::value,
+          name,
+          tag,
+          mpi,
+          Ops<T>::gemm,
+          Ops<T>::combine,
+          Ops<T>::scale,
+          Ops<T>::is_zero,
+          Ops<T>::is_one,
+          &Ops<T>::zero,
+          &Ops<T>::one};
 }
+
+#ifdef HYMPI_BLAS_HAS_GEMM3M
+// T's element with the 3M kernel as its gemm; everything else the same.
+template <class T>
+const Element& element_3m_of(const char* tag) {
+  static const Element e = [&] {
+    Element out = element<T>();
+    out.tag = tag;
+    out.gemm = gemm3m<T>;
+    return out;
+  }();
+  return e;
+}
+#endif
 
 }  // namespace
 
 template <>
 const Element& element<float>() {
-  static const Element e = make<float>('s', "single", [] { return MPI_FLOAT; });
+  static const Element e = make<float>('s', "single", "s", [] { return MPI_FLOAT; });
   return e;
 }
 template <>
 const Element& element<double>() {
-  static const Element e = make<double>('d', "double", [] { return MPI_DOUBLE; });
+  static const Element e = make<double>('d', "double", "d", [] { return MPI_DOUBLE; });
   return e;
 }
 template <>
 const Element& element<std::complex<float>>() {
-  static const Element e = make<std::complex<float>>('c', "complex", [] { return MPI_C_FLOAT_COMPLEX; });
+  static const Element e = make<std::complex<float>>('c', "complex", "c", [] { return MPI_C_FLOAT_COMPLEX; });
   return e;
 }
 template <>
 const Element& element<std::complex<double>>() {
-  static const Element e = make<std::complex<double>>('z', "complex16", [] { return MPI_C_DOUBLE_COMPLEX; });
+  static const Element e = make<std::complex<double>>('z', "complex16", "z", [] { return MPI_C_DOUBLE_COMPLEX; });
   return e;
 }
 
@@ -113,6 +164,23 @@ const Element* element_of(char code) {
     default:
       return nullptr;
   }
+}
+
+bool gemm3m_available() {
+#ifdef HYMPI_BLAS_HAS_GEMM3M
+  return true;
+#else
+  return false;
+#endif
+}
+
+const Element* element_3m(char code) {
+#ifdef HYMPI_BLAS_HAS_GEMM3M
+  if (code == 'c') return &element_3m_of<std::complex<float>>("c3m");
+  if (code == 'z') return &element_3m_of<std::complex<double>>("z3m");
+#endif
+  static_cast<void>(code);
+  return nullptr;
 }
 
 }  // namespace hympi::summa

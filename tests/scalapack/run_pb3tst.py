@@ -145,6 +145,10 @@ def main():
     direct = re.search(rf"hympi p{a.precision}gemm stats: [^\n]*; (\d+) of the calls run by hympi on the caller's "
                        r"block-cyclic layout", out)
     share = f"{int(direct.group(1)) / ran:.0%}" if direct and ran else "?"
+    if "HYMPI_PDGEMM_GEMM3M=1" in a.env:  # every call hympi ran multiplied with the 3M kernel
+        by_3m = re.search(rf"hympi p{a.precision}gemm stats: [^\n]*; (\d+) with the 3M kernel", out)
+        if not by_3m or int(by_3m.group(1)) != ran:
+            problems.append(f"{by_3m.group(1) if by_3m else 0} of {ran} calls ran with the 3M kernel")
     print(f"{a.precision}pb3tst np={a.np} {os.path.basename(a.input)}{' grids ' + a.grids if a.grids else ''} "
           f"{' '.join(a.env)}: P{P}GEMM {total} tests, {passed} passed, {failed} failed, {skipped} skipped; "
           f"rank-calls: {ran} run by hympi ({direct.group(1) if direct else '?'} = {share} by the direct engine), "

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "hympi/summa/element.hpp"
+
 namespace hympi::hsumma::scalapack {
 namespace {
 
@@ -28,14 +30,14 @@ TEST(Settings, UnknownKeyMessageListsTheTable) {
   EXPECT_EQ(known_setting_keys(), joined);
   Settings s;
   EXPECT_EQ(s.set("blocks", "2"), "unknown key 'blocks' (known: " + joined + ")");
-  EXPECT_EQ(table_names().size(), 10u);
+  EXPECT_EQ(table_names().size(), 11u);
 }
 
 // README.md's settings table: rows "| `HYMPI_PDGEMM_X...` | `key` | ...".
 TEST(Settings, ReadmeTableHasTheSameKeysAndVariables) {
   std::ifstream readme(HYMPI_SCALAPACK_README);
   ASSERT_TRUE(readme) << HYMPI_SCALAPACK_README;
-  const std::regex row(R"(^\| `(HYMPI_PDGEMM[A-Z_]*)[=0-9]*` \| `([a-z]+)` \|)");
+  const std::regex row(R"(^\| `(HYMPI_PDGEMM[A-Z0-9_]*)[=0-9]*` \| `([a-z0-9]+)` \|)");
   std::vector<std::string> keys, variables;
   for (std::string line; std::getline(readme, line);) {
     std::smatch m;
@@ -61,7 +63,8 @@ TEST(Settings, EveryKeyTakesAGoodValueAndRefusesABadOne) {
                {"outer", "512", "-1"},
                {"lookahead", "no", "2"},
                {"stats", "YES", "y"},
-               {"engine", "redistribute", "fast"}};
+               {"engine", "redistribute", "fast"},
+               {"gemm3m", "off", "3"}};
   ASSERT_EQ(std::size(cases), setting_keys().size());
   for (const auto& c : cases) {
     Settings s;
@@ -103,6 +106,20 @@ TEST(Settings, ValuesLandInTheirFields) {
   EXPECT_NE(model_error.find("'measured'"), std::string::npos) << model_error;
   for (const std::string& name : hympi::enum_names<hympi::hsumma::model::Bcast>())
     EXPECT_NE(model_error.find("'" + name + "'"), std::string::npos) << name << ": " << model_error;
+}
+
+// 'on' where the BLAS has cgemm3m_/zgemm3m_ (summa::gemm3m_available), refused
+// with the reason elsewhere; the element it selects multiplies as the plain one.
+TEST(Settings, Gemm3mOnlyWhereTheBlasHasIt) {
+  Settings s;
+  const std::string error = s.set("gemm3m", "on");
+  if (summa::gemm3m_available()) {
+    EXPECT_EQ(error, "");
+    EXPECT_TRUE(s.gemm3m);
+  } else {
+    EXPECT_NE(error.find("this BLAS has no cgemm3m_"), std::string::npos) << error;
+    EXPECT_FALSE(s.gemm3m);
+  }
 }
 
 // The only test that reads the process's settings(): the environment is read once.
