@@ -49,8 +49,8 @@ int main(int argc, char** argv) {
   });
   const double store = ns_per_call(calls, [&] { *slot = *slot + 1.0; });
   const double barrier = ns_per_call(calls / 10 + 1, [&] { MPI_Barrier(MPI_COMM_SELF); });
-  std::printf("store %.1f ns, store + fence %.1f ns, store + MPI_Win_sync %.1f ns, MPI_Barrier of one %.1f ns\n",
-              store, fence, sync, barrier);
+  std::printf("store %.1f ns, store + fence %.1f ns, store + MPI_Win_sync %.1f ns, MPI_Barrier of one %.1f ns\n", store,
+              fence, sync, barrier);
   MPI_Win_unlock_all(win);
   MPI_Win_free(&win);
   MPI_Comm_free(&node);
