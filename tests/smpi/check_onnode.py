@@ -71,8 +71,6 @@ def main():
     fig11, fig7, fig8x1, fig11_ref, fig7_ref = sys.argv[1:6]
     t11, t7 = fig11_times(fig11), fig7_times(fig7)
     check_one_rank_per_node(fig7_times(fig8x1))
-    same(t11, fig11_times(fig11_ref), "fig11")
-    same(t7, fig7_times(fig7_ref), "fig7")
     small, large = t11[(8, "pure")] / t11[(8, "hybrid")], t11[(256, "pure")] / t11[(256, "hybrid")]
     print(f"fig11 Ori/Hy: s=8 {small:.2f}, s=256 {large:.2f}")
     assert 3.75 <= small <= 6.25, f"Ori/Hy at s=8 is {small:.2f}, not within 25% of 5"
@@ -91,6 +89,8 @@ def main():
     assert growth > 4, f"pure allgather grows only {growth:.1f}x"
     over = t7[("pure", sizes[-1])] / t7[("hybrid-barrier", sizes[-1])]
     assert over > 3, f"pure allgather is only {over:.1f}x the hybrid at {sizes[-1]} doubles"
+    same(t11, fig11_times(fig11_ref), "fig11")  # last: the checks above say which charge is missing
+    same(t7, fig7_times(fig7_ref), "fig7")
 
 
 if __name__ == "__main__":
