@@ -6,6 +6,10 @@
 #include "hympi/error.hpp"
 #include "hympi/topology.hpp"
 
+#ifdef HYMPI_SMPI_COSTS
+extern "C" void hympi_smpi_charge_copy(std::size_t bytes);  // the SimGrid build's glue
+#endif
+
 namespace hympi::hsumma {
 
 namespace {
@@ -55,6 +59,9 @@ void SharedInputs::publish(const double* A, const double* B) {
   double* base = reinterpret_cast<double*>(window_.mutable_data());
   if (a_elems_ > 0) std::memcpy(base + mine.a + generation_offset(), A, sizeof(double) * a_elems_);
   if (b_elems_ > 0) std::memcpy(base + mine.b + generation_offset(), B, sizeof(double) * b_elems_);
+#ifdef HYMPI_SMPI_COSTS  // the simulator charges the copy into the node window (apps/smpi/glue/onnode_cost.cpp)
+  hympi_smpi_charge_copy(sizeof(double) * static_cast<std::size_t>(a_elems_ + b_elems_));
+#endif
   window_.publish();
 }
 

@@ -12,6 +12,7 @@
 //   hympi_cache_bytes      copies up to this size stay in the core's cache share...
 //   hympi_cache_copy_GBps  ...and run at this rate, not shared (cache bandwidth grows with the cores)
 //   hympi_flag_poll_us     a flag poll (a cache-line transfer), read by smpi_yield.cpp
+//   hympi_fence_us         a memory fence: what MPI_Win_sync costs (sync_cost.cpp charges it)
 //   hympi_net_send_overhead_us / hympi_net_recv_overhead_us
 //                          software overhead per OFF-node message, charged to the sender
 //                          (as above) and to the receiver: the MPI stack's share of the
@@ -43,8 +44,8 @@
 namespace {
 
 struct NodeRates {
-  double overhead_s = 0, net_send_s = 0, net_recv_s = 0, core_Bps = 0, node_Bps = 0, flag_poll_s = 0, cache_bytes = 0,
-         cache_Bps = 0;
+  double overhead_s = 0, net_send_s = 0, net_recv_s = 0, core_Bps = 0, node_Bps = 0, flag_poll_s = 0, fence_s = 0,
+         cache_bytes = 0, cache_Bps = 0;
   bool charged() const { return core_Bps > 0 && node_Bps > 0; }
 };
 
@@ -69,6 +70,7 @@ NodeState& state_of(const simgrid::s4u::Host* host) {
     r.core_Bps = property(host, "hympi_core_copy_GBps", 1e9);
     r.node_Bps = property(host, "hympi_node_copy_GBps", 1e9);
     r.flag_poll_s = property(host, "hympi_flag_poll_us", 1e-6);
+    r.fence_s = property(host, "hympi_fence_us", 1e-6);
     r.cache_bytes = property(host, "hympi_cache_bytes", 1.0);
     r.cache_Bps = property(host, "hympi_cache_copy_GBps", 1e9);
   }
@@ -127,7 +129,7 @@ void install_bandwidth_factor() {
 
 }  // namespace
 
-// A copy into a node window by the calling rank.
+// A copy by the calling rank: into a node window, or an application's write into slot().
 extern "C" void hympi_smpi_charge_copy(std::size_t bytes) {
   const simgrid::s4u::Host* host = sg_host_self();
   const double rate = start_copy(host, static_cast<double>(bytes));
@@ -137,4 +139,10 @@ extern "C" void hympi_smpi_charge_copy(std::size_t bytes) {
 // The platform's flag poll interval in seconds (a cache-line transfer), 0 if unset.
 extern "C" double hympi_smpi_flag_poll_seconds() {
   return state_of(sg_host_self()).rates.flag_poll_s;
+}
+
+// A memory fence by the calling rank (MPI_Win_sync): the platform's hympi_fence_us, none if unset.
+extern "C" void hympi_smpi_charge_fence() {
+  const double seconds = state_of(sg_host_self()).rates.fence_s;
+  if (seconds > 0) sg_actor_sleep_for(seconds);
 }
