@@ -21,11 +21,14 @@ usage: run-sweep.sh [options]
   --machine NAME    bgp-torus | bgp | xc40-dragonfly | ib-fattree   (default bgp-torus; bgp: the thesis'
                     BG/P, mesh up to 1024 ranks, scatter_LR_allgather unless --bcast is given)
   --placement P     block | xyzt (make_platform.py's rank order)  (default block)
-  --ranks P         simulated ranks, a square is best          (default 256)
+  --ranks P         simulated ranks                              (default 256)
+  --grid PxQ        process grid, P x Q = --ranks                (default: the most square, P <= Q: 2048 -> 32x64)
   -n N              matrix size                                  (default 8192)
   -b B              block size b = M                             (default 256)
   --steps S         simulated steps of n/b (0 = all)             (default 4)
-  --groups LIST     comma list of G (perfect squares or IxJ)     (default: 1,4,16,..,P)
+  --groups LIST     comma list of G or IxJ (I | P, J | Q; a number G takes the model's shape of G,
+                    the square one on a square grid) (default: 1,4,16,..,P on a square grid, every G
+                    of the model's shapes on another)
   --policy LIST     pure,hybrid                                  (default pure)
   --sync KIND       barrier | flags (hybrid node sync)           (default barrier)
   --bcast ALG       SMPI bcast algorithm: binomial_tree | scatter_LR_allgather | ... (default binomial_tree,
@@ -40,7 +43,7 @@ usage: run-sweep.sh [options]
 USAGE
 }
 
-bin="${HYMPI_SMPI_BIN:-}"; machine=bgp-torus; ranks=256; n=8192; b=256; steps=4; groups=""
+bin="${HYMPI_SMPI_BIN:-}"; machine=bgp-torus; ranks=256; grid=""; n=8192; b=256; steps=4; groups=""
 policy=pure; sync=barrier; bcast=""; placement=block; shm_costs=on; out="$root/results/simulated/sweep.csv"; dry=0; one=0
 flag_option() {
   case "$1" in
@@ -49,20 +52,68 @@ flag_option() {
     *) return 1 ;;
   esac
 }
-script=run-sweep.sh valued="bin machine ranks n b steps groups policy sync bcast placement shm_costs out"
+script=run-sweep.sh valued="bin machine ranks grid n b steps groups policy sync bcast placement shm_costs out"
 source "$here/run-common.sh"
 read_options "$@"
 [ -n "$bcast" ] || { bcast=binomial_tree; [ "$machine" = bgp ] && bcast=scatter_LR_allgather; }
+# The grid (apps/harness's most-square rule unless --grid), the checks of the sizes and the
+# groups as IxJ (apps/model's group_shapes for a number G): "P Q G,... IxJ,..." or exit 2.
+plan=$(python3 - "$ranks" "$grid" "$n" "$b" "$groups" "$steps" "$root/apps/model" <<'PY'
+import sys
+ranks, grid, n, b, groups, steps, model = sys.argv[1:]
+sys.path.insert(0, model)
+from hympi_model import group_shapes, parse_grid, square_grid  # noqa: E402
+
+
+def fail(message):
+    print("run-sweep.sh: " + message, file=sys.stderr)
+    sys.exit(2)
+
+
+def whole(text, what):
+    if not text.isdigit() or int(text) < 1:
+        fail(f"{what} must be a positive integer, got '{text}'")
+    return int(text)
+
+
+ranks, n, b = whole(ranks, "--ranks"), whole(n, "-n"), whole(b, "-b")
+if not steps.isdigit():
+    fail(f"--steps must be 0 (all) or a positive integer, got '{steps}'")
+try:
+    P, Q = parse_grid(grid, "--grid") if grid else square_grid(ranks)
+except ValueError as e:
+    fail(str(e))
+if P * Q != ranks:
+    fail(f"--grid {P}x{Q} has {P * Q} ranks but --ranks is {ranks}")
+if n % P or n % Q:
+    fail(f"-n {n} must be a multiple of the grid's P = {P} and Q = {Q}")
+if (n // P) % b or (n // Q) % b:
+    fail(f"n/P = {n // P} and n/Q = {n // Q} must be multiples of b = {b} (whole panel steps)")
+shapes = {I * J: (I, J) for I, J in group_shapes(P, Q)}
+if not groups:  # the square grids' list as before: G = 1, 4, 16, ..., P
+    groups = ",".join(str(g) for g in shapes if P != Q or (g & (g - 1) == 0 and g.bit_length() % 2))
+splits = []
+for g in groups.split(","):
+    if "x" in g.lower():
+        try:
+            I, J = parse_grid(g, "a --groups entry")
+        except ValueError as e:
+            fail(str(e))
+        if P % I or Q % J:
+            fail(f"groups {g} must divide the grid {P}x{Q} (I | P and J | Q)")
+    elif not g.isdigit() or int(g) not in shapes:
+        fail(f"G={g} has no I x J shape dividing the grid {P}x{Q} (I | P, J | Q); give another G or IxJ")
+    else:
+        I, J = shapes[int(g)]
+    splits.append(f"{I}x{J}")
+print(P, Q, groups, ",".join(splits))
+PY
+) || exit 2
+read -r P Q groups split_list <<< "$plan"
+IFS=, read -r -a splits <<< "$split_list"
 require_smpi_bin hympi-summa
-side=$(python3 -c "import math; print(math.isqrt($ranks))")
-[ $((side * side)) -eq "$ranks" ] || { echo "run-sweep.sh: --ranks must be a perfect square, got $ranks" >&2; exit 2; }
-[ $((n % side)) -eq 0 ] || { echo "run-sweep.sh: -n $n must be a multiple of sqrt(P) = $side" >&2; exit 2; }
-[ $(( (n / side) % b )) -eq 0 ] || { echo "run-sweep.sh: n/sqrt(P) = $((n / side)) must be a multiple of b = $b (whole panel steps)" >&2; exit 2; }
 k=$n; max_steps=0
 if [ "$steps" -gt 0 ] && [ $((steps * b)) -lt "$n" ]; then k=$((steps * b)); max_steps=$steps; fi
-if [ -z "$groups" ]; then
-  groups=""; g=1; while [ "$g" -le "$side" ]; do groups="$groups${groups:+,}$((g * g))"; g=$((g * 2)); done
-fi
 
 source "$here/smpi-flags.sh"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
@@ -85,15 +136,7 @@ fi
 platform_rec="${platform_rec#"$root"/}"
 export HYMPI_SMPI_FOLD_BYTES="${HYMPI_SMPI_FOLD_BYTES:-65536}" OPENBLAS_NUM_THREADS=1
 
-echo "# SIMULATED (SimGrid SMPI) $machine P=$ranks n=$n b=M=$b k_sim=$k bcast=$bcast groups=$groups"
-# G as I x J (a square G = sqrt(G) x sqrt(G)).
-splits=()
-for G in ${groups//,/ }; do
-  if [[ "$G" == *x* ]]; then splits+=("$G"); continue; fi
-  I=$(python3 -c "import math; print(math.isqrt($G))")
-  [ $((I * I)) -eq "$G" ] || { echo "run-sweep.sh: G=$G is not a square; give IxJ" >&2; exit 2; }
-  splits+=("${I}x${I}")
-done
+echo "# SIMULATED (SimGrid SMPI) $machine P=$ranks (${P}x$Q) n=$n b=M=$b k_sim=$k bcast=$bcast groups=$groups"
 placement_label=()  # the older machines' CSVs have no placement column (block)
 [ "$machine" = bgp ] || [ "$placement" != block ] && placement_label=(placement="$placement")
 label_rows() {  # label the finished rows and append them to --out
@@ -113,7 +156,7 @@ failed() {  # a killed or failed simulation keeps the multiplies it finished
 }
 simulate() {  # simulate ALGS GROUPS LABEL
   local cmd=(smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}"
-       --cfg=smpi/bcast:"$bcast" "$bin/hympi-summa" -m "$n" -n "$n" -k "$n" --max-steps "$max_steps" -b "$b" -M "$b" --groups "$2"
+       --cfg=smpi/bcast:"$bcast" "$bin/hympi-summa" --grid "${P}x$Q" -m "$n" -n "$n" -k "$n" --max-steps "$max_steps" -b "$b" -M "$b" --groups "$2"
        -a "$1" --policy "$policy" --sync "$sync" --reps 1 --warmup 0 --check none --no-reference-dgemm
        --csv "$work/run.csv")
   if [ "$dry" = 1 ]; then echo "${cmd[*]}"; return; fi
@@ -140,5 +183,5 @@ case "$machine" in
   ib-fattree) alpha=1e-6; bw=11e9; gf=30 ;;
 esac
 model=binomial; [ "$bcast" = scatter_LR_allgather ] && model=vandegeijn
-python3 "$root/apps/model/hympi-model" -n "$n" -b "$b" -p "$ranks" --alpha "$alpha" --bandwidth "$bw" \
+python3 "$root/apps/model/hympi-model" -n "$n" -b "$b" --grid "${P}x$Q" --alpha "$alpha" --bandwidth "$bw" \
   --gflops "$gf" --bcast "$model" --csv "${out%.csv}.model-$machine-$ranks-$n-$b-$model.csv" --quiet

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks a simulated SUMMA/HSUMMA sweep CSV (apps/smpi/run-sweep.sh).
 
-usage: check_sweep.py SWEEP_CSV P GROUPS MODEL_DIR
+usage: check_sweep.py SWEEP_CSV P GROUPS MODEL_DIR [GRID]
 
 What must hold, deterministically, for any P:
 - every row is labelled kind=simulated with its platform; every requested G has a row;
@@ -13,7 +13,8 @@ What must hold, deterministically, for any P:
 - HSUMMA at G = 1 runs second in SUMMA's process: the same broadcasts, but its starting
   barrier leaves the ranks with another skew (seen in sync_s), so it must agree to 2%
   (bit-equal at 64 ranks, 1.1% apart at 1024);
-- the alpha-beta model CSV of the same configuration was written.
+- the alpha-beta model CSV of the same configuration was written;
+- with GRID (PxQ, e.g. a non-square 4x8), every row ran on that grid.
 """
 import csv
 import glob
@@ -44,6 +45,9 @@ if 1 in wanted:
     at_1 = float(by[("hsumma", 1)]["time_s"])
     assert abs(at_1 - summa) <= 0.02 * summa, f"HSUMMA G=1 took {at_1} s, SUMMA {summa} s (> 2% apart)"
 assert glob.glob(model_dir + "/*.model-*.csv"), "no model CSV"
+if len(sys.argv) > 5:
+    grids = {f"{r['P']}x{r['Q']}" for r in rows}
+    assert grids == {sys.argv[5]}, f"rows ran on the grids {grids}, not {sys.argv[5]}"
 
 times = {g: float(by[("hsumma", g)]["time_s"]) for g in wanted}
 best = min(times, key=times.get)

@@ -45,7 +45,25 @@ PY
     groups="${SWEEP_GROUPS:-$(python3 -c "import math; s = math.isqrt($ranks); print(','.join(str(4**i) for i in range(s.bit_length()) if 4**i <= $ranks))")}"
     HYMPI_SMPI_BIN="$bin" "$root/apps/smpi/run-sweep.sh" --ranks "$ranks" -n "${SWEEP_N:-2048}" -b "${SWEEP_B:-64}" \
       --steps "${SWEEP_STEPS:-2}" --groups "$groups" --out "$work/sweep.csv" ${SWEEP_ONE_PROCESS:+--one-process}
-    python3 "$here/check_sweep.py" "$work/sweep.csv" "$ranks" "$groups" "$work" ;;
+    python3 "$here/check_sweep.py" "$work/sweep.csv" "$ranks" "$groups" "$work"
+    if [ -z "${SWEEP_RANKS:-}" ]; then  # the default (64-rank) test also covers a non-square grid: 32 = 4 x 8
+      HYMPI_SMPI_BIN="$bin" "$root/apps/smpi/run-sweep.sh" --ranks 32 -n 512 -b 64 --steps 2 --out "$work/grid/sweep.csv"
+      python3 "$here/check_sweep.py" "$work/grid/sweep.csv" 32 1,2,4,8,16,32 "$work/grid" 4x8
+      bad() {  # bad() MESSAGE ARGS...: run-sweep.sh refuses ARGS with exit 2, naming the problem
+        local message="$1"; shift
+        if HYMPI_SMPI_BIN="$bin" "$root/apps/smpi/run-sweep.sh" "$@" --out "$work/bad.csv" 2> "$work/err"; then
+          echo "run-sweep.sh $* was accepted" >&2; exit 1
+        fi
+        grep -qF -e "$message" "$work/err" || { echo "run-sweep.sh $*: expected '$message', got:" >&2; cat "$work/err" >&2; exit 1; }
+        [ ! -e "$work/bad.csv" ] || { echo "run-sweep.sh $* wrote rows" >&2; exit 1; }
+      }
+      bad "n/P = 128 and n/Q = 64 must be multiples of b = 128" --ranks 32 -n 512 -b 128
+      bad "-n 500 must be a multiple of the grid's P = 4 and Q = 8" --ranks 32 -n 500 -b 4
+      bad "--grid 4x4 has 16 ranks but --ranks is 32" --ranks 32 --grid 4x4 -n 512 -b 64
+      bad "G=3 has no I x J shape dividing the grid 4x8" --ranks 32 -n 512 -b 64 --groups 1,3
+      bad "groups 8x2 must divide the grid 4x8" --ranks 32 -n 512 -b 64 --groups 8x2
+      echo "non-square grid: 4x8 swept, bad inputs refused"
+    fi ;;
   setup)  # communicator setup at scale: grid communicators right (members, order) and cheap on the host
     ranks="${SETUP_RANKS:-4096}"; side=$(python3 -c "import math; print(math.isqrt($ranks))")
     groups=$(python3 -c "import math; print(math.isqrt($side))")
