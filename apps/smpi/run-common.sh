@@ -1,5 +1,6 @@
 # Sourced by the run-*.sh scripts: option reading and the SMPI build lookup they share.
-# Needs $script (the script's name for messages) and, for require_smpi_bin, $root.
+# Needs $script (the script's name for messages) and, for require_smpi_bin, $root
+# (and $ranks, when the script has it, for the memory-map check).
 
 # An option with a value, "--min-size 8" or "-n 8", sets the variable of its name
 # (min_size, n) when that name is in $valued (the script's list); shifted = the
@@ -28,6 +29,17 @@ require_smpi_bin() {  # require_smpi_bin EXE
   if [ -z "$bin" ] || [ ! -x "$bin/$1" ]; then
     echo "$script: no SMPI $1 (configure with -DHYMPI_SMPI=ON, or pass --bin)" >&2; exit 77
   fi
+  warn_map_count
+}
+
+# SMPI privatizes a copy of the program per rank, about 8 memory maps each: above
+# the kernel's limit a large run dies in dlopen with a message that names the compiler.
+warn_map_count() {
+  local maps
+  maps=$(cat /proc/sys/vm/max_map_count 2>/dev/null || echo 0)
+  [[ "${ranks:-}" =~ ^[0-9]+$ ]] && [ "$maps" -gt 0 ] && [ $((ranks * 8)) -gt "$maps" ] || return 0
+  echo "$script: warning: vm.max_map_count is $maps, about 8 per simulated rank are needed for $ranks ranks;" \
+    "if SMPI fails in dlopen ('Cannot allocate memory'), raise it: sysctl -w vm.max_map_count=$((ranks * 16))" >&2
 }
 
 # Reads the whole command line: value options (value_option), the script's flags
