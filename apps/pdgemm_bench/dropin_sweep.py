@@ -112,8 +112,8 @@ def report(path):
     for (p, n, nb, grid, ranks), impls in sorted(by_case.items()):
         if ranks != 2 or "scalapack" not in impls:
             continue
+        s = [float(r["best_s"]) for r in impls["scalapack"]]
         for settings, hympi in sorted((k, v) for k, v in impls.items() if k != "scalapack"):
-            s = [float(r["best_s"]) for r in impls["scalapack"]]
             h = [float(r["best_s"]) for r in hympi]
             ratios = [a / b for a, b in zip(s, h)]  # launch i of each: run back to back
             mid, (lo, hi, cov) = median(ratios), median_ci(ratios)

@@ -157,10 +157,10 @@ AutoPlan auto_plan(const GridPos& pos, std::int64_t m, std::int64_t n, std::int6
     std::printf(
         "hympi p%cgemm%s: %s chose %dx%d on grid %dx%d for m=%lld n=%lld k=%lld b=%lld%s M=%lld "
         "(model %s, predicted %.3g s, alpha=%.3g s, beta=%.3g s/B, gamma=%.3g Gflop/s)\n",
-        e.code, e.tag[1] ? " (3M kernel)" : "", s.auto_groups() ? "groups=auto" : "block=auto", plan.I, plan.J, P, Q,
-        static_cast<long long>(m), static_cast<long long>(n), static_cast<long long>(k), static_cast<long long>(plan.b),
-        s.auto_block() ? " (auto)" : "", static_cast<long long>(plan.M), s.model_name(), best.p.t_total, mc.alpha,
-        mc.beta, mc.gamma / 1e9);
+        e.code, summa::is_3m(e) ? " (3M kernel)" : "", s.auto_groups() ? "groups=auto" : "block=auto", plan.I, plan.J,
+        P, Q, static_cast<long long>(m), static_cast<long long>(n), static_cast<long long>(k),
+        static_cast<long long>(plan.b), s.auto_block() ? " (auto)" : "", static_cast<long long>(plan.M), s.model_name(),
+        best.p.t_total, mc.alpha, mc.beta, mc.gamma / 1e9);
   return plan;
 }
 

@@ -121,7 +121,7 @@ int dispatch(const hs::PdgemmCall& call) {
   if (outcome == hs::Outcome::run || outcome == hs::Outcome::run_direct) {
     ++mine.handled;
     if (outcome == hs::Outcome::run_direct) ++mine.direct;
-    if (call.elem.tag[1] != '\0') ++mine.gemm3m;  // "c3m", "z3m"
+    if (hympi::summa::is_3m(call.elem)) ++mine.gemm3m;
     return 1;
   }
   ++(outcome == hs::Outcome::unsupported ? mine.passed : mine.errors);
@@ -145,52 +145,18 @@ void fortran_entry(const char* transa, const char* transb, const int* m, const i
                    const void* a, const int* ia, const int* ja, const int* desca, const void* b, const int* ib,
                    const int* jb, const int* descb, const void* beta, void* c, const int* ic, const int* jc,
                    const int* descc) {
-  dispatch({element_in_use<T>(),
-            *transa,
-            *transb,
-            *m,
-            *n,
-            *k,
-            alpha,
-            a,
-            *ia,
-            *ja,
-            desca,
-            b,
-            *ib,
-            *jb,
-            descb,
-            beta,
-            c,
-            *ic,
-            *jc,
-            descc});
+  const hympi::summa::Element& element = element_in_use<T>();
+  dispatch(
+      {element, *transa, *transb, *m, *n, *k, alpha, a, *ia, *ja, desca, b, *ib, *jb, descb, beta, c, *ic, *jc, descc});
 }
 
 template <class T>
 int c_entry(char transa, char transb, int m, int n, int k, const void* alpha, const void* a, int ia, int ja,
             const int* desca, const void* b, int ib, int jb, const int* descb, const void* beta, void* c, int ic,
             int jc, const int* descc) {
-  return dispatch({element_in_use<T>(),
-                   transa,
-                   transb,
-                   m,
-                   n,
-                   k,
-                   alpha,
-                   a,
-                   ia,
-                   ja,
-                   desca,
-                   b,
-                   ib,
-                   jb,
-                   descb,
-                   beta,
-                   c,
-                   ic,
-                   jc,
-                   descc});
+  const hympi::summa::Element& element = element_in_use<T>();
+  return dispatch(
+      {element, transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc});
 }
 
 using Complex = std::complex<float>;

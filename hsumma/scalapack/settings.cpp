@@ -138,7 +138,7 @@ std::string Settings::set(const std::string& key, const std::string& value) {
 bool Settings::operator==(const Settings& o) const {
   return enabled == o.enabled && policy == o.policy && sync == o.sync && group_rows == o.group_rows &&
          group_cols == o.group_cols && block == o.block && outer == o.outer && lookahead == o.lookahead &&
-         measured == o.measured && model == o.model && gemm3m == o.gemm3m;
+         measured == o.measured && model == o.model;
 }
 
 EngineOptions engine_options(const Settings& s) {

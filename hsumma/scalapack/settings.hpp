@@ -55,7 +55,8 @@ struct Settings {
   // (an unknown key, or the value and what the key accepts). A refused value
   // changes nothing.
   std::string set(const std::string& key, const std::string& value);
-  // Equal for the engine cache: stats and engine choice do not shape an engine.
+  // Equal for the engine cache: stats and engine choice do not shape an engine,
+  // nor gemm3m (the cache keys plans by their element, 3M or not).
   bool operator==(const Settings& o) const;
   bool auto_groups() const { return group_rows == 0; }
   bool auto_block() const { return block == 0; }

@@ -183,4 +183,8 @@ const Element* element_3m(char code) {
   return nullptr;
 }
 
+bool is_3m(const Element& e) {
+  return &e == element_3m(e.code);
+}
+
 }  // namespace hympi::summa

@@ -73,7 +73,8 @@ TEST(Settings, EveryKeyTakesAGoodValueAndRefusesABadOne) {
     const std::string error = s.set(c.key, c.bad);
     EXPECT_NE(error.find(std::string("bad value '") + c.bad + "' for " + c.key + " (expected "), std::string::npos)
         << error;
-    EXPECT_TRUE(s == before && s.engine == before.engine && s.stats == before.stats) << c.key;
+    EXPECT_TRUE(s == before && s.engine == before.engine && s.stats == before.stats && s.gemm3m == before.gemm3m)
+        << c.key;
   }
 }
 

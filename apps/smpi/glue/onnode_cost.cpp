@@ -12,7 +12,7 @@
 //   hympi_cache_bytes      copies up to this size stay in the core's cache share...
 //   hympi_cache_copy_GBps  ...and run at this rate, not shared (cache bandwidth grows with the cores)
 //   hympi_flag_poll_us     a flag poll (a cache-line transfer), read by smpi_yield.cpp
-//   hympi_fence_us         a memory fence: what MPI_Win_sync costs (sync_cost.cpp charges it)
+//   hympi_fence_us         a memory fence: what MPI_Win_sync costs (win_sync_cost.cpp charges it)
 //   hympi_net_send_overhead_us / hympi_net_recv_overhead_us
 //                          software overhead per OFF-node message, charged to the sender
 //                          (as above) and to the receiver: the MPI stack's share of the

@@ -1,5 +1,5 @@
 // What MPI_Win_sync costs on a real MPI (a memory fence of the unified model): the
-// calibration of the simulator's hympi_fence_us (apps/smpi/glue/sync_cost.cpp,
+// calibration of the simulator's hympi_fence_us (apps/smpi/glue/win_sync_cost.cpp,
 // make_platform.py), beside a bare sequentially consistent fence (x86: MFENCE).
 // Build and run on one rank (a real MPI, not SMPI):
 //   mpicxx -O2 apps/smpi/probe/win_sync_cost.cpp -o win_sync_cost && mpiexec -n 1 ./win_sync_cost [calls]

@@ -47,6 +47,8 @@ const Element* element_of(char code);
 // when the BLAS has no such kernel (gemm3m_available()).
 const Element* element_3m(char code);
 bool gemm3m_available();
+// Whether e is one of element_3m's elements.
+bool is_3m(const Element& e);
 
 // Byte arithmetic on element pointers: `count` elements past p.
 inline const void* advance(const void* p, std::int64_t count, const Element& e) {
