@@ -14,7 +14,7 @@ usage() {
 usage: run-hier-bcast.sh [options]
   --ranks P         simulated ranks                          (default 512)
   --bytes B         message size in bytes                    (default 524288)
-  --groups LIST     comma list of G dividing P, 1 first      (default 1,16,32,64)
+  --groups LIST     comma list of G in 1..P, 1 first (balanced groups of P/G rounded) (default 1,16,32,64)
   --placement P     block | xyzt                             (default block)
   --bcast ALG       SMPI bcast algorithm                     (default scatter_LR_allgather: the thesis' MPICH rule at >= 512 KiB)
   --reps R          repetitions, the minimum is kept         (default 1)
@@ -28,6 +28,10 @@ source "$here/run-common.sh"
 read_options "$@"
 require_smpi_bin hympi-smpi-hier-bcast
 [ "${groups%%,*}" = 1 ] || { echo "run-hier-bcast.sh: --groups must start with 1 (the flat broadcast)" >&2; exit 2; }
+for g in ${groups//,/ }; do
+  [[ "$g" =~ ^[0-9]+$ ]] && [ "$g" -ge 1 ] && [ "$g" -le "$ranks" ] ||
+    { echo "run-hier-bcast.sh: bad G '$g' in --groups (expected 1..$ranks)" >&2; exit 2; }
+done
 source "$here/smpi-flags.sh"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 platform="$work/bgp-$ranks-$placement.xml"

@@ -1,7 +1,8 @@
 // The thesis' hierarchical broadcast against the flat one, under SMPI (simulated time).
-// G groups of p/G consecutive ranks; root 0 broadcasts to the G group leaders (the
-// first rank of each group), then every leader to its group, with the same MPI_Bcast
-// (smpi/bcast picks each level's algorithm).
+// G groups of consecutive ranks, balanced (rank r is in group r*G/p: floor(p/G) or
+// ceil(p/G) ranks each, so G need not divide p, as at the thesis' 6142 cores); root 0
+// broadcasts to the G group leaders (the first rank of each group), then every leader to
+// its group, with the same MPI_Bcast (smpi/bcast picks each level's algorithm).
 // G = 1 and G = p are the flat MPI_Bcast. Each repetition starts after a barrier and
 // takes the slowest rank's time; the minimum over the repetitions is printed.
 // usage: smpirun ... hympi-smpi-hier-bcast BYTES G[,G...] [REPS]
@@ -28,6 +29,11 @@ std::vector<int> parse_groups(const char* text) {
   return groups;
 }
 
+// Balanced consecutive groups; with G | p, rank / (p / G) as before.
+int group_of(int rank, int size, int groups) {
+  return static_cast<int>(static_cast<long long>(rank) * groups / size);
+}
+
 double slowest(double seconds) {
   double max = 0;
   MPI_Allreduce(&seconds, &max, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -38,12 +44,13 @@ double time_bcast(char* buf, int bytes, int groups, int reps) {
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const int per_group = size / groups;
   const bool flat = groups == 1 || groups == size;
   MPI_Comm inner = MPI_COMM_NULL, outer = MPI_COMM_NULL;
   if (!flat) {
-    MPI_Comm_split(MPI_COMM_WORLD, rank / per_group, rank, &inner);
-    MPI_Comm_split(MPI_COMM_WORLD, rank % per_group == 0 ? 0 : MPI_UNDEFINED, rank, &outer);
+    const int group = group_of(rank, size, groups);
+    const bool leader = rank == 0 || group_of(rank - 1, size, groups) != group;
+    MPI_Comm_split(MPI_COMM_WORLD, group, rank, &inner);
+    MPI_Comm_split(MPI_COMM_WORLD, leader ? 0 : MPI_UNDEFINED, rank, &outer);
   }
   double best = 1e300;
   for (int r = 0; r < reps; ++r) {
@@ -73,9 +80,10 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   bool valid = bytes > 0 && reps > 0 && !groups.empty();
-  for (int g : groups) valid = valid && g >= 1 && g <= size && size % g == 0;
+  for (int g : groups) valid = valid && g >= 1 && g <= size;
   if (!valid) {
-    std::fprintf(stderr, "hympi-smpi-hier-bcast: usage BYTES G[,G...] [REPS]: BYTES > 0, every G divides %d\n", size);
+    if (rank == 0)
+      std::fprintf(stderr, "hympi-smpi-hier-bcast: usage BYTES G[,G...] [REPS]: BYTES > 0, every G in 1..%d\n", size);
     MPI_Finalize();
     return 2;
   }
