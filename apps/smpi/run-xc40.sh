@@ -5,20 +5,23 @@
 # Rows are labelled kind=simulated with the platform file (copied to <out dir>/platforms).
 # usage: run-xc40.sh fig11|fig8 [--nodes N] [--grid PxQ] [--blocks 8,64,128,256] [--steps S]
 #                    [--sync barrier|flags] [--min-size D] [--max-size D] [--ops LIST] [--variants LIST]
-#                    [--leaders K] [--cores C] [--shm-costs on|off] [--bin DIR] [--out FILE]
+#                    [--leaders K] [--cores C] [--shm-costs on|off] [--untimed-write] [--bin DIR] [--out FILE]
 # --cores C: cores (= ranks) per node (default 24; Zhou's one-node 8 x 8 SUMMA: --nodes 1 --cores 64 --grid 8x8).
 # --shm-costs: on-node copies and overheads charged (default on; off: the older loopback-only platform).
 # --leaders K: fig8's hybrid variants with K bridge ranks per node (multi-leader; default: the library's choice).
+# --untimed-write: fig8 times the exchange alone (the benchmark's --untimed-write; rows: timed_write=0).
 # Host time at 64 nodes (1536 ranks) on 2 busy cores: fig11 25-40 s per block size; fig8 bcast
 # 1..2048 doubles 2 min; allgather holds P x size per rank (pure): above 256 doubles > 6 GB.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
 case "${1:-}" in -h|--help) usage; exit 0 ;; esac
 part="${1:?usage: run-xc40.sh fig11|fig8 [options] (--help)}"; shift
 nodes=64; grid=""; blocks=8,64,128,256; steps=4; sync=barrier; min_size=1; max_size=2048; variants=pure,hybrid-barrier; ops=allgather,bcast; leaders=0; cores=24; shm_costs=on; bin="${HYMPI_SMPI_BIN:-}"; out=""
 script=run-xc40.sh valued="nodes grid blocks steps sync min_size max_size variants ops leaders cores shm_costs bin out"
+untimed=()
+flag_option() { case "$1" in --untimed-write) untimed=(--untimed-write) ;; *) return 1 ;; esac; }
 source "$here/run-common.sh"
 read_options "$@"
 command -v smpirun >/dev/null || { echo "run-xc40.sh: smpirun not found (apt install simgrid)" >&2; exit 77; }
@@ -74,7 +77,7 @@ case "$part" in
   fig8)
     t0=$(date +%s)
     run "$bin/hympi-bench-collectives" --ops "$ops" --variants "$variants" --leaders "$leaders" \
-      --min-size "$min_size" --max-size "$max_size" -i 3 -x 1 --no-progress --csv "$work/run.csv" > "$work/log" 2>&1 \
+      --min-size "$min_size" --max-size "$max_size" -i 3 -x 1 "${untimed[@]}" --no-progress --csv "$work/run.csv" > "$work/log" 2>&1 \
       || failed fig8
     extra=(); [ "$leaders" = 0 ] || extra=(leaders="$leaders")
     python3 "$here/label_csv.py" "$work/run.csv" "$out" "${label[@]}" "${extra[@]}"
