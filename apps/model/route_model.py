@@ -217,11 +217,35 @@ def _seconds(net: Torus, route: list, nbytes: float, k: int) -> float:
     return len(route) * net.hop_lat + nbytes * k / net.link_Bps
 
 
-def _timed_round(net: Torus, free: list[float], flows, share: bool) -> dict:
+EAGER_BYTES = 65536  # SMPI's smpi/send-is-detached-thresh: smaller sends are detached (eager)
+
+
+def _overlap_load(i_start: float, i_end: float, intervals) -> float:
+    """Time-averaged number of other flows on a link during [i_start, i_end] (max-min shares a
+    link by the flows there at each instant; averaged over the flow's life)."""
+    dur = i_end - i_start
+    if dur <= 0:
+        return 0.0
+    return sum(max(0.0, min(i_end, e) - max(i_start, s)) for s, e in intervals) / dur
+
+
+def _live(ledger: dict, link, floor: float) -> list:
+    """The link's placed intervals that end after `floor` (older ones can overlap nothing)."""
+    live = [iv for iv in ledger.get(link, ()) if iv[1] > floor]
+    ledger[link] = live
+    return live
+
+
+def _timed_round(net: Torus, free: list[float], flows, share: bool, ledger=None) -> dict:
     """End times of one round's flows: a flow shares a link only with the flows of the round
     that are on it at the same time (start when both ends are free; intervals from the
-    lockstep count, then recounted once)."""
+    lockstep count, then recounted once).
+    Eager sends (< EAGER_BYTES, detached in SMPI): the sender does not wait for the transfer,
+    so a rank's sends of successive rounds and phases are in flight together. They share a
+    link with every flow there during their life (`ledger`: per link, the intervals of the
+    flows already placed, any round), time-averaged; only the receiver waits for the end."""
     starts = [max(free[s], free[d]) for s, d, _, _ in flows]
+    floor = min(free) if ledger is not None else 0.0  # no later flow starts before it
     on: dict = {}
     for i, (_, _, _, route) in enumerate(flows):
         for link in route:
@@ -229,18 +253,30 @@ def _timed_round(net: Torus, free: list[float], flows, share: bool) -> dict:
     k0 = [max((len(on[link]) for link in r), default=1) if share else 1 for _, _, _, r in flows]
     ends = [st + _seconds(net, r, nb, k) for st, (_, _, nb, r), k in zip(starts, flows, k0)]
     new: dict = {}
+    placed = []
     for i, (s, d, nb, r) in enumerate(flows):
+        eager = ledger is not None and nb < EAGER_BYTES
         k = 1
-        if share:
+        if share and eager:
+            for link in r:
+                mine = [(starts[j], ends[j]) for j in on[link] if j != i]
+                k = max(k, 1 + _overlap_load(starts[i], ends[i], mine + _live(ledger, link, floor)))
+        elif share:
             for link in r:
                 k = max(k, sum(1 for j in on[link] if starts[j] < ends[i] and starts[i] < ends[j]))
         end = starts[i] + _seconds(net, r, nb, k)
-        new[s] = max(new.get(s, 0.0), end)
+        placed.append((r, starts[i], end))
         new[d] = max(new.get(d, 0.0), end)
+        if not eager:
+            new[s] = max(new.get(s, 0.0), end)
+    if ledger is not None:
+        for r, st, end in placed:
+            for link in r:
+                ledger.setdefault(link, []).append((st, end))
     return new
 
 
-def dataflow_time(case: Case, steps: int, share: bool = True) -> float:
+def dataflow_time(case: Case, steps: int, share: bool = True, eager: bool = True) -> float:
     """Time of the first `steps` steps with every rank on its own clock (the overlap between
     phases and steps): a message starts when both ends are free (large messages are
     rendezvous) and shares links with the flows there at the same time; a rank that has
@@ -248,25 +284,26 @@ def dataflow_time(case: Case, steps: int, share: bool = True) -> float:
     net = Torus(case.P * case.Q // Torus.cores)
     free = [0.0] * (case.P * case.Q)
     update = 2.0 * (case.n / case.P) * (case.n / case.Q) * case.b / GAMMA
+    ledger = {} if eager else None
     for step in range(steps):
         for rounds in _step_rounds(net, case, step):
             for flows in rounds:
-                for r, t in _timed_round(net, free, flows, share).items():
-                    free[r] = t
+                for r, t in _timed_round(net, free, flows, share, ledger).items():
+                    free[r] = max(free[r], t)
         free = [t + update for t in free]
     return max(free)
 
 
-def scaled_time(case: Case, steps_fit: tuple[int, ...], share: bool = True) -> float:
+def scaled_time(case: Case, steps_fit: tuple[int, ...], share: bool = True, eager: bool = True) -> float:
     """The whole multiply from the first steps, scaled as the simulation's rows are
     (step_slope.py: from the slope of two step counts; else one count times n/b / steps)."""
     k = case.n // case.b
     if len(steps_fit) == 2:
         s1, s2 = steps_fit
-        t1, t2 = dataflow_time(case, s1, share), dataflow_time(case, s2, share)
+        t1, t2 = dataflow_time(case, s1, share, eager), dataflow_time(case, s2, share, eager)
         return t2 + (k - s2) * (t2 - t1) / (s2 - s1)
     (s,) = steps_fit
-    return dataflow_time(case, s, share) * k / s
+    return dataflow_time(case, s, share, eager) * k / s
 
 
 def alpha_beta_lower_bound(case: Case) -> float:
