@@ -221,12 +221,12 @@ EAGER_BYTES = 65536  # SMPI's smpi/send-is-detached-thresh: smaller sends are de
 
 
 def _overlap_load(i_start: float, i_end: float, intervals) -> float:
-    """Time-averaged number of other flows on a link during [i_start, i_end] (max-min shares a
-    link by the flows there at each instant; averaged over the flow's life)."""
+    """Time-averaged number of other flows on a link during [i_start, i_end]: max-min shares a
+    link among the flows there at each instant, re-sharing as flows start and end."""
     dur = i_end - i_start
     if dur <= 0:
         return 0.0
-    return sum(max(0.0, min(i_end, e) - max(i_start, s)) for s, e in intervals) / dur
+    return sum(min(i_end, e) - max(i_start, s) for s, e in intervals if e > i_start and s < i_end) / dur
 
 
 def _live(ledger: dict, link, floor: float) -> list:
@@ -236,14 +236,17 @@ def _live(ledger: dict, link, floor: float) -> list:
     return live
 
 
-def _timed_round(net: Torus, free: list[float], flows, share: bool, ledger=None) -> dict:
-    """End times of one round's flows: a flow shares a link only with the flows of the round
-    that are on it at the same time (start when both ends are free; intervals from the
-    lockstep count, then recounted once).
-    Eager sends (< EAGER_BYTES, detached in SMPI): the sender does not wait for the transfer,
-    so a rank's sends of successive rounds and phases are in flight together. They share a
-    link with every flow there during their life (`ledger`: per link, the intervals of the
-    flows already placed, any round), time-averaged; only the receiver waits for the end."""
+def _timed_round(net: Torus, free: list[float], flows, share: bool, ledger=None, eager: bool = True) -> dict:
+    """End times of one round's flows; a flow starts when both ends are free. Its share of a
+    link is first the lockstep count (all the round's flows on it), then recounted once:
+    - re-sharing (`ledger` given: per link, the intervals of every flow placed so far, any
+      round, phase or step): 1 + the time-averaged number of other flows on the link during
+      the flow's life, as SimGrid's max-min re-shares whenever a flow starts or ends;
+    - else the round's flows whose intervals overlap it at all, each counted in full.
+    Eager sends (< EAGER_BYTES; `eager`): SMPI detaches them, so the sender goes on at once
+    and only the receiver waits for the end; a rank's sends of successive rounds and phases
+    are then in flight together (and share links by the ledger). Larger sends are
+    rendezvous: both ends wait."""
     starts = [max(free[s], free[d]) for s, d, _, _ in flows]
     floor = min(free) if ledger is not None else 0.0  # no later flow starts before it
     on: dict = {}
@@ -254,20 +257,19 @@ def _timed_round(net: Torus, free: list[float], flows, share: bool, ledger=None)
     ends = [st + _seconds(net, r, nb, k) for st, (_, _, nb, r), k in zip(starts, flows, k0)]
     new: dict = {}
     placed = []
+    if share and ledger is not None:  # every flow of the round on the link, then the earlier ones
+        there = {link: [(starts[j], ends[j]) for j in on[link]] + _live(ledger, link, floor) for link in on}
     for i, (s, d, nb, r) in enumerate(flows):
-        eager = ledger is not None and nb < EAGER_BYTES
         k = 1
-        if share and eager:
-            for link in r:
-                mine = [(starts[j], ends[j]) for j in on[link] if j != i]
-                k = max(k, 1 + _overlap_load(starts[i], ends[i], mine + _live(ledger, link, floor)))
+        if share and ledger is not None:  # the flow itself is in `there`: its full overlap is the 1
+            k = max((_overlap_load(starts[i], ends[i], there[link]) for link in r), default=1)
         elif share:
             for link in r:
                 k = max(k, sum(1 for j in on[link] if starts[j] < ends[i] and starts[i] < ends[j]))
         end = starts[i] + _seconds(net, r, nb, k)
         placed.append((r, starts[i], end))
         new[d] = max(new.get(d, 0.0), end)
-        if not eager:
+        if not (eager and nb < EAGER_BYTES):
             new[s] = max(new.get(s, 0.0), end)
     if ledger is not None:
         for r, st, end in placed:
@@ -276,34 +278,37 @@ def _timed_round(net: Torus, free: list[float], flows, share: bool, ledger=None)
     return new
 
 
-def dataflow_time(case: Case, steps: int, share: bool = True, eager: bool = True) -> float:
+def dataflow_time(case: Case, steps: int, share: bool = True, eager: bool = True, reshare: bool = True) -> float:
     """Time of the first `steps` steps with every rank on its own clock (the overlap between
-    phases and steps): a message starts when both ends are free (large messages are
-    rendezvous) and shares links with the flows there at the same time; a rank that has
-    its panels updates and goes on to the next step. Ends with the closing barrier (max)."""
+    phases and steps): a message starts when both ends are free, eager ones free the
+    sender at once, and flows share links with the flows there at the same time
+    (`reshare`: time-averaged over every flow in flight; else the round's overlapping
+    flows); a rank that has its panels updates and goes on to the next step. Ends with the
+    closing barrier (max)."""
     net = Torus(case.P * case.Q // Torus.cores)
     free = [0.0] * (case.P * case.Q)
     update = 2.0 * (case.n / case.P) * (case.n / case.Q) * case.b / GAMMA
-    ledger = {} if eager else None
+    ledger = {} if reshare else None
     for step in range(steps):
         for rounds in _step_rounds(net, case, step):
             for flows in rounds:
-                for r, t in _timed_round(net, free, flows, share, ledger).items():
+                for r, t in _timed_round(net, free, flows, share, ledger, eager).items():
                     free[r] = max(free[r], t)
         free = [t + update for t in free]
     return max(free)
 
 
-def scaled_time(case: Case, steps_fit: tuple[int, ...], share: bool = True, eager: bool = True) -> float:
+def scaled_time(case: Case, steps_fit: tuple[int, ...], share: bool = True, eager: bool = True,
+                reshare: bool = True) -> float:
     """The whole multiply from the first steps, scaled as the simulation's rows are
     (step_slope.py: from the slope of two step counts; else one count times n/b / steps)."""
     k = case.n // case.b
     if len(steps_fit) == 2:
         s1, s2 = steps_fit
-        t1, t2 = dataflow_time(case, s1, share, eager), dataflow_time(case, s2, share, eager)
+        t1, t2 = (dataflow_time(case, s, share, eager, reshare) for s in (s1, s2))
         return t2 + (k - s2) * (t2 - t1) / (s2 - s1)
     (s,) = steps_fit
-    return dataflow_time(case, s, share, eager) * k / s
+    return dataflow_time(case, s, share, eager, reshare) * k / s
 
 
 def alpha_beta_lower_bound(case: Case) -> float:
