@@ -15,11 +15,14 @@ sum of its rounds. Flows between ranks of one node use the loopback (no sharing)
 
 Overlap between phases (the model, dataflow_time): every rank runs on its own clock
 through the engine's phase order (outer A, outer B, inner A, inner B, then the update;
-SUMMA: A, B, update). A message starts when both ends are free (1 MiB panels are
-rendezvous sends in SMPI) and shares links with the flows of its round that are there at
-the same time, so ranks that finish a broadcast go on into the next phase and step while
-others still forward. The run's time
-is the last rank's (the closing barrier), scaled like the simulated rows (scaled_time).
+SUMMA: A, B, update). A message starts when both ends are free. Sends of 64 KiB or more
+are rendezvous in SMPI (both ends wait for the end); smaller ones are detached (eager):
+the sender goes on at once, so a binomial root's sends pipeline and a rank runs into the
+next broadcast while its sends are still in flight. Links are re-shared as SimGrid's
+max-min does: a flow's share of a link is 1 / (1 + the time-averaged number of other
+flows on it during its life), counting every flow in flight from any round, phase or
+step, so ranks that finish a broadcast early and go on share less. The run's time is the
+last rank's (the closing barrier), scaled like the simulated rows (scaled_time).
 predict() is the static form (all communicators in lockstep; a step costs the longer of
 the row and column phases): cheaper, for comparison. Plain alpha-beta (hympi_model.py)
 is the lower bound.
