@@ -118,14 +118,7 @@ def flow_times(net: Torus, flows: list[tuple[int, int, float]], share: bool = Tr
         routes.append((r, nb))
         for link in r:
             load[link] = load.get(link, 0) + 1
-    out = []
-    for r, nb in routes:
-        if not r:
-            out.append(net.loop_lat + nb / net.loop_Bps)
-        else:
-            k = max(load[link] for link in r) if share else 1
-            out.append(len(r) * net.hop_lat + nb * k / net.link_Bps)
-    return out
+    return [_seconds(net, r, nb, max(load[link] for link in r) if share and r else 1) for r, nb in routes]
 
 
 def round_time(net: Torus, flows: list[tuple[int, int, float]], share: bool = True) -> float:
@@ -214,7 +207,12 @@ def _step_rounds(net: Torus, case: Case, step: int):
     return phases
 
 
-def _seconds(net: Torus, route: list, nbytes: float, k: int) -> float:
+ENVELOPE_BYTES = 16  # SMPI sends every message as its payload + a 16-byte MPI envelope
+
+
+def _seconds(net: Torus, route: list, nbytes: float, k: float) -> float:
+    """One flow alone on the loopback, or over `route` at 1/k of the link bandwidth."""
+    nbytes += ENVELOPE_BYTES
     if not route:
         return net.loop_lat + nbytes / net.loop_Bps
     return len(route) * net.hop_lat + nbytes * k / net.link_Bps

@@ -33,12 +33,13 @@ class Broadcasts(unittest.TestCase):
 
     def test_sharing_counts_flows_on_a_link(self):
         net = rm.Torus(64)
-        one = rm.flow_times(net, [(0, 4, 425e6)])  # ranks 0 -> 4: node 0 -> 1, 1 s of data
+        nb = 425e6 - rm.ENVELOPE_BYTES  # with SMPI's envelope, 1 s of data at 425 MB/s
+        one = rm.flow_times(net, [(0, 4, nb)])  # ranks 0 -> 4: node 0 -> 1
         self.assertAlmostEqual(one[0], 1.0 + 1e-6)
-        four = rm.flow_times(net, [(r, r + 4, 425e6) for r in range(4)])  # 4 columns, same link
+        four = rm.flow_times(net, [(r, r + 4, nb) for r in range(4)])  # 4 columns, same link
         self.assertAlmostEqual(four[0], 4.0 + 1e-6)
-        self.assertAlmostEqual(rm.flow_times(net, [(r, r + 4, 425e6) for r in range(4)], share=False)[0], one[0])
-        self.assertAlmostEqual(rm.flow_times(net, [(0, 1, 1.5e9)])[0], 1.0 + 1e-6)  # on-node: loopback
+        self.assertAlmostEqual(rm.flow_times(net, [(r, r + 4, nb) for r in range(4)], share=False)[0], one[0])
+        self.assertAlmostEqual(rm.flow_times(net, [(0, 1, 1.5e9 - rm.ENVELOPE_BYTES)])[0], 1.0 + 1e-6)  # on-node: loopback
 
 
 class Replay(unittest.TestCase):
@@ -52,7 +53,7 @@ class Replay(unittest.TestCase):
         small, large = rm.EAGER_BYTES - 1, rm.EAGER_BYTES
         got = rm._timed_round(net, [0.0] * 256, [self.flow(net, 0, 4, small)], True, {})
         self.assertNotIn(0, got)  # the sender goes on at once (SMPI detaches it)
-        self.assertAlmostEqual(got[4], 1e-6 + small / net.link_Bps)
+        self.assertAlmostEqual(got[4], 1e-6 + (small + rm.ENVELOPE_BYTES) / net.link_Bps)
         got = rm._timed_round(net, [0.0] * 256, [self.flow(net, 0, 4, large)], True, {})
         self.assertAlmostEqual(got[0], got[4])  # both ends wait
         got = rm._timed_round(net, [0.0] * 256, [self.flow(net, 0, 4, small)], True, {}, eager=False)
@@ -60,7 +61,7 @@ class Replay(unittest.TestCase):
 
     def test_resharing_counts_time_on_the_link_not_flows(self):
         net = rm.Torus(64)
-        nb = 425e6  # 1 s alone on a link
+        nb = 425e6 - rm.ENVELOPE_BYTES  # 1 s alone on a link
         ledger = {net.route(0, 1)[0]: [(0.0, 0.5)]}  # an earlier flow on the link until t = 0.5
         got = rm._timed_round(net, [0.0] * 256, [self.flow(net, 0, 4, nb)], True, ledger)
         self.assertAlmostEqual(got[4], 1e-6 + 1.5, places=5)  # 1 + half its life shared
