@@ -46,12 +46,15 @@ def simulated_points(sim_dir):
     return pts
 
 
-def evaluate(pts, share=True):
-    rows = []
+def evaluate(pts, share=True, eager=True, reshare=True):
+    rows, memo = [], {}  # G = 1 and G = p are the same case: replay it once
     for (p, n, b, bc, G), v in sorted(pts.items()):
         I, J = (1, 1) if G in (1, p) else (v["I"], v["J"])
         case = rm.Case(n, b, v["P"], v["Q"], I, J, bc)
-        model = rm.scaled_time(case, v["steps"], share=share)
+        key = (case, v["steps"])
+        if key not in memo:
+            memo[key] = rm.scaled_time(case, v["steps"], share=share, eager=eager, reshare=reshare)
+        model = memo[key]
         ab = rm.alpha_beta_lower_bound(case)
         rows.append(dict(p=p, n=n, b=b, bcast=bc, G=G, basis=v["basis"], sim_s=v["sim"], model_s=model,
                          ratio=model / v["sim"], alpha_beta_lower_bound_s=ab,
@@ -78,12 +81,16 @@ def main(argv=None):
     ap.add_argument("--residuals", help="CSV of accepted misses: p,n,b,bcast,G,ratio or p,n,b,bcast,pick,cost")
     ap.add_argument("--write-residuals", help="write the current misses there")
     ap.add_argument("--no-sharing", action="store_true", help="model without link sharing (for the mutation)")
+    ap.add_argument("--no-eager", action="store_true",
+                    help="every send rendezvous: the sender waits (mutation of the eager sends)")
+    ap.add_argument("--no-resharing", action="store_true",
+                    help="share a link by the round's overlapping flows, each in full (mutation of the re-sharing)")
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args(argv)
     pts = simulated_points(a.sim_dir)
     if not pts:
         ap.error(f"no simulated torus sweeps in {a.sim_dir}")
-    rows = evaluate(pts, share=not a.no_sharing)
+    rows = evaluate(pts, share=not a.no_sharing, eager=not a.no_eager, reshare=not a.no_resharing)
     picks = pick_costs(rows)
     w = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]))
     w.writeheader()

@@ -15,11 +15,14 @@ sum of its rounds. Flows between ranks of one node use the loopback (no sharing)
 
 Overlap between phases (the model, dataflow_time): every rank runs on its own clock
 through the engine's phase order (outer A, outer B, inner A, inner B, then the update;
-SUMMA: A, B, update). A message starts when both ends are free (1 MiB panels are
-rendezvous sends in SMPI) and shares links with the flows of its round that are there at
-the same time, so ranks that finish a broadcast go on into the next phase and step while
-others still forward. The run's time
-is the last rank's (the closing barrier), scaled like the simulated rows (scaled_time).
+SUMMA: A, B, update). A message starts when both ends are free. Sends of 64 KiB or more
+are rendezvous in SMPI (both ends wait for the end); smaller ones are detached (eager):
+the sender goes on at once, so a binomial root's sends pipeline and a rank runs into the
+next broadcast while its sends are still in flight. Links are re-shared as SimGrid's
+max-min does: a flow's share of a link is 1 / (1 + the time-averaged number of other
+flows on it during its life), counting every flow in flight from any round, phase or
+step, so ranks that finish a broadcast early and go on share less. The run's time is the
+last rank's (the closing barrier), scaled like the simulated rows (scaled_time).
 predict() is the static form (all communicators in lockstep; a step costs the longer of
 the row and column phases): cheaper, for comparison. Plain alpha-beta (hympi_model.py)
 is the lower bound.
@@ -115,14 +118,7 @@ def flow_times(net: Torus, flows: list[tuple[int, int, float]], share: bool = Tr
         routes.append((r, nb))
         for link in r:
             load[link] = load.get(link, 0) + 1
-    out = []
-    for r, nb in routes:
-        if not r:
-            out.append(net.loop_lat + nb / net.loop_Bps)
-        else:
-            k = max(load[link] for link in r) if share else 1
-            out.append(len(r) * net.hop_lat + nb * k / net.link_Bps)
-    return out
+    return [_seconds(net, r, nb, max(load[link] for link in r) if share and r else 1) for r, nb in routes]
 
 
 def round_time(net: Torus, flows: list[tuple[int, int, float]], share: bool = True) -> float:
@@ -211,17 +207,49 @@ def _step_rounds(net: Torus, case: Case, step: int):
     return phases
 
 
-def _seconds(net: Torus, route: list, nbytes: float, k: int) -> float:
+ENVELOPE_BYTES = 16  # SMPI sends every message as its payload + a 16-byte MPI envelope
+
+
+def _seconds(net: Torus, route: list, nbytes: float, k: float) -> float:
+    """One flow alone on the loopback, or over `route` at 1/k of the link bandwidth."""
+    nbytes += ENVELOPE_BYTES
     if not route:
         return net.loop_lat + nbytes / net.loop_Bps
     return len(route) * net.hop_lat + nbytes * k / net.link_Bps
 
 
-def _timed_round(net: Torus, free: list[float], flows, share: bool) -> dict:
-    """End times of one round's flows: a flow shares a link only with the flows of the round
-    that are on it at the same time (start when both ends are free; intervals from the
-    lockstep count, then recounted once)."""
+EAGER_BYTES = 65536  # SMPI's smpi/send-is-detached-thresh: smaller sends are detached (eager)
+
+
+def _overlap_load(i_start: float, i_end: float, intervals) -> float:
+    """Time-averaged number of other flows on a link during [i_start, i_end]: max-min shares a
+    link among the flows there at each instant, re-sharing as flows start and end."""
+    dur = i_end - i_start
+    if dur <= 0:
+        return 0.0
+    return sum(min(i_end, e) - max(i_start, s) for s, e in intervals if e > i_start and s < i_end) / dur
+
+
+def _live(ledger: dict, link, floor: float) -> list:
+    """The link's placed intervals that end after `floor` (older ones can overlap nothing)."""
+    live = [iv for iv in ledger.get(link, ()) if iv[1] > floor]
+    ledger[link] = live
+    return live
+
+
+def _timed_round(net: Torus, free: list[float], flows, share: bool, ledger=None, eager: bool = True) -> dict:
+    """End times of one round's flows; a flow starts when both ends are free. Its share of a
+    link is first the lockstep count (all the round's flows on it), then recounted once:
+    - re-sharing (`ledger` given: per link, the intervals of every flow placed so far, any
+      round, phase or step): 1 + the time-averaged number of other flows on the link during
+      the flow's life, as SimGrid's max-min re-shares whenever a flow starts or ends;
+    - else the round's flows whose intervals overlap it at all, each counted in full.
+    Eager sends (< EAGER_BYTES; `eager`): SMPI detaches them, so the sender goes on at once
+    and only the receiver waits for the end; a rank's sends of successive rounds and phases
+    are then in flight together (and share links by the ledger). Larger sends are
+    rendezvous: both ends wait."""
     starts = [max(free[s], free[d]) for s, d, _, _ in flows]
+    floor = min(free) if ledger is not None else 0.0  # no later flow starts before it
     on: dict = {}
     for i, (_, _, _, route) in enumerate(flows):
         for link in route:
@@ -229,44 +257,59 @@ def _timed_round(net: Torus, free: list[float], flows, share: bool) -> dict:
     k0 = [max((len(on[link]) for link in r), default=1) if share else 1 for _, _, _, r in flows]
     ends = [st + _seconds(net, r, nb, k) for st, (_, _, nb, r), k in zip(starts, flows, k0)]
     new: dict = {}
+    placed = []
+    if share and ledger is not None:  # every flow of the round on the link, then the earlier ones
+        there = {link: [(starts[j], ends[j]) for j in on[link]] + _live(ledger, link, floor) for link in on}
     for i, (s, d, nb, r) in enumerate(flows):
         k = 1
-        if share:
+        if share and ledger is not None:  # the flow itself is in `there`: its full overlap is the 1
+            k = max((_overlap_load(starts[i], ends[i], there[link]) for link in r), default=1)
+        elif share:
             for link in r:
                 k = max(k, sum(1 for j in on[link] if starts[j] < ends[i] and starts[i] < ends[j]))
         end = starts[i] + _seconds(net, r, nb, k)
-        new[s] = max(new.get(s, 0.0), end)
+        placed.append((r, starts[i], end))
         new[d] = max(new.get(d, 0.0), end)
+        if not (eager and nb < EAGER_BYTES):
+            new[s] = max(new.get(s, 0.0), end)
+    if ledger is not None:
+        for r, st, end in placed:
+            for link in r:
+                ledger.setdefault(link, []).append((st, end))
     return new
 
 
-def dataflow_time(case: Case, steps: int, share: bool = True) -> float:
+def dataflow_time(case: Case, steps: int, share: bool = True, eager: bool = True, reshare: bool = True) -> float:
     """Time of the first `steps` steps with every rank on its own clock (the overlap between
-    phases and steps): a message starts when both ends are free (large messages are
-    rendezvous) and shares links with the flows there at the same time; a rank that has
-    its panels updates and goes on to the next step. Ends with the closing barrier (max)."""
+    phases and steps): a message starts when both ends are free, eager ones free the
+    sender at once, and flows share links with the flows there at the same time
+    (`reshare`: time-averaged over every flow in flight; else the round's overlapping
+    flows); a rank that has its panels updates and goes on to the next step. Ends with the
+    closing barrier (max)."""
     net = Torus(case.P * case.Q // Torus.cores)
     free = [0.0] * (case.P * case.Q)
     update = 2.0 * (case.n / case.P) * (case.n / case.Q) * case.b / GAMMA
+    ledger = {} if reshare else None
     for step in range(steps):
         for rounds in _step_rounds(net, case, step):
             for flows in rounds:
-                for r, t in _timed_round(net, free, flows, share).items():
-                    free[r] = t
+                for r, t in _timed_round(net, free, flows, share, ledger, eager).items():
+                    free[r] = max(free[r], t)
         free = [t + update for t in free]
     return max(free)
 
 
-def scaled_time(case: Case, steps_fit: tuple[int, ...], share: bool = True) -> float:
+def scaled_time(case: Case, steps_fit: tuple[int, ...], share: bool = True, eager: bool = True,
+                reshare: bool = True) -> float:
     """The whole multiply from the first steps, scaled as the simulation's rows are
     (step_slope.py: from the slope of two step counts; else one count times n/b / steps)."""
     k = case.n // case.b
     if len(steps_fit) == 2:
         s1, s2 = steps_fit
-        t1, t2 = dataflow_time(case, s1, share), dataflow_time(case, s2, share)
+        t1, t2 = (dataflow_time(case, s, share, eager, reshare) for s in (s1, s2))
         return t2 + (k - s2) * (t2 - t1) / (s2 - s1)
     (s,) = steps_fit
-    return dataflow_time(case, s, share) * k / s
+    return dataflow_time(case, s, share, eager, reshare) * k / s
 
 
 def alpha_beta_lower_bound(case: Case) -> float:
