@@ -6,7 +6,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-bin="${HYMPI_SMPI_BIN:-}"; ranks=512; bytes=524288; groups=1,16,32,64; placement=block; bcast=scatter_LR_allgather; reps=1
+bin="${HYMPI_SMPI_BIN:-}"; ranks=512; bytes=524288; groups=1,16,32,64; placement=block; bcast=scatter_LR_allgather; reps=1; flat_s=""
 out="$root/results/simulated/bgp-hier-bcast.csv"
 
 usage() {
@@ -18,16 +18,25 @@ usage: run-hier-bcast.sh [options]
   --placement P     block | xyzt                             (default block)
   --bcast ALG       SMPI bcast algorithm                     (default scatter_LR_allgather: the thesis' MPICH rule at >= 512 KiB)
   --reps R          repetitions, the minimum is kept         (default 1)
+  --flat-s T        the flat broadcast's time from an earlier run with the same platform and
+                    options: --groups then leaves out 1 (at 6142 ranks the flat scatter + ring
+                    broadcast is ~p^2 simulated messages, 40 min of host time; the gain is T / time)
   --out FILE        CSV to append to                         (default results/simulated/bgp-hier-bcast.csv)
   --bin DIR         SMPI build's bin/ (default: \$HYMPI_SMPI_BIN or build-smpi/bin or build/smpi/bin)
 USAGE
 }
 
-script=run-hier-bcast.sh valued="bin ranks bytes groups placement bcast reps out"
+script=run-hier-bcast.sh valued="bin ranks bytes groups placement bcast reps out flat_s"
 source "$here/run-common.sh"
 read_options "$@"
 require_smpi_bin hympi-smpi-hier-bcast
-[ "${groups%%,*}" = 1 ] || { echo "run-hier-bcast.sh: --groups must start with 1 (the flat broadcast)" >&2; exit 2; }
+if [ -z "$flat_s" ]; then
+  [ "${groups%%,*}" = 1 ] || { echo "run-hier-bcast.sh: --groups must start with 1 (the flat broadcast), or give --flat-s" >&2; exit 2; }
+else
+  python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 0 else 1)" "$flat_s" 2>/dev/null ||
+    { echo "run-hier-bcast.sh: bad --flat-s '$flat_s' (expected seconds > 0)" >&2; exit 2; }
+  [[ ",$groups," != *,1,* ]] || { echo "run-hier-bcast.sh: --flat-s replaces G = 1; leave 1 out of --groups" >&2; exit 2; }
+fi
 for g in ${groups//,/ }; do
   [[ "$g" =~ ^[0-9]+$ ]] && [ "$g" -ge 1 ] && [ "$g" -le "$ranks" ] ||
     { echo "run-hier-bcast.sh: bad G '$g' in --groups (expected 1..$ranks)" >&2; exit 2; }
@@ -41,11 +50,11 @@ smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "$
   --cfg=smpi/bcast:"$bcast" "$bin/hympi-smpi-hier-bcast" "$bytes" "$groups" "$reps" > "$work/run.out" 2> "$work/log" \
   || { cat "$work/log" >&2; echo "run-hier-bcast.sh: the simulation failed" >&2; exit 1; }
 platform_rec="make_platform.py bgp --ranks $ranks --placement $placement"
-python3 - "$work/run.out" "$out" "$placement" "$bcast" "$platform_rec" <<'PY'
+python3 - "$work/run.out" "$out" "$placement" "$bcast" "$platform_rec" "$flat_s" <<'PY'
 import csv, os, sys
-run, out, placement, bcast, platform = sys.argv[1:]
+run, out, placement, bcast, platform, flat_s = sys.argv[1:]
 rows = list(csv.DictReader(line for line in open(run) if not line.startswith("#")))
-flat = float(rows[0]["time_s"])
+flat = float(flat_s) if flat_s else float(rows[0]["time_s"])
 fields = ["kind", "machine", "placement", "platform", "smpi_bcast", "ranks", "bytes", "groups", "time_s", "gain"]
 new = not os.path.exists(out) or os.path.getsize(out) == 0
 with open(out, "a", newline="") as f:
