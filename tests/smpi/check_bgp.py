@@ -83,6 +83,22 @@ def check_simulation(root, bin_dir, tmp):
         if abs(t - t_ref) > 1e-6 * t_ref:
             fail(f"64 ranks, G = {r['groups']}: {t} s simulated, committed {t_ref} s")
     print(f"check_bgp: 64-rank hierarchical broadcast equals the committed rows (G = {groups})")
+    # --flat-s: the flat time of an earlier run stands in for G = 1 (6142 ranks: 40 min of host time)
+    flat = next(r for r in ref if r["groups"] == "1")
+    grouped = next(r for r in ref if r["groups"] != "1")
+    out2 = os.path.join(tmp, "flat-s.csv")
+    subprocess.run([os.path.join(root, "apps/smpi/run-hier-bcast.sh"), "--bin", bin_dir, "--ranks", "64",
+                    "--groups", grouped["groups"], "--flat-s", flat["time_s"], "--out", out2], check=True)
+    rows = list(csv.DictReader(open(out2)))
+    if [r["groups"] for r in rows] != [grouped["groups"]] or abs(float(rows[0]["gain"]) - float(grouped["gain"])) > 1e-4:
+        fail(f"--flat-s: rows {rows}, expected G = {grouped['groups']} with gain {grouped['gain']}")
+    for bad, why in ((["--groups", "1,65"], "bad G '65'"), (["--groups", "1,4", "--flat-s", "0.1"], "leave 1 out"),
+                     (["--groups", "4", "--flat-s", "x"], "bad --flat-s")):
+        r = subprocess.run([os.path.join(root, "apps/smpi/run-hier-bcast.sh"), "--bin", bin_dir, "--ranks", "64",
+                            "--out", os.path.join(tmp, "bad.csv")] + bad, capture_output=True, text=True)
+        if r.returncode != 2 or why not in r.stderr:
+            fail(f"run-hier-bcast.sh {' '.join(bad)}: exit {r.returncode}, stderr {r.stderr!r}; expected 2 and {why!r}")
+    print("check_bgp: --flat-s reproduces the committed gain; bad G and --flat-s refused")
 
 
 def main():
