@@ -18,9 +18,11 @@ from plotlib import median_by, plt, read_rows as read  # noqa: E402
 HERE = os.path.dirname(os.path.realpath(__file__))
 
 
-def save(fig, ax_list, path, out_dir):
+def save(fig, ax_list, path, out_dir, ratio=True):
+    """The figure beside its CSV; ratio plots get the line of 1 (pure = hybrid)."""
     for ax in ax_list:
-        ax.axhline(1, color="grey", lw=0.8)
+        if ratio:
+            ax.axhline(1, color="grey", lw=0.8)
         ax.legend(fontsize=8)
     out = os.path.join(out_dir, os.path.basename(path).replace(".csv", ".png"))
     fig.tight_layout()
@@ -95,12 +97,7 @@ def fig7(path, out_dir):
     ax.set_xlabel("message size per rank [bytes]")
     ax.set_ylabel("allgather latency [us]")
     ax.set_title(f"SIMULATED XC40, {layout(rows[0])}: Zhou Fig 7 analogue", fontsize=9)
-    ax.legend(fontsize=8)
-    out = os.path.join(out_dir, os.path.basename(path).replace(".csv", ".png"))
-    fig.tight_layout()
-    fig.savefig(out, dpi=120)
-    plt.close(fig)
-    print("wrote", out)
+    save(fig, [ax], path, out_dir, ratio=False)
 
 
 def main():
