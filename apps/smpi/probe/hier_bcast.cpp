@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "comm_from_ranks.hpp"  // lib/src: the core's sub-communicator from its members
+
 extern "C" double hympi_smpi_flag_poll_seconds();  // onnode_cost.cpp: links the platform's cost rules
 
 namespace {
@@ -32,21 +34,6 @@ std::vector<int> parse_groups(const char* text) {
 // Balanced consecutive groups; with G | p, rank / (p / G) as before.
 int group_of(int rank, int size, int groups) {
   return static_cast<int>(static_cast<long long>(rank) * groups / size);
-}
-
-// A communicator of `members` (world ranks, in order) built by the members alone
-// (MPI_Comm_create_group): MPI_Comm_split gathers every rank's (color, key) at one rank,
-// which SimGrid 3.32 finishes in time growing faster than p^2 (a split at 6142 ranks did
-// not end in 10 min of host time).
-MPI_Comm comm_of(const std::vector<int>& members, int tag) {
-  MPI_Group world = MPI_GROUP_NULL, part = MPI_GROUP_NULL;
-  MPI_Comm_group(MPI_COMM_WORLD, &world);
-  MPI_Group_incl(world, static_cast<int>(members.size()), members.data(), &part);
-  MPI_Comm out = MPI_COMM_NULL;
-  MPI_Comm_create_group(MPI_COMM_WORLD, part, tag, &out);
-  MPI_Group_free(&part);
-  MPI_Group_free(&world);
-  return out;
 }
 
 double slowest(double seconds) {
@@ -68,8 +55,11 @@ double time_bcast(char* buf, int bytes, int groups, int reps) {
       if (g == group_of(rank, size, groups)) mine.push_back(r);
       if (r == 0 || group_of(r - 1, size, groups) != g) leaders.push_back(r);
     }
-    inner = comm_of(mine, 1);
-    if (rank == mine.front()) outer = comm_of(leaders, 2);
+    // From their members (the core's comm_from_ranks), not MPI_Comm_split: a split gathers
+    // every rank's (color, key) at one rank, which SimGrid 3.32 finishes in time growing
+    // faster than p^2 (a split at 6142 ranks did not end in 10 min of host time).
+    inner = hympi::comm_from_ranks(MPI_COMM_WORLD, mine, 1);
+    if (rank == mine.front()) outer = hympi::comm_from_ranks(MPI_COMM_WORLD, leaders, 2);
   }
   double best = 1e300;
   for (int r = 0; r < reps; ++r) {
