@@ -4,9 +4,8 @@ check, from the committed CSVs: the hierarchical broadcast (run-hier-bcast.sh: b
 over the flat broadcast per rank count) and SUMMA/HSUMMA (step_slope.py outputs of run-sweep.sh
 --machine bgp: SUMMA total, its communication = total - compute, the best G's total and
 communication gains). Communication is the thesis' definition: total minus the local updates.
-Runs too costly for the 2/4-step slope (16384 ranks: ~4.5 h of host time) come from
-bgp-one-step-*.csv (run-sweep.sh --steps 1) and say so in the basis column: the step rule
-does not accept them (at 2048 ranks the 1-step scaling was +2.2% for SUMMA, +7.2% at G = 512).
+The basis column says what each number rests on (a slope of 2 and 4 steps, or one
+simulated broadcast).
 usage: bgp_checks.py [--out results/simulated/bgp-thesis-checks.csv]
 """
 import argparse
@@ -35,10 +34,9 @@ def bcast_rows():
 
 
 def summa_rows():
-    slopes = sorted(glob.glob(os.path.join(SIM, "bgp-step-slope-*.csv")))
-    for path in slopes + sorted(glob.glob(os.path.join(SIM, "bgp-one-step-*.csv"))):
+    for path in sorted(glob.glob(os.path.join(SIM, "bgp-step-slope-*.csv"))):
         rows = list(csv.DictReader(open(path)))
-        basis = "slope 2,4 steps" if path in slopes else "1 step (not step-checked)"
+        basis = "slope 2,4 steps"
         summa = next(r for r in rows if r["algorithm"] == "summa")
         ranks, n = int(summa["ranks"]), summa["n"]
         total = float(summa["time_s_scaled"])
