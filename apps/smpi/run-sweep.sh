@@ -35,6 +35,10 @@ usage: run-sweep.sh [options]
                     scatter_LR_allgather for --machine bgp: the thesis' MPICH rule for its panels)
   --shm-costs on|off  on-node copies and overheads charged (make_platform.py; default on, off: the
                     loopback-only platform of the sweeps made before them)
+  --eager-bytes E   sends below E bytes are eager (SMPI's smpi/send-is-detached-thresh; default: SMPI's
+                    65536, the committed sweeps). 1200 = BG/P's DCMF eager limit; below 64 KiB it also
+                    spares the host SimGrid's scan of every in-flight eager send per message (the
+                    16384-rank runs; apps/smpi/README.md "Host cost"). Rows then carry eager_bytes
   --out FILE        CSV to append to (default results/simulated/sweep.csv)
   --one-process     one smpirun for SUMMA and every G (hympi-summa --groups list): setup is paid
                     once (minutes at 16384 ranks); each multiply starts from the previous one's
@@ -44,7 +48,7 @@ USAGE
 }
 
 bin="${HYMPI_SMPI_BIN:-}"; machine=bgp-torus; ranks=256; grid=""; n=8192; b=256; steps=4; groups=""
-policy=pure; sync=barrier; bcast=""; placement=block; shm_costs=on; out="$root/results/simulated/sweep.csv"; dry=0; one=0
+policy=pure; sync=barrier; bcast=""; placement=block; shm_costs=on; eager_bytes=""; out="$root/results/simulated/sweep.csv"; dry=0; one=0
 flag_option() {
   case "$1" in
     --one-process) one=1 ;;
@@ -52,10 +56,16 @@ flag_option() {
     *) return 1 ;;
   esac
 }
-script=run-sweep.sh valued="bin machine ranks grid n b steps groups policy sync bcast placement shm_costs out"
+script=run-sweep.sh valued="bin machine ranks grid n b steps groups policy sync bcast placement shm_costs eager_bytes out"
 source "$here/run-common.sh"
 read_options "$@"
 [ -n "$bcast" ] || { bcast=binomial_tree; [ "$machine" = bgp ] && bcast=scatter_LR_allgather; }
+eager_cfg=()
+if [ -n "$eager_bytes" ]; then
+  [[ "$eager_bytes" =~ ^[0-9]+$ ]] && [ "${#eager_bytes}" -le 9 ] ||
+    { echo "run-sweep.sh: --eager-bytes must be a byte count (0 to 999999999), got '$eager_bytes'" >&2; exit 2; }
+  eager_cfg=(--cfg=smpi/send-is-detached-thresh:"$eager_bytes")
+fi
 # The grid (apps/harness's most-square rule unless --grid), the checks of the sizes and the
 # groups as IxJ (apps/model's group_shapes for a number G): "P Q G,... IxJ,..." or exit 2.
 plan=$(python3 - "$ranks" "$grid" "$n" "$b" "$groups" "$steps" "$root/apps/model" <<'PY'
@@ -124,14 +134,17 @@ python3 "$here/platforms/make_platform.py" "$machine" --ranks "$ranks" --shm-cos
   --placement "$placement" --out "$platform" >/dev/null
 mkdir -p "$(dirname "$out")"
 keep="$(dirname "$out")/platforms"; mkdir -p "$keep"
-cp "${platform%.xml}.hosts" "$keep/"
+keep_copy() {  # through a private name and a rename: two sweeps into one folder may copy at once
+  cp "$1" "$keep/.$(basename "$1").$$" && mv -f "$keep/.$(basename "$1").$$" "$keep/$(basename "$1")"
+}
+keep_copy "${platform%.xml}.hosts"
 platform_rec="$(cd "$keep" && pwd)/$(basename "$platform")"
 if [ "$(stat -c %s "$platform")" -gt 200000 ]; then  # a mesh's explicit routes (0.6-14 MB): keep the command
   echo "apps/smpi/platforms/make_platform.py $machine --ranks $ranks --shm-costs $shm_costs --placement $placement" \
     > "$keep/$(basename "$platform").cmd"
   platform_rec="$platform_rec.cmd"
 else
-  cp "$platform" "$keep/"
+  keep_copy "$platform"
 fi
 platform_rec="${platform_rec#"$root"/}"
 export HYMPI_SMPI_FOLD_BYTES="${HYMPI_SMPI_FOLD_BYTES:-65536}" OPENBLAS_NUM_THREADS=1
@@ -139,6 +152,7 @@ export HYMPI_SMPI_FOLD_BYTES="${HYMPI_SMPI_FOLD_BYTES:-65536}" OPENBLAS_NUM_THRE
 echo "# SIMULATED (SimGrid SMPI) $machine P=$ranks (${P}x$Q) n=$n b=M=$b k_sim=$k bcast=$bcast groups=$groups"
 placement_label=()  # the older machines' CSVs have no placement column (block)
 [ "$machine" = bgp ] || [ "$placement" != block ] && placement_label=(placement="$placement")
+[ -n "$eager_bytes" ] && placement_label+=(eager_bytes="$eager_bytes")  # only then: older CSVs keep their columns
 label_rows() {  # label the finished rows and append them to --out
   python3 "$here/label_csv.py" "$work/run.csv" "$out" kind=simulated machine="$machine" platform="$platform_rec" \
     smpi_bcast="$bcast" "${placement_label[@]}" k_simulated="$k" k_full="$n" sweep_process="$([ "$one" = 1 ] && echo one || echo per-G)" \
@@ -156,7 +170,7 @@ failed() {  # a killed or failed simulation keeps the multiplies it finished
 }
 simulate() {  # simulate ALGS GROUPS LABEL
   local cmd=(smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}"
-       --cfg=smpi/bcast:"$bcast" "$bin/hympi-summa" --grid "${P}x$Q" -m "$n" -n "$n" -k "$n" --max-steps "$max_steps" -b "$b" -M "$b" --groups "$2"
+       "${eager_cfg[@]}" --cfg=smpi/bcast:"$bcast" "$bin/hympi-summa" --grid "${P}x$Q" -m "$n" -n "$n" -k "$n" --max-steps "$max_steps" -b "$b" -M "$b" --groups "$2"
        -a "$1" --policy "$policy" --sync "$sync" --reps 1 --warmup 0 --check none --no-reference-dgemm
        --csv "$work/run.csv")
   if [ "$dry" = 1 ]; then echo "${cmd[*]}"; return; fi

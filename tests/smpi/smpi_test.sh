@@ -49,6 +49,19 @@ PY
     if [ -z "${SWEEP_RANKS:-}" ]; then  # the default (64-rank) test also covers a non-square grid: 32 = 4 x 8
       HYMPI_SMPI_BIN="$bin" "$root/apps/smpi/run-sweep.sh" --ranks 32 -n 512 -b 64 --steps 2 --out "$work/grid/sweep.csv"
       python3 "$here/check_sweep.py" "$work/grid/sweep.csv" 32 1,2,4,8,16,32 "$work/grid" 4x8
+      # --eager-bytes 0: every send rendezvous (the 32-64 KiB panels are eager by SMPI's default),
+      # so SUMMA waits longer, and the rows say so
+      HYMPI_SMPI_BIN="$bin" "$root/apps/smpi/run-sweep.sh" --ranks 32 -n 512 -b 64 --steps 2 --groups 1 \
+        --eager-bytes 0 --out "$work/eager/sweep.csv"
+      python3 - "$work/grid/sweep.csv" "$work/eager/sweep.csv" <<'PY'
+import csv, sys
+summa = [next(r for r in csv.DictReader(open(f)) if r["algorithm"] == "summa") for f in sys.argv[1:]]
+default, rendezvous = summa
+assert "eager_bytes" not in default and rendezvous["eager_bytes"] == "0", (default.keys(), rendezvous)
+t0, t1 = float(default["time_s"]), float(rendezvous["time_s"])
+assert t1 > t0 * 1.0001, f"--eager-bytes 0 did not change SUMMA's time: {t1} vs {t0} (eager)"
+print(f"--eager-bytes 0: SUMMA {t1:.6g} s vs {t0:.6g} s eager, rows labelled")
+PY
       bad() {  # bad() MESSAGE ARGS...: run-sweep.sh refuses ARGS with exit 2, naming the problem
         local message="$1"; shift
         if HYMPI_SMPI_BIN="$bin" "$root/apps/smpi/run-sweep.sh" "$@" --out "$work/bad.csv" 2> "$work/err"; then
@@ -62,6 +75,7 @@ PY
       bad "--grid 4x4 has 16 ranks but --ranks is 32" --ranks 32 --grid 4x4 -n 512 -b 64
       bad "G=3 has no I x J shape dividing the grid 4x8" --ranks 32 -n 512 -b 64 --groups 1,3
       bad "groups 8x2 must divide the grid 4x8" --ranks 32 -n 512 -b 64 --groups 8x2
+      bad "--eager-bytes must be a byte count (0 to 999999999), got '-5'" --ranks 32 -n 512 -b 64 --eager-bytes -5
       echo "non-square grid: 4x8 swept, bad inputs refused"
     fi ;;
   setup)  # communicator setup at scale: grid communicators right (members, order) and cheap on the host
