@@ -41,7 +41,8 @@ def summa_rows():
         ranks, n = int(summa["ranks"]), summa["n"]
         total = float(summa["time_s_scaled"])
         compute = float(summa["dgemm_s_scaled"])
-        where = f"n={n}, b={summa['b']}, {summa['placement']}, {os.path.basename(path)}"
+        eager = f", eager < {summa['eager_bytes']} B" if summa.get("eager_bytes") else ""
+        where = f"n={n}, b={summa['b']}, {summa['placement']}{eager}, {os.path.basename(path)}"
         yield "summa_total_s", ranks, total, basis, where
         yield "summa_comm_s", ranks, total - compute, basis, where
         groups = [r for r in rows if r["algorithm"] == "hsumma" and 1 < int(r["I"]) * int(r["J"]) < ranks]

@@ -27,6 +27,7 @@ TIMES = ["time_s", "bcast_s", "dgemm_s"]
 # Columns that name a configuration (a run's step count and results are not among them).
 KEY = ["machine", "smpi_bcast", "ranks", "algorithm", "policy", "sync", "m", "n", "k", "P", "Q", "I", "J",
        "b", "M"]
+OPTIONAL_KEY = ["eager_bytes"]  # run-sweep.sh --eager-bytes: only its rows have it
 EXTRA = ["steps_fit", "one_step_scaled_s", "one_step_vs_slope", "one_step_accepted"]
 
 
@@ -34,7 +35,7 @@ def extrapolate(rows, low, high, tolerance):
     """One output row per configuration that has runs of `low` and `high` steps."""
     runs = {}
     for r in rows:
-        runs.setdefault(tuple(r.get(c, "") for c in KEY), {})[int(r["max_steps"] or 0)] = r
+        runs.setdefault(tuple(r.get(c, "") for c in KEY + OPTIONAL_KEY), {})[int(r["max_steps"] or 0)] = r
     out = []
     for by_steps in runs.values():
         if low not in by_steps or high not in by_steps:

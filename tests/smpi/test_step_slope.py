@@ -34,6 +34,10 @@ class StepSlope(unittest.TestCase):
                 t = fill + 0.01 * steps
                 rows.append(dict(KEY, algorithm=alg, I=i, J=i, max_steps=steps, k_run=256 * steps,
                                  time_s=t, bcast_s=t / 2, dgemm_s=0.004 * steps))
+        self.write_rows(rows)
+        return rows
+
+    def write_rows(self, rows):
         with open(self.src, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(rows[0]))
             w.writeheader()
@@ -64,6 +68,22 @@ class StepSlope(unittest.TestCase):
         p = run(self.src, "--out", self.out, "--check")
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         self.assertTrue(all(r["one_step_accepted"] == "1" for r in self.result()))
+
+    def test_eager_settings_not_mixed(self):
+        """Runs with another --eager-bytes are another configuration: no slope across them."""
+        rows = self.write(fill=0.0)
+        for r in rows:
+            r["eager_bytes"] = "0" if r["max_steps"] == 2 else ""
+        self.write_rows(rows)
+        p = run(self.src, "--out", self.out)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("no configuration", p.stderr)
+        for r in rows:
+            r["eager_bytes"] = "0"
+        self.write_rows(rows)
+        p = run(self.src, "--out", self.out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(all(r["eager_bytes"] == "0" for r in self.result()))
 
     def test_bad_steps_refused(self):
         self.write(fill=0.0)
