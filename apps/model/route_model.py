@@ -279,24 +279,34 @@ def _timed_round(net: Torus, free: list[float], flows, share: bool, ledger=None,
     return new
 
 
-def dataflow_time(case: Case, steps: int, share: bool = True, eager: bool = True, reshare: bool = True) -> float:
-    """Time of the first `steps` steps with every rank on its own clock (the overlap between
-    phases and steps): a message starts when both ends are free, eager ones free the
-    sender at once, and flows share links with the flows there at the same time
-    (`reshare`: time-averaged over every flow in flight; else the round's overlapping
-    flows); a rank that has its panels updates and goes on to the next step. Ends with the
-    closing barrier (max)."""
+def dataflow_times(case: Case, marks: tuple[int, ...], share: bool = True, eager: bool = True,
+                   reshare: bool = True) -> dict[int, float]:
+    """Time of the first s steps, for every s in `marks`, from ONE replay of max(marks) steps
+    (the first s steps of a longer replay are the s-step replay), with every rank on its own
+    clock (the overlap between phases and steps): a message starts when both ends are free,
+    eager ones free the sender at once, and flows share links with the flows there at the
+    same time (`reshare`: time-averaged over every flow in flight; else the round's
+    overlapping flows); a rank that has its panels updates and goes on to the next step.
+    Each time ends with the closing barrier (max)."""
     net = Torus(case.P * case.Q // Torus.cores)
     free = [0.0] * (case.P * case.Q)
     update = 2.0 * (case.n / case.P) * (case.n / case.Q) * case.b / GAMMA
     ledger = {} if reshare else None
-    for step in range(steps):
+    times = {}
+    for step in range(max(marks)):
         for rounds in _step_rounds(net, case, step):
             for flows in rounds:
                 for r, t in _timed_round(net, free, flows, share, ledger, eager).items():
                     free[r] = max(free[r], t)
         free = [t + update for t in free]
-    return max(free)
+        if step + 1 in marks:
+            times[step + 1] = max(free)
+    return times
+
+
+def dataflow_time(case: Case, steps: int, share: bool = True, eager: bool = True, reshare: bool = True) -> float:
+    """Time of the first `steps` steps (dataflow_times)."""
+    return dataflow_times(case, (steps,), share, eager, reshare)[steps]
 
 
 def scaled_time(case: Case, steps_fit: tuple[int, ...], share: bool = True, eager: bool = True,
@@ -306,7 +316,8 @@ def scaled_time(case: Case, steps_fit: tuple[int, ...], share: bool = True, eage
     k = case.n // case.b
     if len(steps_fit) == 2:
         s1, s2 = steps_fit
-        t1, t2 = (dataflow_time(case, s, share, eager, reshare) for s in (s1, s2))
+        times = dataflow_times(case, (s1, s2), share, eager, reshare)
+        t1, t2 = times[s1], times[s2]
         return t2 + (k - s2) * (t2 - t1) / (s2 - s1)
     (s,) = steps_fit
     return dataflow_time(case, s, share, eager, reshare) * k / s

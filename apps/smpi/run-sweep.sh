@@ -36,9 +36,9 @@ usage: run-sweep.sh [options]
   --shm-costs on|off  on-node copies and overheads charged (make_platform.py; default on, off: the
                     loopback-only platform of the sweeps made before them)
   --eager-bytes E   sends below E bytes are eager (SMPI's smpi/send-is-detached-thresh; default: SMPI's
-                    65536, the committed sweeps). 1200 = BG/P's DCMF eager limit; below 64 KiB it also
-                    spares the host SimGrid's scan of every in-flight eager send per message (the
-                    16384-rank runs; apps/smpi/README.md "Host cost"). Rows then carry eager_bytes
+                    65536, the committed sweeps). A smaller E also spares the host SimGrid's scan of
+                    the eager sends in flight at every completion (0: none; apps/smpi/README.md
+                    "Host cost"). Rows then carry eager_bytes
   --out FILE        CSV to append to (default results/simulated/sweep.csv)
   --one-process     one smpirun for SUMMA and every G (hympi-summa --groups list): setup is paid
                     once (minutes at 16384 ranks); each multiply starts from the previous one's
