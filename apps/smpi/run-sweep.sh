@@ -150,12 +150,12 @@ platform_rec="${platform_rec#"$root"/}"
 export HYMPI_SMPI_FOLD_BYTES="${HYMPI_SMPI_FOLD_BYTES:-65536}" OPENBLAS_NUM_THREADS=1
 
 echo "# SIMULATED (SimGrid SMPI) $machine P=$ranks (${P}x$Q) n=$n b=M=$b k_sim=$k bcast=$bcast groups=$groups"
-placement_label=()  # the older machines' CSVs have no placement column (block)
-[ "$machine" = bgp ] || [ "$placement" != block ] && placement_label=(placement="$placement")
-[ -n "$eager_bytes" ] && placement_label+=(eager_bytes="$eager_bytes")  # only then: older CSVs keep their columns
+optional_labels=()  # columns older CSVs lack: placement (block), eager_bytes
+[ "$machine" = bgp ] || [ "$placement" != block ] && optional_labels=(placement="$placement")
+[ -n "$eager_bytes" ] && optional_labels+=(eager_bytes="$eager_bytes")  # only then: older CSVs keep their columns
 label_rows() {  # label the finished rows and append them to --out
   python3 "$here/label_csv.py" "$work/run.csv" "$out" kind=simulated machine="$machine" platform="$platform_rec" \
-    smpi_bcast="$bcast" "${placement_label[@]}" k_simulated="$k" k_full="$n" sweep_process="$([ "$one" = 1 ] && echo one || echo per-G)" \
+    smpi_bcast="$bcast" "${optional_labels[@]}" k_simulated="$k" k_full="$n" sweep_process="$([ "$one" = 1 ] && echo one || echo per-G)" \
     --scale auto
 }
 failed() {  # a killed or failed simulation keeps the multiplies it finished
