@@ -55,3 +55,12 @@ read_options() {
     echo "$script: unknown option '$1'" >&2; usage >&2; exit 2
   done
 }
+
+# Copies FILE... into DIR through a private name and a rename: two runs writing into one
+# results folder may copy the same platform at once (a plain cp then fails "File exists").
+keep_copy() {  # keep_copy DIR FILE...
+  local dir="$1" f; shift
+  for f in "$@"; do
+    cp "$f" "$dir/.$(basename "$f").$$" && mv -f "$dir/.$(basename "$f").$$" "$dir/$(basename "$f")" || return 1
+  done
+}

@@ -134,17 +134,14 @@ python3 "$here/platforms/make_platform.py" "$machine" --ranks "$ranks" --shm-cos
   --placement "$placement" --out "$platform" >/dev/null
 mkdir -p "$(dirname "$out")"
 keep="$(dirname "$out")/platforms"; mkdir -p "$keep"
-keep_copy() {  # through a private name and a rename: two sweeps into one folder may copy at once
-  cp "$1" "$keep/.$(basename "$1").$$" && mv -f "$keep/.$(basename "$1").$$" "$keep/$(basename "$1")"
-}
-keep_copy "${platform%.xml}.hosts"
+keep_copy "$keep" "${platform%.xml}.hosts"
 platform_rec="$(cd "$keep" && pwd)/$(basename "$platform")"
 if [ "$(stat -c %s "$platform")" -gt 200000 ]; then  # a mesh's explicit routes (0.6-14 MB): keep the command
   echo "apps/smpi/platforms/make_platform.py $machine --ranks $ranks --shm-costs $shm_costs --placement $placement" \
     > "$keep/$(basename "$platform").cmd"
   platform_rec="$platform_rec.cmd"
 else
-  keep_copy "$platform"
+  keep_copy "$keep" "$platform"
 fi
 platform_rec="${platform_rec#"$root"/}"
 export HYMPI_SMPI_FOLD_BYTES="${HYMPI_SMPI_FOLD_BYTES:-65536}" OPENBLAS_NUM_THREADS=1

@@ -42,7 +42,7 @@ platform="$work/xc40-dragonfly-$ranks-c$cores-shm$shm_costs.xml"
 python3 "$here/platforms/make_platform.py" xc40-dragonfly --ranks "$ranks" --cores "$cores" --shm-costs "$shm_costs" \
   --out "$platform" >/dev/null
 keep="$(dirname "$out")/platforms"; mkdir -p "$keep"
-cp "$platform" "${platform%.xml}.hosts" "$keep/"
+keep_copy "$keep" "$platform" "${platform%.xml}.hosts"
 platform_rec="$(cd "$keep" && pwd)/$(basename "$platform")"; platform_rec="${platform_rec#"$root"/}"
 export HYMPI_SMPI_FOLD_BYTES="${HYMPI_SMPI_FOLD_BYTES:-65536}" OPENBLAS_NUM_THREADS=1
 run() { smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}" "$@"; }
