@@ -61,6 +61,6 @@ read_options() {
 keep_copy() {  # keep_copy DIR FILE...
   local dir="$1" f; shift
   for f in "$@"; do
-    cp "$f" "$dir/.$(basename "$f").$$" && mv -f "$dir/.$(basename "$f").$$" "$dir/$(basename "$f")" || return 1
+    cp "$f" "$dir/.$(basename "$f").$BASHPID" && mv -f "$dir/.$(basename "$f").$BASHPID" "$dir/$(basename "$f")" || return 1
   done
 }
