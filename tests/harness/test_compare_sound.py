@@ -66,8 +66,12 @@ class SelfComparison(Case):
     def test_one_nan_median(self):
         def value(r, op, size, variant):
             return "nan" if (op, size, variant) == ("bcast", 64, "pure") else 10 + r.random()
-        out = self.within(self.write(value))
-        self.assertIn("nan", out)
+        path = self.write(value)
+        self.assertIn("n/a", self.within(path))
+        # Against a reference that has a number there, the nan is outside.
+        proc = self.compare(path, reference=self.write(lambda r, *_: 10 + r.random(), name="ref.csv"))
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertRegex(proc.stdout, r"NAN +fig.csv p8#0")
 
     def test_one_nan_launch_among_numbers(self):
         def value(r, op, size, variant):
@@ -78,6 +82,10 @@ class SelfComparison(Case):
         path = self.write(lambda r, op, size, variant: -size / 1000.0 + r.uniform(-1, 1))
         self.within(path, "--tolerance", "10")
         self.within(path)
+        shifted = self.write(lambda r, op, size, variant: -size / 1000.0 + r.uniform(-1, 1) - 3, name="shifted.csv")
+        proc = self.compare(shifted, "--tolerance", "10", reference=path)
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertIn("BELOW", proc.stdout)
 
     def test_a_median_of_zero(self):
         self.within(self.write(lambda r, op, size, variant: 0.0 if variant != "pure" else 5 + r.random()))

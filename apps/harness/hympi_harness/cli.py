@@ -1,13 +1,13 @@
 """Command line of hympi-harness."""
 import argparse
 import json
-import math
 import os
 import shlex
 import shutil
 import signal
 import sys
 
+from .arguments import number
 from .booleans import is_set
 from .experiment import Experiment, ExperimentError
 from .full_node import job_end_time, detect_cores_per_node
@@ -94,23 +94,6 @@ def _int_env(name):
 def _error(text):
     print(f"hympi-harness: error: {text}", file=sys.stderr)
     return 2
-
-
-def number(minimum=None, above=None):
-    """An argparse type: a finite float, >= minimum or > above (nan and inf are refused)."""
-    def parse(text):
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"'{text}' is not a number")
-        if not math.isfinite(value):
-            raise argparse.ArgumentTypeError(f"'{text}' is not a finite number")
-        if minimum is not None and value < minimum:
-            raise argparse.ArgumentTypeError(f"{text} is below {minimum:g}")
-        if above is not None and value <= above:
-            raise argparse.ArgumentTypeError(f"{text} must be above {above:g}")
-        return value
-    return parse
 
 
 def _check_allocation(args):

@@ -19,6 +19,8 @@ ranks_per_node = "full" and "full" inside node_sizes ("full,1") mean the machine
 node (--cores-per-node), so one cluster file serves 24-core Cray nodes and other machines.
 every other parameter becomes "--name value" (underscores to dashes, true = bare flag,
 false = omitted, lists joined by commas). Names starting with "_" are labels only.
+Every key and its type: schema.py (`hympi-harness keys`); an unknown key or a wrong type is an
+ExperimentError naming the file, the line and the key.
 """
 import ast
 import hashlib
