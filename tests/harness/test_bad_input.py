@@ -85,7 +85,9 @@ class BadExperimentFiles(Case):
     def test_output_naming_a_directory(self):
         path = self.experiment()
         os.makedirs(os.path.join(self.results, "fam"))
-        self.refused(self.harness("--output", os.path.join(self.results, "fam"), path), "directory")
+        proc = self.harness("--output", os.path.join(self.results, "fam"), path)
+        self.refused(proc, "--output", "directory")
+        self.assertNotIn("] run", proc.stdout, "refused before any point is launched")
         self.refused(self.harness(self.file(f'[experiment]\napp = "{FAKE_APP}"\noutput = "fam"\n[axes]\nranks = [1]\n',
                                             "dir-output.toml")), "directory")
 

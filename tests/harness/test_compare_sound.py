@@ -12,6 +12,8 @@ import unittest
 
 HARNESS = os.path.abspath(os.environ.get("HYMPI_HARNESS") or
                           os.path.join(os.path.dirname(__file__), "../../apps/harness/hympi-harness"))
+sys.path.insert(0, os.path.dirname(HARNESS))
+from hympi_harness.repetitions import summarize  # noqa: E402
 COLUMNS = ["operation", "variant", "size_doubles", "median_us", "repetition", "row", "point_id"]
 
 
@@ -90,6 +92,13 @@ class SelfComparison(Case):
     def test_a_median_of_zero(self):
         self.within(self.write(lambda r, op, size, variant: 0.0 if variant != "pure" else 5 + r.random()))
         self.within(self.write(lambda r, *_: 0.0, name="zeros.csv"))
+
+    def test_nan_launches_stay_out_of_the_order_statistics(self):
+        rows = [{"point_id": "p", "row": "0", "time_s": v} for v in ("6", "nan", "1", "5", "2", "4", "3", "nan")]
+        rows += [{"point_id": "q", "row": "0", "time_s": "nan"}] * 2
+        p, q = summarize(rows)
+        self.assertEqual((p["median"], p["ci_low"], p["ci_high"], p["launches"]), ("3.5", "1", "6", "6"))
+        self.assertEqual((q["median"], q["launches"]), ("nan", "2"))
 
     def test_cr_only_line_endings(self):
         self.within(self.write(lambda r, *_: 10 + r.random(), newline="\r"))
