@@ -172,6 +172,39 @@ class ValidatedKeys(Case):
         self.assertEqual(run([sys.executable, HARNESS, "keys"]).stdout, markdown_table())
 
 
+class KeyLines(unittest.TestCase):
+    """toml_lines: values over several lines are not read as keys or headers."""
+
+    def test_tricky_layouts(self):
+        from hympi_harness.toml_lines import key_lines, line_of
+        text = textwrap.dedent("""\
+            [experiment]
+            args = ["a",
+              "[axes]",
+              [1, 2]
+            ]
+            title = \"\"\"
+            x = 1
+            [tiny]
+            \"\"\"
+            "quoted.key" = 1  # [not] a header
+            [[exclude]]
+            ranks = 1
+            [[exclude]]
+            ranks = 2
+            [tiny]
+            axes = { ranks = [1] }
+            """)
+        lines = key_lines(text)
+        self.assertEqual(line_of(lines, ("experiment", "args")), 2)
+        self.assertEqual(line_of(lines, ("experiment", "title")), 6)
+        self.assertNotIn(("experiment", "x"), lines)
+        self.assertEqual(line_of(lines, ("experiment", "quoted.key")), 10)
+        self.assertEqual(line_of(lines, ("exclude", 1, "ranks")), 14)
+        self.assertEqual(line_of(lines, ("tiny", "axes", "ranks")), 16)  # inside an inline table: its line
+        self.assertEqual(line_of(lines, ("tiny",)), 15)
+
+
 class UnknownMetric(Case):
     def test_ci_width_with_an_unknown_metric(self):
         """Item 11: one launch, no statistics and exit 0 before; now exit 2 naming the columns."""
