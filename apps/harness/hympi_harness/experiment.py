@@ -37,7 +37,6 @@ from .schema import ExperimentError, parameter_problem, validate
 from .toml_lines import line_of
 
 LAYOUT_KEYS = ("ranks", "nodes", "ranks_per_node", "node_sizes", "placement")
-__all__ = ["Experiment", "ExperimentError", "Point", "derive_layout", "evaluate"]
 
 
 # ast.Constant from Python 3.8 on; ast.Num before (3.6, 3.7).
@@ -53,8 +52,8 @@ def evaluate(expression, names):
         """An operand of arithmetic: a number (a text "pure" * 2 would silently repeat it)."""
         value = walk(node)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ExperimentError(f"derive '{expression}': {'parameter ' + repr(node.id) if isinstance(node, ast.Name) else 'an operand'} "
-                                  f"is {value!r}, not a number")
+            what = f"parameter '{node.id}'" if isinstance(node, ast.Name) else "an operand"
+            raise ExperimentError(f"derive '{expression}': {what} is {value!r}, not a number")
         return value
 
     def walk(node):
@@ -261,7 +260,8 @@ class Experiment:
             raise ExperimentError(f"cannot read experiment file '{path}': {e.strerror}")
         except UnicodeDecodeError as e:
             line = text_line(e.object, e.start)
-            raise ExperimentError(f"{path}:{line}: not UTF-8 text (byte 0x{e.object[e.start]:02x}); TOML files are UTF-8")
+            raise ExperimentError(f"{path}:{line}: not UTF-8 text (byte 0x{e.object[e.start]:02x}); "
+                                  "TOML files are UTF-8")
         except toml.TOMLDecodeError as e:
             raise ExperimentError(f"{path}: not valid TOML: {e}")
         self.lines = validate(doc, path, text)  # unknown keys and wrong types: file, line and key
