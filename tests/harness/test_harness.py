@@ -128,7 +128,8 @@ class ExpansionTest(HarnessCase):
         irregular = self.experiment(f'[experiment]\napp = "{FAKE_APP}"\n[axes]\nnode_sizes = ["full,1"]\n', "irr")
         self.assertEqual(Experiment(irregular).points(cores_per_node=8)[0].params["node_sizes"], [8, 1])
         bad = self.experiment(f'[experiment]\napp = "{FAKE_APP}"\n[axes]\nnodes = [2]\nranks_per_node = ["all"]\n', "b")
-        with self.assertRaisesRegex(ExperimentError, "bad ranks_per_node"):
+        # Refused when the file is read (issue #42: the schema), naming file, line and key.
+        with self.assertRaisesRegex(ExperimentError, r'b\.toml:5: .*ranks_per_node: expected integer > 0 or "full"'):
             Experiment(bad).points()
 
     def test_bad_files_are_named(self):

@@ -7,16 +7,18 @@ import shutil
 import signal
 import sys
 
+from .arguments import number
 from .booleans import is_set
 from .experiment import Experiment, ExperimentError
 from .full_node import job_end_time, detect_cores_per_node
 from .launchers import BINDINGS, LAUNCHERS, THREAD_ENV, LaunchError, Launcher, slurm_hosts
 from .manifest import build_manifest, write_manifest
-from .loadguard import BUSY_SHARE, wait_until_quiet
+from .loadguard import BUSY_SHARE, MIN_SAMPLE, wait_until_quiet
 from .plan import plan_lines
 from .repetitions import Plan
 from .run_dirs import RUNS, run_dir
 from .runner import Sweep
+from .schema import markdown_table
 from .store import StoreError
 
 EPILOG = """\
@@ -49,8 +51,12 @@ The point id covers the launcher, binding, partition and thread settings: a reru
 settings measures new points instead of resuming old ones.
 Python: 3.6 or newer, with tomllib (3.11+) or the tomli package.
 Subcommands: `compare RUN REFERENCE` (within the reference's intervals? see compare --help),
-`quiet [--wait S]` (exit 0 once the machine is quiet), `run-dir` (prints the default run directory).
-Exit status: 0 all points ok (or done before), 1 some point failed, 2 bad usage or input.
+`quiet [--wait S]` (exit 0 once the machine is quiet), `run-dir` (prints the default run directory),
+`keys` (every key of an experiment file with its type: unknown keys and wrong types are errors).
+Exit status: 0 all points ok (or done before); 1 some point failed (the sweep went on); 2 bad
+usage or input, before or instead of a sweep: an option, an experiment file (its file:line and
+key named), an app or metric not found, a results directory or --output that cannot be written
+(read-only, full, a directory); 130 interrupted (finished points are kept).
 """
 
 
@@ -146,12 +152,12 @@ def parse_args(argv, config, script_dir):
     ap.add_argument("--repeat", type=int, default=1,
                     help="launches of every point (with --ci-width: the fewest); statistics over them go into "
                          "<output>.stats.csv (default 1)")
-    ap.add_argument("--ci-width", type=float, metavar="PCT",
+    ap.add_argument("--ci-width", type=number(above=0), metavar="PCT",
                     help="adaptive: launch a point again until the 95%% interval of the median of each of its rows "
                          "is within PCT percent of the median (needs >= 6 launches), or --max-repeat is reached")
     ap.add_argument("--max-repeat", type=int, default=20, help="the cap of launches per point with --ci-width "
                                                                 "(default 20; recorded as repeat_cap)")
-    ap.add_argument("--busy-threshold", type=float, default=BUSY_SHARE,
+    ap.add_argument("--busy-threshold", type=number(), default=BUSY_SHARE,
                     help="flag a point busy when other processes used more than this share of the cores while "
                          "it ran (default %(default)s)")
     ap.add_argument("--output", help="CSV path overriding the experiment's own (one experiment only)")
@@ -175,7 +181,7 @@ def parse_args(argv, config, script_dir):
                          "binding it got (default $HYMPI_BINDING or core)")
     ap.add_argument("--outside-allocation", action="store_true",
                     help="let srun/mpirun run without a batch allocation (normally refused: a login node)")
-    ap.add_argument("--timeout", type=float, help="seconds per point (default: the experiment's, else 600)")
+    ap.add_argument("--timeout", type=number(above=0), help="seconds per point (default: the experiment's, else 600)")
     ap.add_argument("--fresh", action="store_true",
                     help="delete the experiment's earlier CSV, state, index and logs first (re-measure everything)")
     ap.add_argument("--skip-failed", action="store_true", help="do not retry points that failed before")
@@ -189,8 +195,6 @@ def parse_args(argv, config, script_dir):
         ap.error("--output needs exactly one experiment")
     if args.repeat < 1 or args.max_repeat < 1:
         ap.error("--repeat and --max-repeat must be >= 1")
-    if args.ci_width is not None and args.ci_width <= 0:
-        ap.error("--ci-width must be > 0 (percent of the median)")
     if args.update_reference and args.results_dir:
         ap.error("--update-reference writes into the source tree's results/; it takes no --results-dir")
     reference = _default_results_dir(config, script_dir)
@@ -221,9 +225,12 @@ def quiet_main(argv):
                                  description="Exit 0 when other processes use at most --busy-threshold of the cores "
                                              "(sampled over --sample seconds), waiting up to --wait seconds; "
                                              "else exit 1 (a busy machine).")
-    ap.add_argument("--wait", type=float, default=0, help="seconds to wait for a quiet machine (default 0)")
-    ap.add_argument("--sample", type=float, default=2.0, help="seconds per sample (default 2)")
-    ap.add_argument("--busy-threshold", type=float, default=BUSY_SHARE, help="default %(default)s")
+    ap.add_argument("--wait", type=number(minimum=0), default=0,
+                    help="seconds to wait for a quiet machine (default 0)")
+    ap.add_argument("--sample", type=number(minimum=MIN_SAMPLE), default=2.0,
+                    help=f"seconds per sample, >= {MIN_SAMPLE:g}: /proc/stat counts in clock ticks (1/100 s), "
+                         "a shorter sample sees none and reads as quiet (default 2)")
+    ap.add_argument("--busy-threshold", type=number(), default=BUSY_SHARE, help="default %(default)s")
     args = ap.parse_args(argv)
     share = wait_until_quiet(args.wait, args.sample, args.busy_threshold,
                              say=lambda text: print(f"hympi-harness: {text}", file=sys.stderr))
@@ -263,6 +270,9 @@ def main(argv, script_dir):
         return compare_main(argv[1:])
     if argv[:1] == ["quiet"]:
         return quiet_main(argv[1:])
+    if argv[:1] == ["keys"]:
+        print(markdown_table(), end="")
+        return 0
     if argv[:1] == ["run-dir"]:
         print(run_dir(_default_results_dir(config, script_dir), _source_dir(config, script_dir)))
         return 0
@@ -304,14 +314,29 @@ def main(argv, script_dir):
     max_nodes = args.max_nodes or args.nodes
     if args.run_dir_mode and not looking:
         print(f"hympi-harness: run directory {args.results_dir}")
-    if not looking and (launcher.kind != "local" or "SLURM_JOB_ID" in os.environ or args.run_dir_mode):
-        path = write_manifest(names["results_dir"], build_manifest(launcher, argv, names["source_dir"],
-                                                                   args.cores_per_node, notes))
-        print(f"hympi-harness: manifest {path}")
-    all_ok = True
-    for exp, points in planned:
+    try:
+        if not looking and (launcher.kind != "local" or "SLURM_JOB_ID" in os.environ or args.run_dir_mode):
+            path = write_manifest(names["results_dir"], build_manifest(launcher, argv, names["source_dir"],
+                                                                       args.cores_per_node, notes))
+            print(f"hympi-harness: manifest {path}")
+        return _sweep_all(args, config, script_dir, launcher, planned, max_nodes, looking)
+    except OSError as e:  # a read-only or full results directory, a CSV path that is a directory, ...
+        where = f" '{e.filename}'" if e.filename else f" under '{args.results_dir}'"
+        return _error(f"cannot write{where}: {e.strerror or e}")
+
+
+def _sweep_all(args, config, script_dir, launcher, planned, max_nodes, looking):
+    """Runs (or lists, plans, prints) every experiment; the exit status."""
+    csv_paths = []
+    for exp, _ in planned:
         # Absolute: the apps run in whatever directory the launcher gives them.
         csv_path = os.path.abspath(args.output or os.path.join(args.results_dir, exp.output))
+        if os.path.isdir(csv_path) or (args.output or exp.output).endswith(("/", os.sep)):
+            given = f"--output {args.output}" if args.output else f"{exp.path}: output = \"{exp.output}\""
+            return _error(f"{given} names a directory ('{csv_path}'); give a CSV file's path")
+        csv_paths.append(csv_path)
+    all_ok = True
+    for (exp, points), csv_path in zip(planned, csv_paths):
         if args.list:
             sweep = Sweep(exp, points, launcher, exp.app, csv_path)
             print(f"== {exp.name}: {len(points)} points -> {csv_path}")
@@ -336,7 +361,7 @@ def main(argv, script_dir):
             sweep.store.forget()
         try:
             all_ok = sweep.run() and all_ok
-        except StoreError as e:
+        except (StoreError, ExperimentError) as e:
             return _error(e)
         except KeyboardInterrupt:
             print("hympi-harness: interrupted; finished points are kept, rerun to resume", file=sys.stderr)

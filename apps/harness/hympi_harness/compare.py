@@ -5,15 +5,21 @@ are paired by their path relative to the directory, points by point id and row (
 reference written with other run settings - older point ids -, by the columns that say what
 a row measured: layout, operation, variant, size, iterations, ...). Per point
 the run's median is checked against the reference's 95% interval of the median (widened by
---tolerance percent); per ratio (each variant or policy against pure at the same operation
-and size) the run's ratio against the range the reference's intervals allow. Exit status 0:
-everything compared is within; 1: something is outside; 2: bad input or nothing in common."""
+--tolerance percent of its ends' size, so negative values widen too); per ratio (each variant
+or policy against pure at the same operation and size) the run's ratio against every ratio
+the reference's intervals allow. A median that is not a number (nan) is outside when the
+reference has a number, and "n/a" (not counted) when neither has one or when the reference
+lacks one; so is a ratio over a zero or nan median. Exit status 0: everything compared is
+within; 1: something is outside; 2: bad input (a damaged CSV, a bad --tolerance) or nothing
+in common."""
 import argparse
 import csv
 import io
+import math
 import os
 import sys
 
+from .arguments import number
 from .repetitions import summarize
 from .run_dirs import RUNS
 
@@ -46,9 +52,28 @@ def harness_csvs(path):
     return found
 
 
+class DamagedCsv(ValueError):
+    """A CSV that cannot be read as rows of its header; the message names file and line."""
+
+
 def read_dict_rows(path):
-    with open(path, newline="", errors="replace") as f:
-        return list(csv.DictReader(io.StringIO(f.read().replace("\0", ""))))
+    """The rows of a CSV as dicts; any line ending (\\n, \\r\\n, \\r). A row with fewer or more
+    fields than the header (a truncated file) is a ValueError naming its line."""
+    with open(path, errors="replace") as f:  # universal newlines: CR-only files too
+        text = f.read().replace("\0", "")
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    rows = []
+    try:
+        for row in reader:
+            missing, extra = sum(v is None for v in row.values()), len(row.get(None) or [])
+            if missing or extra:
+                got = len(reader.fieldnames) - missing + extra
+                raise DamagedCsv(f"{path}:{reader.line_num}: {got} fields, the header has {len(reader.fieldnames)} "
+                                 "(a truncated or damaged row)")
+            rows.append(row)
+    except csv.Error as e:
+        raise DamagedCsv(f"{path}:{reader.line_num}: not a CSV: {e}")
+    return rows
 
 
 def point_lines(path):
@@ -65,13 +90,31 @@ def point_lines(path):
 
 
 def widened(line, tolerance):
+    """The reference's interval widened by tolerance percent of each end's size (a negative
+    low end moves down, not up)."""
     lo, hi = float(line["ci_low"]), float(line["ci_high"])
-    return lo * (1 - tolerance / 100.0), hi * (1 + tolerance / 100.0)
+    return lo - abs(lo) * tolerance / 100.0, hi + abs(hi) * tolerance / 100.0
 
 
 def verdict(value, interval):
+    """ok / ABOVE / BELOW; NAN for a run without a number against a reference with one; n/a
+    when the reference has no number to compare with."""
     lo, hi = interval
+    if math.isnan(lo) or math.isnan(hi):
+        return "n/a"
+    if math.isnan(value):
+        return "NAN"
     return "ok" if lo <= value <= hi else ("ABOVE" if value > hi else "BELOW")
+
+
+def ratio_range(pure, variant):
+    """Every ratio p / v with p and v in the two intervals: [min, max] of the corners when v's
+    interval excludes zero; None when it holds zero or nan (any ratio, or none, is possible)."""
+    (p_lo, p_hi), (v_lo, v_hi) = pure, variant
+    if any(math.isnan(x) for x in (p_lo, p_hi, v_lo, v_hi)) or v_lo <= 0 <= v_hi:
+        return None
+    corners = [p / v for p in (p_lo, p_hi) for v in (v_lo, v_hi)]
+    return min(corners), max(corners)
 
 
 def describe(line):
@@ -109,9 +152,9 @@ def paired(run, ref):
 
 
 def compare_file(name, run_path, ref_path, tolerance, out):
-    """Prints the table of one CSV pair; returns (compared, outside)."""
+    """Prints the table of one CSV pair; returns (compared, outside, not compared: n/a)."""
     run, ref = point_lines(run_path), point_lines(ref_path)
-    compared = outside = 0
+    compared = outside = missing = 0
     matched = {}
     for line, r in paired(run, ref):
         key = (line.get("point_id", ""), line["row"])
@@ -119,8 +162,9 @@ def compare_file(name, run_path, ref_path, tolerance, out):
         interval = widened(r, tolerance)
         value = float(line["median"])
         v = verdict(value, interval)
-        compared += 1
-        outside += v != "ok"
+        compared += v != "n/a"
+        missing += v == "n/a"
+        outside += v not in ("ok", "n/a")
         out.write(f"{v:5}  {name} {key[0]}#{key[1]} {describe(line)}: run {value:.4g} ({line['launches']} launches), "
                   f"reference {float(r['median']):.4g} in [{interval[0]:.4g}, {interval[1]:.4g}] "
                   f"({r['launches']} launches, level {r['ci_level']})\n")
@@ -132,16 +176,21 @@ def compare_file(name, run_path, ref_path, tolerance, out):
             r = ref_groups[key].get(which)
             if which == "pure" or r is None:
                 continue
-            ratio = float(variants["pure"]["median"]) / float(line["median"])
-            p_lo, p_hi = widened(ref_groups[key]["pure"], tolerance)
-            v_lo, v_hi = widened(r, tolerance)
-            interval = (p_lo / v_hi, p_hi / v_lo)  # every ratio the two reference intervals allow
+            pure, below = float(variants["pure"]["median"]), float(line["median"])
+            allowed = ratio_range(widened(ref_groups[key]["pure"], tolerance), widened(r, tolerance))
+            if allowed is None or below == 0 or math.isnan(pure) or math.isnan(below):
+                out.write(f"n/a    {name} {key[0]} ratio pure/{which} {describe(line)}: run {pure:.4g}/{below:.4g}, "
+                          "no finite ratio to compare (a zero or nan median)\n")
+                missing += 1
+                continue
+            ratio = pure / below
+            interval = allowed
             v = verdict(ratio, interval)
             compared += 1
             outside += v != "ok"
             out.write(f"{v:5}  {name} {key[0]} ratio pure/{which} {describe(line)}: run {ratio:.3g}, "
                       f"reference allows [{interval[0]:.3g}, {interval[1]:.3g}]\n")
-    return compared, outside
+    return compared, outside, missing
 
 
 def main(argv, out=sys.stdout):
@@ -149,8 +198,8 @@ def main(argv, out=sys.stdout):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("run", metavar="RUN", help="a run directory or harness CSV")
     ap.add_argument("reference", metavar="REFERENCE", help="the reference directory or CSV (e.g. results/)")
-    ap.add_argument("--tolerance", type=float, default=0.0,
-                    help="widen every reference interval by this many percent (default 0)")
+    ap.add_argument("--tolerance", type=number(minimum=0), default=0.0,
+                    help="widen every reference interval by this many percent of its ends (>= 0; default 0)")
     args = ap.parse_args(argv)
     for path in (args.run, args.reference):
         if not os.path.exists(path):
@@ -159,17 +208,21 @@ def main(argv, out=sys.stdout):
     run, ref = harness_csvs(args.run), harness_csvs(args.reference)
     if os.path.isfile(args.run) and os.path.isfile(args.reference):
         ref = {name: args.reference for name in run}  # two files: compare them whatever their names
-    total = outside = 0
+    total = outside = missing = 0
     for name in sorted(set(run) & set(ref)):
         try:
-            c, o = compare_file(name, run[name], ref[name], args.tolerance, out)
+            c, o, m = compare_file(name, run[name], ref[name], args.tolerance, out)
+        except DamagedCsv as e:
+            out.write(f"hympi-harness compare: error: {e}\n")
+            return 2
         except (OSError, ValueError, KeyError) as e:
             out.write(f"hympi-harness compare: error: {name}: {e}\n")
             return 2
-        total, outside = total + c, outside + o
+        total, outside, missing = total + c, outside + o, missing + m
     if total == 0:
-        out.write("hympi-harness compare: error: no point of the run has a reference (the same point ids, or "
-                  "the same layout, operation, variant, size and iterations)\n")
+        out.write("hympi-harness compare: error: no point of the run has a reference with a number (the same "
+                  "point ids, or the same layout, operation, variant, size and iterations)\n")
         return 2
-    out.write(f"== {total - outside} of {total} within the reference's intervals, {outside} outside\n")
+    not_compared = f" ({missing} n/a: no number to compare)" if missing else ""
+    out.write(f"== {total - outside} of {total} within the reference's intervals, {outside} outside{not_compared}\n")
     return 1 if outside else 0

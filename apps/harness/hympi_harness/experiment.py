@@ -19,6 +19,8 @@ ranks_per_node = "full" and "full" inside node_sizes ("full,1") mean the machine
 node (--cores-per-node), so one cluster file serves 24-core Cray nodes and other machines.
 every other parameter becomes "--name value" (underscores to dashes, true = bare flag,
 false = omitted, lists joined by commas). Names starting with "_" are labels only.
+Every key and its type: schema.py (`hympi-harness keys`); an unknown key or a wrong type is an
+ExperimentError naming the file, the line and the key.
 """
 import ast
 import hashlib
@@ -31,22 +33,29 @@ import os
 from .booleans import parse_bool
 from .compat import toml_reader
 from .grid import square_grid
+from .schema import ExperimentError, parameter_problem, validate
+from .toml_lines import line_of
 
 LAYOUT_KEYS = ("ranks", "nodes", "ranks_per_node", "node_sizes", "placement")
-
-
-class ExperimentError(Exception):
-    pass
 
 
 # ast.Constant from Python 3.8 on; ast.Num before (3.6, 3.7).
 _NUMBER_NODES = tuple(getattr(ast, n) for n in ("Constant", "Num") if hasattr(ast, n))
 _OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
         ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}
+_SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%"}
 
 
 def evaluate(expression, names):
     """Arithmetic over point parameters; nothing else (no calls, no attributes)."""
+    def number(node):
+        """An operand of arithmetic: a number (a text "pure" * 2 would silently repeat it)."""
+        value = walk(node)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            what = f"parameter '{node.id}'" if isinstance(node, ast.Name) else "an operand"
+            raise ExperimentError(f"derive '{expression}': {what} is {value!r}, not a number")
+        return value
+
     def walk(node):
         if isinstance(node, ast.Expression):
             return walk(node.body)
@@ -58,9 +67,13 @@ def evaluate(expression, names):
                 raise ExperimentError(f"derive '{expression}': unknown parameter '{node.id}'")
             return names[node.id]
         if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
-            return _OPS[type(node.op)](walk(node.left), walk(node.right))
+            left, right = number(node.left), number(node.right)
+            try:
+                return _OPS[type(node.op)](left, right)
+            except (ArithmeticError, ValueError) as e:  # 1 / 0, 1 % 0, ...
+                raise ExperimentError(f"derive '{expression}': {e} ({left} {_SYMBOLS[type(node.op)]} {right})")
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-            return -walk(node.operand)
+            return -number(node.operand)
         raise ExperimentError(f"derive '{expression}': only numbers, parameters and + - * / // % are allowed")
     try:
         value = walk(ast.parse(str(expression), mode="eval"))
@@ -162,6 +175,11 @@ class Point:
         return args
 
 
+def text_line(data, offset):
+    """The 1-based line of a byte offset."""
+    return data.count(b"\n", 0, offset) + 1
+
+
 def _same(value, wanted):
     """Exclude matching: node_sizes may be written "2,1" or [2, 1]."""
     return value == wanted or (value is not None and _text(value) == _text(wanted).replace(" ", ""))
@@ -215,7 +233,7 @@ def derive_layout(params, cores_per_node=None):
             p["nodes"] = math.ceil(p["ranks"] / p["ranks_per_node"])
     if "ranks" not in p:
         raise ExperimentError(f"point {params} gives no rank count (ranks, nodes x ranks_per_node, or node_sizes)")
-    if not isinstance(p["ranks"], int) or p["ranks"] <= 0:
+    if isinstance(p["ranks"], bool) or not isinstance(p["ranks"], int) or p["ranks"] <= 0:
         raise ExperimentError(f"bad rank count {p['ranks']!r}")
     # Layout first, in a fixed order, so labels and ids read the same way everywhere.
     ordered = {k: p[k] for k in LAYOUT_KEYS if k in p}
@@ -232,15 +250,21 @@ class Experiment:
         toml = toml_reader()
         try:
             with open(path, "rb") as f:
-                doc = toml.load(f)
+                text = f.read().decode("utf-8")
+            doc = toml.loads(text)
         except FileNotFoundError:
             raise ExperimentError(f"experiment file '{path}' not found")
+        except IsADirectoryError:
+            raise ExperimentError(f"'{path}' is a directory, not an experiment file (give the .toml files in it)")
+        except OSError as e:
+            raise ExperimentError(f"cannot read experiment file '{path}': {e.strerror}")
+        except UnicodeDecodeError as e:
+            line = text_line(e.object, e.start)
+            raise ExperimentError(f"{path}:{line}: not UTF-8 text (byte 0x{e.object[e.start]:02x}); "
+                                  "TOML files are UTF-8")
         except toml.TOMLDecodeError as e:
             raise ExperimentError(f"{path}: not valid TOML: {e}")
-        known = {"experiment", "axes", "derive", "exclude", "options", "tiny", "env"}
-        unknown = set(doc) - known
-        if unknown:
-            raise ExperimentError(f"{path}: unknown section(s) {sorted(unknown)}; expected {sorted(known)}")
+        self.lines = validate(doc, path, text)  # unknown keys and wrong types: file, line and key
         head = doc.get("experiment", {})
         self.name = head.get("name", os.path.splitext(os.path.basename(path))[0])
         self.title = head.get("title", self.name)
@@ -265,9 +289,23 @@ class Experiment:
             self.exclude = list(t.get("exclude", self.exclude))
         for key, text in (overrides or {}).items():
             values = _parse_set_value(text)
+            for value in values:
+                problem = parameter_problem(key, value)
+                if problem:
+                    raise ExperimentError(f"--set {key}={text}: {key}: {problem}")
             self.axes[key] = values if len(values) > 1 else values[0]
         if not self.axes:
             raise ExperimentError(f"{path}: [axes] is empty; give at least ranks = [...]")
+
+    def _derived(self, name, expression, params):
+        """A derived parameter's value at one point; an error names the file, line and point."""
+        try:
+            return evaluate(expression, params)
+        except ExperimentError as e:
+            at = " ".join(f"{k}={_text(v)}" for k, v in params.items())
+            problem = str(e).replace(f"derive '{expression}': ", "")
+            raise ExperimentError(f"{self.path}:{line_of(self.lines, ('derive', name))}: [derive] {name} = "
+                                  f"\"{expression}\": {problem} at the point {at}")
 
     def points(self, cores_per_node=None):
         names = list(self.axes)
@@ -284,12 +322,12 @@ class Experiment:
             late = {n: e for n, e in self.derive.items() if _names_in(e) & _LATE_NAMES}
             for name, expression in self.derive.items():
                 if name not in late:
-                    params[name] = evaluate(expression, params)
+                    params[name] = self._derived(name, expression, params)
             params = derive_layout(params, cores_per_node)
             if late:
                 grid = dict(zip(("_grid_p", "_grid_q"), square_grid(params["ranks"])))
                 for name, expression in late.items():
-                    params[name] = evaluate(expression, {**params, **grid})
+                    params[name] = self._derived(name, expression, {**params, **grid})
                 params.update((k, v) for k, v in grid.items() if k not in params)
             if any(all(_same(params.get(k), v) for k, v in ex.items()) for ex in self.exclude):
                 continue

@@ -11,6 +11,7 @@ import resource
 import time
 
 BUSY_SHARE = 0.25  # other processes used more than a quarter of the cores: the point is "busy"
+MIN_SAMPLE = 0.1  # seconds: 10 clock ticks of /proc/stat at the usual 100 Hz (a shorter sample sees ~none)
 COLUMNS = ["load1", "other_cpu_share", "busy"]
 
 

@@ -6,6 +6,7 @@ or --max-repeat launches were made. Every launch's rows go into <output>.csv wit
 below; <output>.stats.csv holds one line per point and row: the first launch's row followed
 by the statistics over the launches (stats.summary) of the experiment's metric column."""
 import csv
+import math
 import os
 
 from . import stats
@@ -15,6 +16,7 @@ from .loadguard import COLUMNS as LOAD_COLUMNS
 REPEAT_COLUMNS = ["repetition", "row"] + LOAD_COLUMNS + ["repeat_cap", "target_width_pct"]
 STATS_COLUMNS = ["metric", "launches", "median", "q1", "q3", "iqr", "ci_low", "ci_high", "ci_level", "ci_width_pct",
                  "target_width_pct", "repeat_cap", "busy_reps", "busy", "load1", "other_cpu_share"]
+_NAN_STATS = ("median", "q1", "q3", "iqr", "ci_low", "ci_high", "ci_level", "ci_width_pct")
 # The timing column of each app, first found wins (an experiment may name its own: metric = "...").
 DEFAULT_METRICS = ("median_us", "time_s", "seconds_per_iteration", "seconds_total")
 
@@ -75,16 +77,24 @@ def summarize(dict_rows, metric=None):
         groups.setdefault(key, []).append(r)
     lines = []
     for group in groups.values():
-        values = []
+        values, not_finite = [], 0
         for r in group:
             try:
-                values.append(float(r[metric]))
+                value = float(r[metric])
             except (TypeError, ValueError):
-                pass
-        if not values:
+                continue
+            if math.isfinite(value):
+                values.append(value)
+            else:
+                not_finite += 1
+        if not values and not not_finite:
             continue
         line = {k: v for k, v in group[0].items() if k not in ("repetition",) + tuple(LOAD_COLUMNS)}
-        line.update({k: _text(v) for k, v in stats.summary(values).items()})
+        # Order statistics of the finite values (nan does not sort); a row that never had one
+        # keeps its line, with nan statistics, so a comparison sees it instead of losing it.
+        summary = stats.summary(values) if values else dict.fromkeys(_NAN_STATS, math.nan)
+        line.update({k: _text(v) for k, v in summary.items()})
+        line["launches"] = str(len(values) if values else not_finite)
         busy = [r.get("busy") == "1" for r in group]
         loads = [float(r["load1"]) for r in group if r.get("load1")]
         shares = [float(r["other_cpu_share"]) for r in group if r.get("other_cpu_share")]

@@ -13,7 +13,9 @@ from .plan import clock as _clock
 from .launchers import LaunchError, describe_binding, run_environment, thread_settings
 from . import stats
 from .loadguard import BUSY_SHARE, COLUMNS as LOAD_COLUMNS, Probe
-from .repetitions import REPEAT_COLUMNS, Plan, metric_of, values_by_row, write_stats
+from .repetitions import DEFAULT_METRICS, REPEAT_COLUMNS, Plan, metric_of, values_by_row, write_stats
+from .schema import ExperimentError
+from .toml_lines import line_of
 from .store import Store, now_iso
 
 STDERR_TAIL_LINES = 12  # enough to get past mpirun's own epilogue to the app's last words
@@ -271,6 +273,8 @@ class Sweep:
             return False
         run.header = got[0] + REPEAT_COLUMNS
         self.metric = self.metric or metric_of(run.header, self.exp.metric)
+        if self.metric is None and (self.exp.metric or self.repeats.ci_width is not None):
+            self._no_metric(run, got[0])
         run.rows += [r + [str(run.launches), str(i)] + [load[c] for c in LOAD_COLUMNS] + self.repeats.columns()
                      for i, r in enumerate(got[1:])]
         if load["busy"] == "1":
@@ -278,6 +282,19 @@ class Sweep:
                      f"of the cores (load {load['load1']})")
         run.launches += 1
         return self.repeats.more_needed(run.launches, values_by_row(run.rows, run.header, self.metric))
+
+    def _no_metric(self, run, columns):
+        """The statistics would be about no column: the point is recorded failed, the sweep stops (exit 2)."""
+        exp = self.exp
+        if exp.metric:
+            line = line_of(exp.lines, ("experiment", "metric"))
+            what = f"{exp.path}:{line}: [experiment] metric = \"{exp.metric}\" is not a column of the app's CSV"
+        else:
+            what = (f"{exp.path}: --ci-width needs a metric: the app's CSV has none of {', '.join(DEFAULT_METRICS)}; "
+                    "name its timing column in [experiment] metric")
+        run.status, run.tail = "failed", what
+        self._finish(run)
+        raise ExperimentError(f"{what} (its columns: {', '.join(columns)})")
 
     def _finish(self, run):
         """Records the point: the rows of all its launches (with their repetition and load columns)

@@ -1,0 +1,207 @@
+"""The experiment file's schema: every section, key and parameter the harness reads, with its
+type and meaning, in one table (KEYS). The validation below and the documentation both read it:
+`hympi-harness keys` prints it as the Markdown table in apps/README.md (a test keeps the two
+equal). A section without a "*" row is closed: an unknown key in it is an error, named with
+the file and line (found by scanning the text: toml_lines.py)."""
+import difflib
+import json
+import math
+
+from .toml_lines import key_lines, line_of
+
+
+class ExperimentError(Exception):
+    pass
+
+
+def _number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _scalar(v):
+    return isinstance(v, (str, bool)) or _number(v)
+
+
+def _positive_int(v):
+    return isinstance(v, int) and not isinstance(v, bool) and v > 0
+
+
+class Kind:
+    """A type of value: its name in messages and docs, and a test returning None or the problem."""
+
+    def __init__(self, name, test=None, problem=None):
+        self.name = name
+        self._problem = problem or (lambda value: None if test(value) else f"expected {name}")
+
+    def problem(self, value):
+        return self._problem(value)
+
+
+TEXT = Kind("text", lambda v: isinstance(v, str))
+SECONDS = Kind("number > 0", lambda v: _number(v) and v > 0)
+WORDS = Kind("list of texts or numbers", lambda v: isinstance(v, list) and all(isinstance(x, str) or _number(x)
+                                                                             for x in v))
+TABLE = Kind("table", lambda v: isinstance(v, dict))
+TABLES = Kind("array of tables", lambda v: isinstance(v, list) and all(isinstance(x, dict) for x in v))
+TEXT_OR_NUMBER = Kind("text or number", lambda v: isinstance(v, str) or _number(v))
+VALUE = Kind("text, number, boolean or a list of these",
+             lambda v: _scalar(v) or (isinstance(v, list) and all(_scalar(x) for x in v)))
+POSITIVE_INT = Kind("integer > 0", _positive_int)
+PER_NODE = Kind('integer > 0 or "full"', lambda v: _positive_int(v) or v == "full")
+SIZES = Kind('text like "4,2" (numbers or "full") or a list of integers > 0',
+             lambda v: isinstance(v, str) or (isinstance(v, list) and v and all(_positive_int(x) for x in v)))
+
+
+def _axis_problem(values):
+    if isinstance(values, list) and not values:
+        return "has no values"
+    return None  # the values themselves are parameters: checked by name in validate()
+
+
+AXIS = Kind("a value or a non-empty list of values; a value may be a table of parameters", problem=_axis_problem)
+
+
+class Key:
+    def __init__(self, section, name, kind, meaning, required=False):
+        self.section, self.name, self.kind, self.meaning, self.required = section, name, kind, meaning, required
+
+
+# section "" is the top level; "parameter" is any value an axis (or --set) gives a point.
+KEYS = [
+    Key("", "experiment", TABLE, "what to run", required=True),
+    Key("", "axes", TABLE, "the points: the cartesian product of the axes, in file order", required=True),
+    Key("", "derive", TABLE, "parameters computed per point"),
+    Key("", "exclude", TABLES, "`[[exclude]]`: a point matching every key of one entry is dropped"),
+    Key("", "options", TABLE, "how parameters are spelled on the app's command line"),
+    Key("", "env", TABLE, "environment variables of every launch"),
+    Key("", "tiny", TABLE, "replacements under `--tiny` (seconds-long runs for tests)"),
+    Key("experiment", "app", TEXT, "the app: a name found in the build tree, next to the harness or on PATH; "
+        "or a path", required=True),
+    Key("experiment", "name", TEXT, "the experiment's name (default: the file name without .toml)"),
+    Key("experiment", "title", TEXT, "printed with the progress (default: the name)"),
+    Key("experiment", "output", TEXT, "the CSV, relative to the results directory (default: `<name>.csv`)"),
+    Key("experiment", "args", WORDS, 'fixed arguments; `"{name}"` is replaced by the point\'s parameter or by '
+        "`source_dir` / `results_dir`"),
+    Key("experiment", "timeout", SECONDS, "seconds per point (default 600)"),
+    Key("experiment", "csv_option", TEXT, "the app's option naming its CSV (default `--csv`)"),
+    Key("experiment", "metric", TEXT, "the CSV column the statistics are about (default: the first of "
+        "median_us, time_s, seconds_per_iteration, seconds_total); must be a column of the app's CSV"),
+    Key("axes", "*", AXIS, "a parameter's values; a table value sets several parameters at once "
+        "(`{ranks = 4, grid = \"2x2\"}`)"),
+    Key("derive", "*", TEXT_OR_NUMBER, "an expression over the point's parameters with + - * / // % and "
+        "parentheses; naming ranks, nodes, ranks_per_node, _grid_p or _grid_q it is computed after the layout"),
+    Key("exclude", "*", VALUE, "a parameter's value (node_sizes also as \"2,1\")"),
+    Key("options", "*", TEXT, "the flag of a parameter (default `--name-with-dashes`; \"\" keeps it off the "
+        "command line)"),
+    Key("env", "*", TEXT_OR_NUMBER, "a variable's value"),
+    Key("tiny", "axes", TABLE, "axes replacing those of `[axes]` with the same name"),
+    Key("tiny", "args", WORDS, "replaces `args`"),
+    Key("tiny", "timeout", SECONDS, "replaces `timeout`"),
+    Key("tiny", "exclude", TABLES, "replaces `[[exclude]]`"),
+    Key("parameter", "ranks", POSITIVE_INT, "MPI ranks of the point"),
+    Key("parameter", "nodes", POSITIVE_INT, "nodes (real, or emulated with the local launcher)"),
+    Key("parameter", "ranks_per_node", PER_NODE, "ranks per node; \"full\": the machine's cores per node"),
+    Key("parameter", "node_sizes", SIZES, "ranks of each node of an irregular layout"),
+    Key("parameter", "placement", TEXT, "how ranks are placed on the nodes (the apps' `--placement`)"),
+    Key("parameter", "*", VALUE, "`--name value` (underscores to dashes; true: a bare flag, false: left out; "
+        "lists joined by commas); names starting with `_` are labels only"),
+]
+_BY_PLACE = {(k.section, k.name): k for k in KEYS}
+
+
+def lookup(section, name):
+    """The Key of `name` in `section` (or its "*" row), else None."""
+    return _BY_PLACE.get((section, name)) or _BY_PLACE.get((section, "*"))
+
+
+def _shown(value):
+    text = json.dumps(value, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _title(section, name=None):
+    """How a key is named in messages: [section] key, or key alone at the top level."""
+    if section == "":
+        return name or "the top level"
+    return f"[{section}]" + (f" {name}" if name else "")
+
+
+def parameter_problem(name, value):
+    """Why `value` is no good for parameter `name`, or None."""
+    if isinstance(value, dict):
+        return "expected a text, number, boolean or list, not a table"
+    return lookup("parameter", name).kind.problem(value)
+
+
+class _Checker:
+    def __init__(self, path, text):
+        self.path = path
+        self.lines = key_lines(text)
+
+    def fail(self, where, message):
+        line = line_of(self.lines, where)
+        raise ExperimentError(f"{self.path}:{line}: {message}" if line else f"{self.path}: {message}")
+
+    def section(self, section, table, where):
+        """Checks the keys of one table against the rows of `section`."""
+        known = sorted(k.name for k in KEYS if k.section == section and k.name != "*")
+        for name, value in table.items():
+            key = lookup(section, name)
+            if key is None:
+                close = difflib.get_close_matches(name, known, n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                self.fail(where + (name,), f"{_title(section)}: unknown key '{name}'{hint}; known: {', '.join(known)}")
+            problem = key.kind.problem(value)
+            if problem and section == "" and name == "exclude" and isinstance(value, dict):
+                self.fail(where + (name,), "[exclude] is a single table: write [[exclude]] (one per dropped "
+                                           "combination of values)")
+            if problem and section == "" and not isinstance(value, dict):
+                problem = f"expected a table: write [{name}] on a line of its own, then its keys"
+            if problem:
+                self.fail(where + (name,), f"{_title(section, name)} = {_shown(value)}: {problem}")
+        for key in KEYS:
+            if key.section == section and key.required and key.name not in table and section != "":
+                self.fail(where, f"{_title(section)} needs {key.name} = \"...\" ({key.meaning})")
+
+    def axes(self, table, where):
+        self.section("axes", table, where)
+        title = "[" + ".".join(where) + "]"
+        for name, values in table.items():
+            for value in (values if isinstance(values, list) else [values]):
+                for param, v in (value.items() if isinstance(value, dict) else [(name, value)]):
+                    problem = parameter_problem(param, v)
+                    if problem:
+                        shown = f"{name} = {_shown(values)}" + (f" ({param} = {_shown(v)})" if param != name else "")
+                        self.fail(where + (name,), f"{title} {shown}: {param}: {problem}")
+
+    def exclude(self, entries, where):
+        for i, entry in enumerate(entries):
+            self.section("exclude", entry, where + (i,))
+
+
+def validate(doc, path, text):
+    """Raises ExperimentError naming the file, line and key of the first thing KEYS does not allow."""
+    check = _Checker(path, text)
+    check.section("", doc, ())
+    check.section("experiment", doc.get("experiment", {}), ("experiment",))
+    check.axes(doc.get("axes", {}), ("axes",))
+    for section in ("derive", "options", "env"):
+        check.section(section, doc.get(section, {}), (section,))
+    check.exclude(doc.get("exclude", []), ("exclude",))
+    tiny = doc.get("tiny", {})
+    check.section("tiny", tiny, ("tiny",))
+    check.axes(tiny.get("axes", {}), ("tiny", "axes"))
+    check.exclude(tiny.get("exclude", []), ("tiny", "exclude"))
+    return check.lines
+
+
+def markdown_table():
+    """KEYS as the Markdown table of apps/README.md (what `hympi-harness keys` prints)."""
+    out = ["| where | key | type | meaning |", "| --- | --- | --- | --- |"]
+    for k in KEYS:
+        where = {"": "file", "parameter": "a point's parameter", "exclude": "`[[exclude]]`"}.get(
+            k.section, f"`[{k.section}]`")
+        name = "any name" if k.name == "*" else f"`{k.name}`"
+        kind = k.kind.name + (", required" if k.required else "")
+        out.append(f"| {where} | {name} | {kind} | {k.meaning} |")
+    return "\n".join(out) + "\n"
