@@ -1,5 +1,6 @@
 #include "grid_cache.hpp"
 
+#include <algorithm>
 #include <numeric>
 #include <utility>
 
@@ -21,9 +22,15 @@ MPI_Comm context_comm(int ctxt) {
 
 }  // namespace
 
-GridEntry::GridEntry(MPI_Comm pscp, int nprow, int npcol, int myrow, int mycol)
+GridEntry::GridEntry(MPI_Comm pscp, int nprow, int npcol, int myrow, int mycol, long long& clock)
     : pos_{MPI_COMM_NULL, nprow, npcol, myrow, mycol} {
   HYMPI_CHECK_MPI(MPI_Comm_split(pscp, 0, myrow * npcol + mycol, &pos_.comm));
+  int world_rank = 0;
+  HYMPI_CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &world_rank));
+  long long id[2] = {clock + 1, -static_cast<long long>(world_rank)};  // max: the clock, the lowest rank
+  HYMPI_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, id, 2, MPI_LONG_LONG, MPI_MAX, pos_.comm));
+  clock = id[0];
+  id_ = {id[0], -id[1]};
 }
 
 GridEntry::~GridEntry() {
@@ -78,22 +85,58 @@ PanelLines& GridEntry::lines() {
 GridEntry& GridCache::of(int ctxt, int nprow, int npcol, int myrow, int mycol) {
   const MPI_Comm pscp = context_comm(ctxt);
   auto& slot = grids_[ctxt];
-  // A stale entry (its context was freed without blacs_gridexit passing here)
-  // belongs to another set of ranks: it is dropped, not freed, since freeing
-  // is collective over ranks that may never call again.
-  if (slot && !slot->matches(pscp, nprow, npcol, myrow, mycol)) static_cast<void>(slot.release());
-  if (!slot) slot = std::make_unique<GridEntry>(pscp, nprow, npcol, myrow, mycol);
+  // A stale entry (its context was freed without blacs_gridexit passing here,
+  // and the number reused for another grid) is retired like a left one.
+  if (slot && !slot->matches(pscp, nprow, npcol, myrow, mycol)) retired_.push_back(std::move(slot));
+  if (!slot) {
+    slot = std::make_unique<GridEntry>(pscp, nprow, npcol, myrow, mycol, clock_);
+    // Every rank of the new grid is here: free the left grids all of whose ranks are too.
+    retired_ = free_agreed(slot->pos().comm, std::move(retired_));
+  }
   return *slot;
 }
 
-void GridCache::release(int ctxt) {
+void GridCache::retire(int ctxt) {
   const auto it = grids_.find(ctxt);
   if (it == grids_.end()) return;
-  int nprow = -1, npcol = -1, myrow = -1, mycol = -1;
-  Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
-  if (nprow < 1 || !it->second->matches(context_comm(ctxt), nprow, npcol, myrow, mycol))
-    static_cast<void>(it->second.release());  // stale: see of()
+  if (it->second) retired_.push_back(std::move(it->second));
   grids_.erase(it);
+}
+
+void GridCache::free_all() {
+  Entries all = std::move(retired_);
+  for (auto& entry : grids_)
+    if (entry.second) all.push_back(std::move(entry.second));
+  grids_.clear();
+  retired_ = free_agreed(MPI_COMM_WORLD, std::move(all));
+}
+
+GridCache::Entries GridCache::free_agreed(MPI_Comm comm, Entries entries) {
+  int ranks = 0;
+  HYMPI_CHECK_MPI(MPI_Comm_size(comm, &ranks));
+  std::vector<long long> mine;
+  for (const auto& entry : entries) mine.insert(mine.end(), {entry->id().first, entry->id().second});
+  const int count = static_cast<int>(mine.size());
+  std::vector<int> counts(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks));
+  HYMPI_CHECK_MPI(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm));
+  int total = 0;
+  for (int r = 0; r < ranks; ++r) offsets[static_cast<std::size_t>(r)] = total, total += counts[static_cast<std::size_t>(r)];
+  if (total == 0) return entries;
+  std::vector<long long> all(static_cast<std::size_t>(total));
+  HYMPI_CHECK_MPI(MPI_Allgatherv(mine.data(), count, MPI_LONG_LONG, all.data(), counts.data(), offsets.data(),
+                                 MPI_LONG_LONG, comm));
+  std::map<GridId, int> holders;  // how many ranks of `comm` passed each entry
+  for (std::size_t i = 0; i + 1 < all.size(); i += 2) ++holders[{all[i], all[i + 1]}];
+  // The same decision and order on every rank of each entry: all of them see `all`.
+  std::sort(entries.begin(), entries.end(), [](const auto& x, const auto& y) { return x->id() < y->id(); });
+  Entries kept;
+  for (auto& entry : entries) {
+    if (holders[entry->id()] == entry->ranks())
+      entry.reset();  // collective over its grid, whose ranks all free it now
+    else
+      kept.push_back(std::move(entry));
+  }
+  return kept;
 }
 
 GridCache& GridCache::instance() {

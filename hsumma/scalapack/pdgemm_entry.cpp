@@ -2,9 +2,10 @@
 // convention) and the C API of hympi/pdgemm.h, the pass-on to ScaLAPACK's own
 // p?gemm_ (the next definition
 // in the lookup order: dlsym(RTLD_NEXT) works linked first or LD_PRELOADed),
-// blacs_gridexit (frees the context's engines; BLACS's own blacs_exit ends every
-// context through it) and MPI_Finalize (through PMPI: prints the counters when
-// HYMPI_PDGEMM_STATS=1, a line per precision used).
+// blacs_gridexit (retires the context's engines, locally; BLACS's own blacs_exit
+// ends every context through it) and MPI_Finalize (through PMPI: frees the
+// engines still held, and prints the counters when HYMPI_PDGEMM_STATS=1, a line
+// per precision used).
 #include <dlfcn.h>
 #include <mpi.h>
 
@@ -277,15 +278,17 @@ long long hympi_pdgemm_direct_count(void) {
   return counts_of('d').direct;
 }
 
-// BLACS frees a context here, collectively over its grid: so do we.
+// BLACS frees a context here, locally: so do we. hympi's engines of the grid
+// (node windows, whose freeing is a barrier) are only retired, and freed later
+// where all the grid's ranks agree (grid_cache.hpp).
 void blacs_gridexit_(const int* context) {
-  hs::GridCache::instance().release(*context);
+  hs::GridCache::instance().retire(*context);
   static const auto real = next_definition<void (*)(const int*)>("blacs_gridexit_");
   real(context);
 }
 
 void Cblacs_gridexit(int context) {
-  hs::GridCache::instance().release(context);
+  hs::GridCache::instance().retire(context);
   static const auto real = next_definition<void (*)(int)>("Cblacs_gridexit");
   real(context);
 }
@@ -294,7 +297,16 @@ int hympi_pdgemm_cached_grids(void) {
   return hs::GridCache::instance().size();
 }
 
+int hympi_pdgemm_retired_grids(void) {
+  return hs::GridCache::instance().retired();
+}
+
 int MPI_Finalize(void) {
+  try {  // every grid still held, freed in an order all ranks agree on
+    hs::GridCache::instance().free_all();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "hympi pdgemm: at MPI_Finalize: %s\n", e.what());
+  }
   if (hs::settings().stats) {
     long long mine[4 * kCounters], sum[4 * kCounters];
     gather_counts(mine);

@@ -1,6 +1,7 @@
 #include "tuning_file.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -24,13 +25,47 @@ std::string host_name() {
   return name;
 }
 
+// What a file system node is, for the message refusing it.
+std::string kind_of(const struct stat& st) {
+  if (S_ISCHR(st.st_mode)) return "a character device";
+  if (S_ISBLK(st.st_mode)) return "a block device";
+  if (S_ISFIFO(st.st_mode)) return "a FIFO";
+  if (S_ISDIR(st.st_mode)) return "a directory";
+  if (S_ISSOCK(st.st_mode)) return "a socket";
+  return "not a regular file";
+}
+
+// Where the tuning file's bytes are: `path`, or the regular file its symbolic
+// links lead to. Anything else (a device, FIFO, directory, socket, a link to
+// one or to nothing) is never read, written, renamed over or given a lock file
+// beside it: `refused` says what it is ("a FIFO, not a regular file"). A
+// missing path is fine (created later).
+struct Target {
+  std::string path, refused;
+};
+Target target_of(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return {path, ""};
+  if (S_ISREG(st.st_mode)) return {path, ""};
+  if (!S_ISLNK(st.st_mode)) return {path, kind_of(st) + ", not a regular file"};
+  if (::stat(path.c_str(), &st) != 0) return {path, "a symbolic link to nothing"};
+  if (!S_ISREG(st.st_mode)) return {path, "a symbolic link to " + kind_of(st) + ", not to a regular file"};
+  char* real = ::realpath(path.c_str(), nullptr);
+  if (!real) return {path, "a symbolic link that cannot be resolved"};
+  Target t{real, ""};
+  std::free(real);
+  return t;
+}
+
 const std::string kMeasured = "measured.";
 constexpr std::size_t kMaxMeasured = 256;  // entries kept
 
 // The measured entries of a readable file with the right header (else none).
 std::vector<std::string> measured_lines(const std::string& path) {
   std::vector<std::string> out;
-  std::ifstream in(path);
+  const Target target = target_of(path);
+  if (!target.refused.empty()) return out;  // never opened: a FIFO would block
+  std::ifstream in(target.path);
   std::string line;
   if (!in || !std::getline(in, line) || line != kHeader) return out;
   while (std::getline(in, line))
@@ -53,6 +88,10 @@ std::string write_atomically(const std::string& path, const std::string& body) {
         << body;
     if (!out.flush()) return "cannot write " + tmp;
   }
+  if (const std::string refused = target_of(path).refused; !refused.empty()) {  // replaced meanwhile
+    fs::remove(tmp, ec);
+    return path + " is " + refused + ": left alone";
+  }
   fs::rename(tmp, target, ec);
   if (ec) {
     const std::string why = "cannot write " + path + ": " + ec.message();
@@ -67,11 +106,16 @@ std::string write_atomically(const std::string& path, const std::string& body) {
 // add their entries one after the other instead of the last rename dropping the
 // other's. fcntl locks also hold on NFS (lockd); where no lock file can be made
 // the update runs unlocked (the file stays whole; an entry lost is measured again).
-// The directory is made first, for the lock file and the update alike.
+// The directory is made first, for the lock file and the update alike. A path
+// that is not a regular file is left alone (target_of), and `update` gets the
+// path of the file itself (a symbolic link's target).
 template <class Update>
-std::string locked(const std::string& path, Update&& update) {
+std::string locked(const std::string& named, Update&& update) {
   namespace fs = std::filesystem;
   std::error_code ec;
+  const Target resolved = target_of(named);
+  if (!resolved.refused.empty()) return named + " is " + resolved.refused + ": left alone";
+  const std::string& path = resolved.path;
   const fs::path target(path);
   if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
   if (ec) return "cannot create " + target.parent_path().string() + ": " + ec.message();
@@ -83,7 +127,7 @@ std::string locked(const std::string& path, Update&& update) {
     while (::fcntl(fd, F_SETLKW, &whole) == -1 && errno == EINTR) {
     }
   }
-  std::string result = update();
+  std::string result = update(path);
   if (fd >= 0) ::close(fd);  // releases the lock
   return result;
 }
@@ -109,13 +153,15 @@ std::string tuning_file_path() {
 }
 
 std::optional<model::Machine> read_tuning_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
   const auto corrupt = [&](const std::string& why) {
     std::fprintf(stderr, "hympi pdgemm: ignoring tuning file %s: %s (it will be measured again)\n", path.c_str(),
                  why.c_str());
     return std::nullopt;
   };
+  const Target file = target_of(path);
+  if (!file.refused.empty()) return corrupt("it is " + file.refused + "; left alone, nothing is saved there");
+  std::ifstream in(file.path);
+  if (!in) return std::nullopt;
   std::string line;
   if (!std::getline(in, line) || line != kHeader) return corrupt("first line is not '" + std::string(kHeader) + "'");
   std::map<std::string, double> values;
@@ -142,8 +188,8 @@ std::optional<model::Machine> read_tuning_file(const std::string& path) {
   return mc;
 }
 
-std::string write_tuning_file(const std::string& path, const model::Machine& mc) {
-  return locked(path, [&] {
+std::string write_tuning_file(const std::string& named, const model::Machine& mc) {
+  return locked(named, [&](const std::string& path) {
     std::ostringstream body;
     write_machine(body, mc);
     for (const std::string& line : measured_lines(path)) body << line << "\n";
@@ -169,8 +215,8 @@ std::optional<std::vector<double>> read_measured(const std::string& path, const 
   return std::nullopt;
 }
 
-std::string write_measured(const std::string& path, const std::string& key, const std::vector<double>& values) {
-  return locked(path, [&] {
+std::string write_measured(const std::string& named, const std::string& key, const std::vector<double>& values) {
+  return locked(named, [&](const std::string& path) {
     const std::string prefix = kMeasured + key + "=";
     std::ostringstream body;
     body.precision(9);

@@ -2,6 +2,10 @@
 // measured once by the probe (machine_probe.hpp) and reused by later runs.
 // Never required: a missing file means "probe"; an unreadable or corrupt one
 // is ignored with a warning; an unwritable location warns once per process.
+// Only a regular file (or a symbolic link to one: written through) is used: a
+// device, FIFO, directory, socket or a link to one or to nothing is refused by
+// every function here with a message saying what it is, and left alone (never
+// opened, renamed over, or given a lock file beside it).
 #pragma once
 #include <optional>
 #include <string>

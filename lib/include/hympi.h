@@ -38,7 +38,9 @@ const char* hympi_version(void);
  * discovery), free afterwards. */
 int hympi_node_info(MPI_Comm comm, int* node_rank, int* node_size, int* node_index, int* num_nodes);
 
-/* The creates (here, bcast and the reductions below) are collective over comm,
+/* comm, in every create, init and hympi_node_info, must be an intracommunicator:
+ * an intercommunicator is HYMPI_ERR_ARG on every rank, naming it.
+ * The creates (here, bcast and the reductions below) are collective over comm,
  * and so are their errors: a bad argument on any one rank (policy, sync, a NULL
  * out or counts, ...) is the same error code and hympi_last_error() text on every
  * rank, and a failed create leaves *out NULL (when out is not NULL). A NULL

@@ -4,6 +4,7 @@
 
 #include "comm_from_ranks.hpp"
 #include "hympi/error.hpp"
+#include "intracomm.hpp"
 
 namespace hympi {
 
@@ -55,6 +56,7 @@ enum CreateTag : int { row_tag = 1, col_tag, outer_row_tag, outer_col_tag, inner
 }  // namespace
 
 Grid2D::Grid2D(MPI_Comm comm, int P, int Q, GridOrder order) : comm_(comm), P_(P), Q_(Q), order_(order) {
+  require_intracomm(comm, "Grid2D");
   const int size = comm_size(comm);
   require(P >= 1 && Q >= 1, "grid " + std::to_string(P) + "x" + std::to_string(Q) + " must have P, Q >= 1");
   require(P * Q == size, "grid " + std::to_string(P) + "x" + std::to_string(Q) + " needs " + std::to_string(P * Q) +
@@ -95,6 +97,7 @@ void TwoLevelShape::validate(int comm_size) const {
 }
 
 TwoLevelGrid::TwoLevelGrid(MPI_Comm comm, TwoLevelShape shape) : shape_(shape) {
+  require_intracomm(comm, "TwoLevelGrid");
   shape_.validate(comm_size(comm));
   int rank = 0;
   HYMPI_CHECK_MPI(MPI_Comm_rank(comm, &rank));

@@ -6,6 +6,7 @@
 
 #include "comm_from_ranks.hpp"
 #include "hympi/error.hpp"
+#include "intracomm.hpp"
 
 namespace hympi {
 
@@ -82,6 +83,7 @@ TopologyCache& cache_of(MPI_Comm comm) {
 
 const Topology& Topology::of(MPI_Comm comm, const LayoutSpec& layout) {
   require(comm != MPI_COMM_NULL, "Topology::of called with MPI_COMM_NULL");
+  require_intracomm(comm, "Topology::of");
   auto& slot = cache_of(comm).by_layout[layout];
   if (!slot) slot = std::make_shared<Topology>(comm, layout);
   return *slot;
@@ -89,6 +91,7 @@ const Topology& Topology::of(MPI_Comm comm, const LayoutSpec& layout) {
 
 const Topology& Topology::flat(MPI_Comm comm) {
   require(comm != MPI_COMM_NULL, "Topology::flat called with MPI_COMM_NULL");
+  require_intracomm(comm, "Topology::flat");
   auto& slot = cache_of(comm).flat;
   if (!slot) slot.reset(new Topology(comm, FlatTag{}));  // private constructor: no make_shared
   return *slot;
@@ -108,6 +111,7 @@ Topology::Topology(MPI_Comm comm, FlatTag) : comm_(comm), owns_comms_(false) {
 }
 
 Topology::Topology(MPI_Comm comm, const LayoutSpec& layout) : comm_(comm), layout_(layout) {
+  require_intracomm(comm, "Topology");
   HYMPI_CHECK_MPI(MPI_Comm_rank(comm, &rank_));
   HYMPI_CHECK_MPI(MPI_Comm_size(comm, &size_));
   // Every rank must be able to compute its emulated node; a bad layout fails on all ranks alike.

@@ -3,11 +3,14 @@
 (the drop-in's own code path): created on first use (directories included),
 reused afterwards (not measured again), a corrupt one ignored with a warning and
 rewritten, an unwritable location warned about once and the run goes on, the
-default path under $XDG_CACHE_HOME. Usage: tuning_file_test.py <scratch> <launcher...> <tool>"""
+default path under $XDG_CACHE_HOME, and a path that is not a regular file (a
+private mknod copy of /dev/null, never the real one; a FIFO; a directory; a link
+to a FIFO) warned about and left alone, with no lock file beside it. Usage: tuning_file_test.py <scratch> <launcher...> <tool>"""
 import os
 import re
 import shutil
 import socket
+import stat
 import subprocess
 import sys
 
@@ -64,6 +67,33 @@ def main(argv):
     out, machine = probe(cmd, {"HYMPI_TUNING_FILE": os.path.join(blocker, "tuning.txt")})
     check(out.returncode == 0 and machine is not None, "unwritable location: the run goes on")
     check(out.stderr.count("tuning file not saved") == 1, f"unwritable location: one warning ({out.stderr!r})")
+
+    nodes = os.path.join(scratch, "nodes")
+    os.makedirs(nodes)
+    cases = []
+    device = os.path.join(nodes, "null")
+    try:
+        os.mknod(device, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        cases.append((device, "a character device"))
+    except PermissionError:
+        print("skip: mknod not permitted (the character device case)")
+    fifo = os.path.join(nodes, "fifo")
+    os.mkfifo(fifo)
+    directory = os.path.join(nodes, "directory")
+    os.mkdir(directory)
+    link = os.path.join(nodes, "link-to-fifo")
+    os.symlink(fifo, link)
+    cases += [(fifo, "a FIFO"), (directory, "a directory"), (link, "a symbolic link to a FIFO")]
+    for node, what in cases:
+        before, names = os.lstat(node), sorted(os.listdir(nodes))
+        out, machine = probe(cmd, {"HYMPI_TUNING_FILE": node})
+        check(out.returncode == 0 and machine is not None, f"{what}: measured, the run goes on (rc {out.returncode})")
+        check(f"ignoring tuning file {node}: it is {what}" in out.stderr and "left alone" in out.stderr,
+              f"{what}: a warning naming it ({out.stderr!r})")
+        after = os.lstat(node)
+        check((after.st_ino, after.st_mode, after.st_rdev) == (before.st_ino, before.st_mode, before.st_rdev),
+              f"{what}: left as it was")
+        check(sorted(os.listdir(nodes)) == names, f"{what}: nothing created beside it ({sorted(os.listdir(nodes))})")
 
     xdg = os.path.join(scratch, "xdg")
     out, machine = probe(cmd, {"XDG_CACHE_HOME": xdg})

@@ -61,8 +61,13 @@ void hympi_pgemm_counts(char precision, long long* handled, long long* passed, l
 void hympi_pgemm_phase_seconds(char precision, double* staging, double* scale, double* panels, double* gemm,
                                double* total);
 /* BLACS grids whose engines (communicators, node windows) hympi holds on this
- * rank (freed by blacs_gridexit; BLACS's blacs_exit ends every grid through it). */
+ * rank: live grids (a grid leaves this count at blacs_gridexit; BLACS's
+ * blacs_exit ends every grid through it), and retired ones: left, but their
+ * engines not yet freed. Leaving is local; a left grid's engines are freed at
+ * the first creation of a grid (its first p?gemm call) that holds all of its
+ * ranks once every one of them has left it, and at MPI_Finalize. */
 int hympi_pdgemm_cached_grids(void);
+int hympi_pdgemm_retired_grids(void);
 
 #ifdef __cplusplus
 }
