@@ -80,15 +80,21 @@ void save_sample(const std::string& dir, int index, const ModelInfo& info, const
 }
 
 namespace {
-// The sample numbers in `dir` in directory order; empty when it has none or does not exist.
+// The files of one sample, as save_sample writes them.
+const char* const kSampleParts[] = {"U", "V", "mu_U", "Lambda_U", "mu_V", "Lambda_V"};
+
+// The numbers of the samples with any file in `dir`, ascending and distinct; empty
+// when it has none or does not exist.
 std::vector<int> sample_numbers(const std::string& dir, std::error_code& ec) {
   std::vector<int> out;
-  static const std::regex name(R"(sample-(\d{6})-V\.npy)");
+  static const std::regex name(R"(sample-(\d{6})-(U|V|mu_U|Lambda_U|mu_V|Lambda_V)\.npy)");
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
     std::smatch m;
     const std::string file = entry.path().filename().string();
     if (std::regex_match(file, m, name)) out.push_back(std::stoi(m[1]));
   }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 }  // namespace
@@ -103,7 +109,13 @@ std::vector<int> saved_sample_indices(const std::string& dir) {
   std::vector<int> out = sample_numbers(dir, ec);
   if (ec) throw InputError("cannot list '" + dir + "': " + ec.message());
   if (out.empty()) throw InputError("'" + dir + "' holds no saved samples (sample-NNNNNN-V.npy)");
-  std::sort(out.begin(), out.end());
+  // A sample missing a file (a copy cut short, a file deleted) must not silently
+  // drop out of the average or be half read.
+  for (const int index : out)
+    for (const char* part : kSampleParts)
+      if (!std::filesystem::exists(sample_file(dir, index, part)))
+        throw InputError("sample " + std::to_string(index) + " in '" + dir + "' is incomplete: '" +
+                         sample_file(dir, index, part) + "' is missing");
   return out;
 }
 
