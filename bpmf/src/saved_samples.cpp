@@ -21,24 +21,41 @@ std::string model_path(const std::string& dir) {
 }
 }  // namespace
 
-void write_model_info(const std::string& dir, const ModelInfo& info) {
+void write_model_info(const std::string& dir, const ModelInfo& info, const std::string& chain) {
   std::filesystem::create_directories(dir);
   std::ostringstream s;
   s.precision(17);
   s << "format = " << kFormat << "\nK = " << info.K << "\nalpha = " << info.alpha << "\nmean = " << info.mean
     << "\nrows = " << info.rows << "\ncols = " << info.cols << "\nseed = " << info.seed << "\nburnin = " << info.burnin
     << "\n";
+  s << "chain = " << chain << "\n";
   write_file_durably(model_path(dir), s.str());
 }
 
-ModelInfo read_model_info(const std::string& dir) {
-  const std::string path = model_path(dir);
+namespace {
+std::map<std::string, std::string> read_keys(const std::string& path) {
   std::istringstream in(read_whole_file(path));
   std::map<std::string, std::string> kv;
   for (std::string line; std::getline(in, line);) {
     const auto eq = line.find(" = ");
     if (eq != std::string::npos) kv[line.substr(0, eq)] = line.substr(eq + 3);
   }
+  return kv;
+}
+}  // namespace
+
+bool model_chain(const std::string& dir, std::string& chain) {
+  const std::string path = model_path(dir);
+  if (!std::filesystem::exists(path)) return false;
+  const auto kv = read_keys(path);
+  const auto it = kv.find("chain");
+  chain = it == kv.end() ? "" : it->second;
+  return true;
+}
+
+ModelInfo read_model_info(const std::string& dir) {
+  const std::string path = model_path(dir);
+  const auto kv = read_keys(path);
   const auto get = [&](const std::string& key) {
     const auto it = kv.find(key);
     if (it == kv.end()) throw InputError("'" + path + "' has no '" + key + "'");
