@@ -5,8 +5,9 @@
 # checkpoint (no periodic one: everything would be lost). Open MPI 4's mpirun exits
 # at once on a second signal and its ranks die about a second later without any
 # signal; MPICH's mpiexec forwards each SIGTERM. Three rounds of each, to show it is
-# not luck. The ranks may outlive the launcher by that second: the chain is over
-# when nobody holds its chain.lock.
+# not luck. Last, the documented safe way: one SIGUSR1 to the launcher. The ranks
+# may outlive the launcher by that second: the chain is over when nobody holds its
+# chain.lock.
 # Usage: stop_through_launcher.sh BPMF WORK LAUNCH... (the launcher up to its -np flag)
 set -u
 bpmf=$1 work=$2
@@ -51,4 +52,14 @@ for round in 1 2 3; do
   grep -q "train 200 x 150" "$out" || { echo "the chain did not start within 3 s"; cat "$out"; exit 1; }
   check "$dir" "$out" "timeout 3, round $round ($(( ($(date +%s%N) - start) / 1000000 )) ms)"
 done
+# The documented safe way: one SIGUSR1 to the launcher (both forward it, neither escalates).
+dir=$work/usr1 out=$work/usr1.out
+"${launch[@]}" 2 "$bpmf" "${model[@]}" --checkpoint-dir "$dir" > "$out" 2>&1 &
+launcher=$!
+wait_started "$out" || { echo "the chain did not start"; cat "$out"; kill "$launcher"; exit 1; }
+sleep 0.3
+kill -USR1 "$launcher"
+wait "$launcher"
+check "$dir" "$out" "one SIGUSR1 to the launcher"
+grep -q "stopped by SIGUSR1 after iteration" "$out" || { echo "no 'stopped by SIGUSR1' line"; cat "$out"; failed=1; }
 exit $failed
