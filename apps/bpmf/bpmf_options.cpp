@@ -110,8 +110,9 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("-q,--quiet", o.quiet, "No per-iteration lines")->group("Output");
   app.footer(
       "Stopping a chain safely (--checkpoint-every > 0): send ONE signal and wait for exit 1 and the line "
-      "'stopped by ... checkpoint in DIR'; continue with --resume DIR. Best: SIGUSR1 to mpirun/mpiexec (both "
-      "forward it and kill nothing) or to the ranks. SIGTERM to Open MPI 4's mpirun also works, but mpirun "
+      "'stopped by ... checkpoint in DIR'; continue with --resume DIR. Best: SIGUSR1 to mpirun, mpiexec or srun "
+      "(all forward it and kill nothing) or to the ranks. Never SIGTERM to srun (it kills the ranks). SIGTERM to "
+      "MPICH's mpiexec is safe; to Open MPI 4's mpirun it also works, but mpirun "
       "SIGKILLs the ranks about 2 s later (raise OMPI_MCA_odls_base_sigkill_timeout above one iteration plus a "
       "checkpoint write) and a second signal within 5 s kills them about 1 s later: never send two, and use "
       "'timeout --foreground' (plain timeout signals mpirun twice). See bpmf/README.md, 'Stopping a chain'.");
