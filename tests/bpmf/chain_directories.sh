@@ -34,7 +34,9 @@ refused() {
 ran() {  # ran WHAT ARGS...: the run exits 0
   local what=$1
   shift
-  "${launch[@]}" 2 "$bpmf" "${model[@]}" "$@" > "$work/ran.out" 2>&1 || { cat "$work/ran.out"; fail "$what: exit $?"; }
+  "${launch[@]}" 2 "$bpmf" "${model[@]}" "$@" > "$work/ran.out" 2>&1
+  local rc=$?
+  [ "$rc" -eq 0 ] || { cat "$work/ran.out"; fail "$what: exit $rc"; }
   echo "ran ($what)"
 }
 digest_dir() { (cd "$1" && sha256sum $(ls | grep -v chain.lock) | sha256sum); }
