@@ -77,11 +77,16 @@ bool same_directory(const std::string& a, const std::string& b) {
 
 const char* signal_name(int sig) {
   switch (sig) {
-    case SIGTERM: return "SIGTERM";
-    case SIGINT: return "SIGINT";
-    case SIGUSR1: return "SIGUSR1";
-    case SIGCONT: return "SIGCONT from mpirun";
-    default: return "a signal";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGINT:
+      return "SIGINT";
+    case SIGUSR1:
+      return "SIGUSR1";
+    case SIGCONT:
+      return "SIGCONT from mpirun";
+    default:
+      return "a signal";
   }
 }
 
@@ -150,8 +155,8 @@ bool ChainCheckpoints::after_iteration(const Sampler& sampler) const {
   HYMPI_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, stop, 2, MPI_INT, MPI_MAX, comm_));
   if (stop[0] || it % o_.checkpoint_every == 0 || it == sampler.total_iterations()) write(sampler);
   if (stop[0] && rank_ == 0) {
-    std::printf("stopped by %s after iteration %d; checkpoint in %s: continue with --resume %s\n",
-                signal_name(stop[1]), it, checkpoint_path(o_.checkpoint_dir).c_str(), o_.checkpoint_dir.c_str());
+    std::printf("stopped by %s after iteration %d; checkpoint in %s: continue with --resume %s\n", signal_name(stop[1]),
+                it, checkpoint_path(o_.checkpoint_dir).c_str(), o_.checkpoint_dir.c_str());
     std::fflush(stdout);
   }
   return stop[0] != 0;

@@ -48,8 +48,7 @@ void write_checkpoint(const std::string& dir, const ChainIdentity& id, const Cha
 // Reads and checks a checkpoint of the chain `expected` (of any chain id when
 // expected.chain is empty); the id found goes to *found_chain. Throws InputError
 // naming the file and the problem (missing, truncated, corrupt, another chain).
-ChainState read_checkpoint(const std::string& dir, const ChainIdentity& expected,
-                           std::string* found_chain = nullptr);
+ChainState read_checkpoint(const std::string& dir, const ChainIdentity& expected, std::string* found_chain = nullptr);
 
 // Collective: `state` of `root` on every rank of comm.
 void broadcast(ChainState& state, MPI_Comm comm, int root = 0);
