@@ -96,7 +96,7 @@ void add_options(CLI::App& app, Options& o) {
       ->group("Checkpoint");
   app.add_option("--resume", o.resume,
                  "Continue the chain checkpointed in this directory (same data, K, alpha, burn-in and seed; any "
-                 "rank count and policy)")
+                 "rank count and policy; the chain keeps its chain id)")
       ->group("Checkpoint");
   app.add_option("--stop-after", o.stop_after, "Testing: exit hard (no checkpoint, no cleanup) after iteration N")
       ->group("Checkpoint");
