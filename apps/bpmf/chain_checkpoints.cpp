@@ -106,10 +106,11 @@ void ChainCheckpoints::claim_directories(const Dataset& data, const ModelInfo& m
   id_ = chain_identity(data.training(), data.test, o_.sampler);
   // The lock first: what is read below cannot change under it.
   if (checkpointing) checkpoint_lock_ = DirectoryLock(o_.checkpoint_dir, "(starting)");
-  if (resuming)
-    resumed_ = read_checkpoint(o_.resume, id_, &id_.chain);  // this chain's data and model; adopts its id
-  else
-    id_.chain = new_chain_id();
+  if (resuming) resumed_ = read_checkpoint(o_.resume, id_, &id_.chain);  // this chain's data and model; adopts its id
+  // A chain checkpointed before chain ids (HYBPMFC1) gets one now; its samples'
+  // model.txt, from the same version, names no chain.
+  const bool before_chain_ids = resuming && id_.chain.empty();
+  if (id_.chain.empty()) id_.chain = new_chain_id();
   checkpoint_lock_.describe(id_.chain);
   if (checkpointing && std::filesystem::exists(checkpoint_path(o_.checkpoint_dir))) {
     // A new chain never overwrites a checkpoint: it may be all a long run left.
@@ -124,7 +125,8 @@ void ChainCheckpoints::claim_directories(const Dataset& data, const ModelInfo& m
     // Samples of two chains in one directory would be averaged together by predict.
     std::string owner;
     const bool has_model = model_chain(o_.samples_dir, owner);
-    if (has_model ? owner != id_.chain : holds_samples(o_.samples_dir))
+    const bool ours = owner == id_.chain || (before_chain_ids && owner.empty());
+    if (has_model ? !ours : holds_samples(o_.samples_dir))
       throw InputError("'" + o_.samples_dir + "' holds the samples of another run (chain " +
                        (owner.empty() ? std::string("unknown") : owner) + ", this run chain " + id_.chain +
                        "): choose another --samples-dir or remove them");

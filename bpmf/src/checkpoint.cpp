@@ -113,7 +113,8 @@ std::string difference(const ChainIdentity& found, const ChainIdentity& expected
   if (found.burnin != expected.burnin)
     return "other burn-in: checkpoint " + text("burn-in", found.burnin, expected.burnin);
   if (!expected.chain.empty() && found.chain != expected.chain)
-    return "other chain id: checkpoint chain " + found.chain + ", this run chain " + expected.chain;
+    return "other chain id: checkpoint chain " + (found.chain.empty() ? "none (format HYBPMFC1)" : found.chain) +
+           ", this run chain " + expected.chain;
   return "";
 }
 
@@ -180,11 +181,11 @@ void write_checkpoint(const std::string& dir, const ChainIdentity& id, const Cha
 ChainState read_checkpoint(const std::string& dir, const ChainIdentity& expected, std::string* found_chain) {
   const std::string path = checkpoint_path(dir);
   const std::string bytes = read_whole_file(path);
-  if (bytes.size() >= sizeof kMagicBeforeChainIds &&
-      std::memcmp(bytes.data(), kMagicBeforeChainIds, sizeof kMagicBeforeChainIds) == 0)
-    throw InputError("'" + path + "' was written by an older hympi-bpmf (format HYBPMFC1, no chain id): " +
-                     "continue it with that version or start a new chain");
-  if (bytes.size() < sizeof kMagic + 8 || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+  const auto starts_with = [&bytes](const char(&magic)[8]) {
+    return bytes.size() >= sizeof magic + 8 && std::memcmp(bytes.data(), magic, sizeof magic) == 0;
+  };
+  const bool has_chain_id = starts_with(kMagic);
+  if (!has_chain_id && !starts_with(kMagicBeforeChainIds))
     throw InputError("'" + path + "' is not a hympi-bpmf checkpoint");
   Hash h;
   h.add_bytes(bytes.data(), bytes.size() - 8);
@@ -194,7 +195,8 @@ ChainState read_checkpoint(const std::string& dir, const ChainIdentity& expected
   Reader in(bytes, path);
   in.get<std::uint64_t>();  // the magic
   ChainIdentity found;
-  for (std::size_t k = 0; k < kChainIdLength; ++k) found.chain += in.get<char>();
+  if (has_chain_id)  // HYBPMFC1 (written before chain ids) has none: found.chain stays empty
+    for (std::size_t k = 0; k < kChainIdLength; ++k) found.chain += in.get<char>();
   found.data_hash = in.get<std::uint64_t>();
   found.rows = in.get<std::int64_t>();
   found.cols = in.get<std::int64_t>();

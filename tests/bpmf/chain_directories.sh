@@ -3,7 +3,8 @@
 # directory of a running one is refused; a lock left by a chain killed with SIGKILL
 # does not block the next one; --resume into a --checkpoint-dir or --samples-dir of
 # another chain - the same data, model and seed, only another chain id - is refused
-# and leaves that chain's files as they were; resuming one's own chain still works.
+# and leaves that chain's files as they were; resuming one's own chain still works,
+# also from a checkpoint written before chain ids.
 # Refusals: exit 2 on every rank (the launcher's exit), the message printed once.
 # Usage: chain_directories.sh BPMF WORK LAUNCH... (the launcher up to its -np flag)
 set -u
@@ -82,4 +83,17 @@ ran "resume Y into its own directories" --samples 6 --checkpoint-every 2 --resum
 chain=$(grep -o "resumed chain [0-9a-f]\{32\}" "$work/ran.out" | cut -d' ' -f3)
 [ -n "$chain" ] && grep -qx "chain = $chain" "$work/y/samples/model.txt" || fail "Y's model.txt does not name chain '$chain'"
 [ "$(ls "$work"/y/samples/sample-*-V.npy | wc -l)" -eq 6 ] || fail "Y's samples directory does not hold 6 samples"
+# 5. A chain checkpointed before chain ids (format HYBPMFC1, written by the code of
+#    2026-11-26 after iteration 2 of 6): resumed, it gets an id, keeps it, and ends with
+#    the digests of that code's uninterrupted chain.
+data=$(cd "$(dirname "$0")/data" && pwd)
+cp -r "$data/chain-v1" "$work/v1"
+v1=(--train "$data/good_train.mm" --test "$data/good_test.mm" -K 2 --burnin 2 --samples 4 --seed 3 --quiet
+    --checkpoint-every 1 --resume "$work/v1")
+"${launch[@]}" 2 "$bpmf" "${v1[@]}" > "$work/v1.out" 2>&1 || { cat "$work/v1.out"; fail "resuming a HYBPMFC1 checkpoint"; }
+grep -q "resumed chain [0-9a-f]\{32\} from .* at iteration 2 of 6" "$work/v1.out" || { cat "$work/v1.out"; fail "no resume line"; }
+grep -q "predictions digest f688498f56c98237, predictive std digest 464c2a89adaa7617" "$work/v1.out" ||
+  { cat "$work/v1.out"; fail "the resumed HYBPMFC1 chain does not end with the uninterrupted digests"; }
+[ "$(head -c 8 "$work/v1/chain.ckpt")" = HYBPMFC2 ] || fail "the resumed chain did not write the new format"
+echo "resumed a HYBPMFC1 checkpoint: $(grep -o "resumed chain [0-9a-f]*" "$work/v1.out")"
 echo "chain directories: all cases as expected"

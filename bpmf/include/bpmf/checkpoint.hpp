@@ -10,7 +10,8 @@
 // (32 hex digits), the rest of the identity (ChainIdentity, field by field as
 // uint64/int64/double), iteration and averaged (int64), then five arrays as int64
 // length + doubles: U, V, prediction_sum, moment_mean, moment_m2; last an 8-byte
-// checksum of everything before it. ("HYBPMFC1", before chain ids, is refused.)
+// checksum of everything before it. "HYBPMFC1" (before chain ids, 2026-11-27) is the
+// same without the chain id: it is read, and its chain gets an id when resumed.
 #pragma once
 #include <mpi.h>
 
@@ -46,7 +47,7 @@ std::string checkpoint_path(const std::string& dir);
 void write_checkpoint(const std::string& dir, const ChainIdentity& id, const ChainState& state);
 
 // Reads and checks a checkpoint of the chain `expected` (of any chain id when
-// expected.chain is empty); the id found goes to *found_chain. Throws InputError
+// expected.chain is empty); the id found goes to *found_chain ("" for HYBPMFC1). Throws InputError
 // naming the file and the problem (missing, truncated, corrupt, another chain).
 ChainState read_checkpoint(const std::string& dir, const ChainIdentity& expected, std::string* found_chain = nullptr);
 
