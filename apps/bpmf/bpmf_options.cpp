@@ -85,16 +85,18 @@ void add_options(CLI::App& app, Options& o) {
                   "observation, sample variance of u.v + 1/alpha | latent = of u.v alone")
       ->group("Output");
   app.add_option("--checkpoint-every", o.checkpoint_every,
-                 "Write the chain state every N iterations, at the end and on SIGTERM (0: never)")
+                 "Write the chain state every N iterations, at the end, and when told to stop (SIGTERM, SIGINT, "
+                 "SIGUSR1; then exit 1) (0: never)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str()
       ->group("Checkpoint");
   app.add_option("--checkpoint-dir", o.checkpoint_dir,
-                 "Directory of the checkpoint (default: the --resume directory, else <output-dir>/checkpoint)")
+                 "Directory of the checkpoint (default: the --resume directory, else <output-dir>/checkpoint); "
+                 "locked while the chain runs, refused if it holds another chain's checkpoint")
       ->group("Checkpoint");
   app.add_option("--resume", o.resume,
                  "Continue the chain checkpointed in this directory (same data, K, alpha, burn-in and seed; any "
-                 "rank count and policy)")
+                 "rank count and policy; the chain keeps its chain id)")
       ->group("Checkpoint");
   app.add_option("--stop-after", o.stop_after, "Testing: exit hard (no checkpoint, no cleanup) after iteration N")
       ->group("Checkpoint");
@@ -106,6 +108,14 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--samples-dir", o.samples_dir, "Directory of the saved samples (default: <output-dir>/samples)")
       ->group("Output");
   app.add_flag("-q,--quiet", o.quiet, "No per-iteration lines")->group("Output");
+  app.footer(
+      "Stopping a chain safely (--checkpoint-every > 0): send ONE signal and wait for exit 1 and the line "
+      "'stopped by ... checkpoint in DIR'; continue with --resume DIR. Best: SIGUSR1 to mpirun, mpiexec or srun "
+      "(all forward it and kill nothing) or to the ranks. Never SIGTERM to srun (it kills the ranks). SIGTERM to "
+      "MPICH's mpiexec is safe; to Open MPI 4's mpirun it also works, but mpirun "
+      "SIGKILLs the ranks about 2 s later (raise OMPI_MCA_odls_base_sigkill_timeout above one iteration plus a "
+      "checkpoint write) and a second signal within 5 s kills them about 1 s later: never send two, and use "
+      "'timeout --foreground' (plain timeout signals mpirun twice). See bpmf/README.md, 'Stopping a chain'.");
 }
 
 void resolve_paths(Options& o) {

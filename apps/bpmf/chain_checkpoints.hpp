@@ -1,14 +1,29 @@
-// Checkpoint and resume for hympi-bpmf: --resume DIR restores the chain (refused,
-// on every rank, when the checkpoint belongs to another chain); --checkpoint-every
-// N writes it to --checkpoint-dir every N iterations, at the end, and when SIGTERM
-// reaches any rank (the batch system's time limit): the run then stops after the
-// current iteration. --stop-after N exits hard after iteration N, like a SIGKILL
-// between two checkpoints (for tests).
+// The directories of a hympi-bpmf chain and its checkpoints. A chain has an id
+// (checkpoint.hpp), drawn when it starts and read back from its checkpoint by
+// --resume; it is stored in the checkpoint and in the samples' model.txt. While it
+// runs, rank 0 holds chain.lock (directory_lock.hpp) in the --checkpoint-dir and
+// the --samples-dir it writes into. Refused (exit 2, the same message on every
+// rank): a directory held by a running chain; a new chain on a directory holding a
+// checkpoint or samples; a resume into a --checkpoint-dir or --samples-dir holding
+// another chain's files; a checkpoint of another chain (data, K, alpha, burn-in, seed).
+//
+// --checkpoint-every N writes the checkpoint every N iterations, at the end, and when
+// SIGTERM, SIGINT or SIGUSR1 reaches any rank: the run then stops after the current
+// iteration (exit 1). Under Open MPI's mpirun a rank also takes a SIGCONT from its
+// launcher (mpirun or orted) as the stop request: mpirun sends it at once to every
+// rank when it is told to stop, while its SIGTERM follows a second later and a second
+// signal to mpirun kills the ranks at once (see README "Stopping a chain").
+// --stop-after N exits hard after iteration N, like a SIGKILL between two
+// checkpoints (for tests).
 #pragma once
 #include <mpi.h>
 
+#include <string>
+
 #include "bpmf/checkpoint.hpp"
+#include "bpmf/directory_lock.hpp"
 #include "bpmf/sampler.hpp"
+#include "bpmf/saved_samples.hpp"
 #include "bpmf_options.hpp"
 #include "load_data.hpp"
 
@@ -19,21 +34,27 @@ inline constexpr int kStoppedHard = 9;
 
 class ChainCheckpoints {
  public:
-  // Collective; before data.release_train(). Makes the checkpoint directory and
-  // catches SIGTERM when checkpoints are on.
-  ChainCheckpoints(const Options& o, const Dataset& data, MPI_Comm comm);
+  // Collective; before data.release_train(). Claims the directories (locks,
+  // ownership; writes model.txt when samples are saved), reads the --resume
+  // checkpoint, and catches the stop signals when checkpoints are on.
+  ChainCheckpoints(const Options& o, const Dataset& data, const ModelInfo& model, MPI_Comm comm);
   // Collective: continues the checkpoint of --resume, if given.
-  void resume(Sampler& sampler) const;
-  // Collective, after each iteration. True when SIGTERM reached some rank: the
-  // checkpoint is written and the run must stop.
+  void resume(Sampler& sampler);
+  // Collective, after each iteration. True when a stop signal reached some rank:
+  // the checkpoint is written and the run must stop.
   bool after_iteration(const Sampler& sampler) const;
+  // The chain id on rank 0 ("" elsewhere, or when no checkpoint or sample is involved).
+  const std::string& chain() const { return id_.chain; }
 
  private:
+  void claim_directories(const Dataset& data, const ModelInfo& model);
   void write(const Sampler& sampler) const;
   const Options& o_;
   MPI_Comm comm_;
   int rank_ = 0;
   ChainIdentity id_;
+  ChainState resumed_;  // rank 0: the --resume checkpoint until resume()
+  DirectoryLock checkpoint_lock_, samples_lock_;
 };
 
 }  // namespace bpmf::app

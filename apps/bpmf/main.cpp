@@ -66,18 +66,10 @@ int run(Options& o) {
   const auto info = hympi::apps::gather_run_info(topo);
   resolve_paths(o);
   Sampler sampler(topo, data.training(), data.test, o.sampler);
-  const ChainCheckpoints checkpoints(o, data, world);
+  const ModelInfo saved_model = model_info(o, data, sampler);
+  ChainCheckpoints checkpoints(o, data, saved_model, world);  // claims the chain's directories
   checkpoints.resume(sampler);
   const double baseline = baseline_rmse(data.train_mean, data.test);
-  const ModelInfo saved_model = model_info(o, data, sampler);
-  if (o.save_samples_every > 0)
-    on_root(world, rank, [&] {
-      // Samples of two chains in one directory would be averaged together by predict.
-      if (o.resume.empty() && holds_samples(o.samples_dir))
-        throw InputError("'" + o.samples_dir + "' holds the samples of another run: choose another --samples-dir " +
-                         "or remove them");
-      write_model_info(o.samples_dir, saved_model);
-    });
   data.release_train();  // the sampler's TrainingMatrix is the one copy kept
 
   if ((!o.common.csv.empty() || !o.trace_csv.empty() || o.save_predictions) && !o.output_dir.empty())
@@ -85,6 +77,7 @@ int run(Options& o) {
   auto trace = RecordCsv::open(world, in_dir(o.output_dir, o.trace_csv), trace_record(o, info, {}), nullptr);
   auto csv = RecordCsv::open(world, in_dir(o.output_dir, o.common.csv), summary_record(data, o, {}, {}), &info);
   if (rank == 0) print_header(data, sampler, o, info, baseline);
+  if (rank == 0 && !checkpoints.chain().empty()) std::printf("  chain %s\n", checkpoints.chain().c_str());
 
   const int total = sampler.total_iterations();
   IterationReport last;

@@ -1,6 +1,8 @@
 #include "bpmf/checkpoint.hpp"
 
+#include <cstdio>
 #include <cstring>
+#include <random>
 #include <vector>
 
 #include "bpmf/durable_file.hpp"
@@ -11,7 +13,9 @@ namespace bpmf {
 
 namespace {
 
-constexpr char kMagic[8] = {'H', 'Y', 'B', 'P', 'M', 'F', 'C', '1'};
+constexpr char kMagic[8] = {'H', 'Y', 'B', 'P', 'M', 'F', 'C', '2'};
+constexpr char kMagicBeforeChainIds[8] = {'H', 'Y', 'B', 'P', 'M', 'F', 'C', '1'};
+constexpr std::size_t kChainIdLength = 32;
 
 // A 64-bit hash of a sequence of words (splitmix64's finaliser after each word).
 class Hash {
@@ -108,6 +112,9 @@ std::string difference(const ChainIdentity& found, const ChainIdentity& expected
   if (found.alpha != expected.alpha) return "other alpha: checkpoint " + text("alpha", found.alpha, expected.alpha);
   if (found.burnin != expected.burnin)
     return "other burn-in: checkpoint " + text("burn-in", found.burnin, expected.burnin);
+  if (!expected.chain.empty() && found.chain != expected.chain)
+    return "other chain id: checkpoint chain " + (found.chain.empty() ? "none (format HYBPMFC1)" : found.chain) +
+           ", this run chain " + expected.chain;
   return "";
 }
 
@@ -133,12 +140,26 @@ ChainIdentity chain_identity(const TrainingInput& train, const Ratings& test, co
   return id;
 }
 
+std::string new_chain_id() {
+  std::random_device device;
+  std::string id;
+  for (int word = 0; word < 4; ++word) {
+    char hex[9];
+    std::snprintf(hex, sizeof hex, "%08x", static_cast<unsigned>(device()));
+    id += hex;
+  }
+  return id;
+}
+
 std::string checkpoint_path(const std::string& dir) {
   return dir + "/chain.ckpt";
 }
 
 void write_checkpoint(const std::string& dir, const ChainIdentity& id, const ChainState& state) {
+  if (id.chain.size() != kChainIdLength)
+    throw InputError("cannot write a checkpoint without a chain id (got '" + id.chain + "')");
   std::string out(kMagic, sizeof kMagic);
+  out += id.chain;
   put(out, id.data_hash);
   put(out, id.rows);
   put(out, id.cols);
@@ -157,10 +178,14 @@ void write_checkpoint(const std::string& dir, const ChainIdentity& id, const Cha
   write_file_durably(checkpoint_path(dir), out);
 }
 
-ChainState read_checkpoint(const std::string& dir, const ChainIdentity& expected) {
+ChainState read_checkpoint(const std::string& dir, const ChainIdentity& expected, std::string* found_chain) {
   const std::string path = checkpoint_path(dir);
   const std::string bytes = read_whole_file(path);
-  if (bytes.size() < sizeof kMagic + 8 || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+  const auto starts_with = [&bytes](const char(&magic)[8]) {
+    return bytes.size() >= sizeof magic + 8 && std::memcmp(bytes.data(), magic, sizeof magic) == 0;
+  };
+  const bool has_chain_id = starts_with(kMagic);
+  if (!has_chain_id && !starts_with(kMagicBeforeChainIds))
     throw InputError("'" + path + "' is not a hympi-bpmf checkpoint");
   Hash h;
   h.add_bytes(bytes.data(), bytes.size() - 8);
@@ -170,6 +195,8 @@ ChainState read_checkpoint(const std::string& dir, const ChainIdentity& expected
   Reader in(bytes, path);
   in.get<std::uint64_t>();  // the magic
   ChainIdentity found;
+  if (has_chain_id)  // HYBPMFC1 (written before chain ids) has none: found.chain stays empty
+    for (std::size_t k = 0; k < kChainIdLength; ++k) found.chain += in.get<char>();
   found.data_hash = in.get<std::uint64_t>();
   found.rows = in.get<std::int64_t>();
   found.cols = in.get<std::int64_t>();
@@ -180,6 +207,7 @@ ChainState read_checkpoint(const std::string& dir, const ChainIdentity& expected
   found.alpha = in.get<double>();
   const std::string differs = difference(found, expected);
   if (!differs.empty()) throw InputError("checkpoint '" + path + "' belongs to another chain: " + differs);
+  if (found_chain) *found_chain = found.chain;
   ChainState s;
   s.iteration = static_cast<int>(in.get<std::int64_t>());
   s.averaged = static_cast<int>(in.get<std::int64_t>());

@@ -46,10 +46,16 @@ class LineReader {
     line.clear();
     char buf[4096];
     for (;;) {
-      if (!gzgets(file_, buf, sizeof buf)) {
-        int code = 0;
-        const char* msg = gzerror(file_, &code);
-        if (code != Z_OK && code != Z_BUF_ERROR) fail(std::string("read error: ") + msg);
+      const bool got = gzgets(file_, buf, sizeof buf) != nullptr;
+      // Checked after every call: zlib reports a compressed stream cut short as
+      // Z_BUF_ERROR ("unexpected end of file") while still handing out the bytes it
+      // decoded, so a cut line would otherwise parse as a shorter number.
+      int code = 0;
+      const char* msg = gzerror(file_, &code);
+      if (code == Z_BUF_ERROR)
+        fail(std::string("the compressed file is truncated (") + msg + "): it ends before its gzip trailer");
+      if (code != Z_OK) fail(std::string("read error: ") + msg);
+      if (!got) {
         if (line.empty()) return false;
         break;
       }

@@ -28,6 +28,12 @@ int checked_K(const SamplerConfig& c) {
                        "the noise precision alpha must be > 0 (got " + std::to_string(c.alpha) + ")");
   if (c.burnin < 0) throw hympi::Error(hympi::ErrorCode::invalid_argument, "burn-in must be >= 0");
   if (c.samples < 0) throw hympi::Error(hympi::ErrorCode::invalid_argument, "the number of samples must be >= 0");
+  // The iteration counter is an int: a sum past its range would wrap and run nothing.
+  const long long iterations = static_cast<long long>(c.burnin) + c.samples;
+  if (iterations > std::numeric_limits<int>::max())
+    throw hympi::Error(hympi::ErrorCode::invalid_argument, "burn-in + samples = " + std::to_string(iterations) +
+                                                               " iterations: more than " +
+                                                               std::to_string(std::numeric_limits<int>::max()));
   return c.K;
 }
 }  // namespace

@@ -21,24 +21,41 @@ std::string model_path(const std::string& dir) {
 }
 }  // namespace
 
-void write_model_info(const std::string& dir, const ModelInfo& info) {
+void write_model_info(const std::string& dir, const ModelInfo& info, const std::string& chain) {
   std::filesystem::create_directories(dir);
   std::ostringstream s;
   s.precision(17);
   s << "format = " << kFormat << "\nK = " << info.K << "\nalpha = " << info.alpha << "\nmean = " << info.mean
     << "\nrows = " << info.rows << "\ncols = " << info.cols << "\nseed = " << info.seed << "\nburnin = " << info.burnin
     << "\n";
+  s << "chain = " << chain << "\n";
   write_file_durably(model_path(dir), s.str());
 }
 
-ModelInfo read_model_info(const std::string& dir) {
-  const std::string path = model_path(dir);
+namespace {
+std::map<std::string, std::string> read_keys(const std::string& path) {
   std::istringstream in(read_whole_file(path));
   std::map<std::string, std::string> kv;
   for (std::string line; std::getline(in, line);) {
     const auto eq = line.find(" = ");
     if (eq != std::string::npos) kv[line.substr(0, eq)] = line.substr(eq + 3);
   }
+  return kv;
+}
+}  // namespace
+
+bool model_chain(const std::string& dir, std::string& chain) {
+  const std::string path = model_path(dir);
+  if (!std::filesystem::exists(path)) return false;
+  const auto kv = read_keys(path);
+  const auto it = kv.find("chain");
+  chain = it == kv.end() ? "" : it->second;
+  return true;
+}
+
+ModelInfo read_model_info(const std::string& dir) {
+  const std::string path = model_path(dir);
+  const auto kv = read_keys(path);
   const auto get = [&](const std::string& key) {
     const auto it = kv.find(key);
     if (it == kv.end()) throw InputError("'" + path + "' has no '" + key + "'");
@@ -80,15 +97,21 @@ void save_sample(const std::string& dir, int index, const ModelInfo& info, const
 }
 
 namespace {
-// The sample numbers in `dir` in directory order; empty when it has none or does not exist.
+// The files of one sample, as save_sample writes them.
+const char* const kSampleParts[] = {"U", "V", "mu_U", "Lambda_U", "mu_V", "Lambda_V"};
+
+// The numbers of the samples with any file in `dir`, ascending and distinct; empty
+// when it has none or does not exist.
 std::vector<int> sample_numbers(const std::string& dir, std::error_code& ec) {
   std::vector<int> out;
-  static const std::regex name(R"(sample-(\d{6})-V\.npy)");
+  static const std::regex name(R"(sample-(\d{6})-(U|V|mu_U|Lambda_U|mu_V|Lambda_V)\.npy)");
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
     std::smatch m;
     const std::string file = entry.path().filename().string();
     if (std::regex_match(file, m, name)) out.push_back(std::stoi(m[1]));
   }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 }  // namespace
@@ -103,7 +126,13 @@ std::vector<int> saved_sample_indices(const std::string& dir) {
   std::vector<int> out = sample_numbers(dir, ec);
   if (ec) throw InputError("cannot list '" + dir + "': " + ec.message());
   if (out.empty()) throw InputError("'" + dir + "' holds no saved samples (sample-NNNNNN-V.npy)");
-  std::sort(out.begin(), out.end());
+  // A sample missing a file (a copy cut short, a file deleted) must not silently
+  // drop out of the average or be half read.
+  for (const int index : out)
+    for (const char* part : kSampleParts)
+      if (!std::filesystem::exists(sample_file(dir, index, part)))
+        throw InputError("sample " + std::to_string(index) + " in '" + dir + "' is incomplete: '" +
+                         sample_file(dir, index, part) + "' is missing");
   return out;
 }
 

@@ -42,9 +42,9 @@ bpmf::ChainState small_state() {
   return s;
 }
 
-// data hash, rows, cols, test entries, K, burn-in, seed, alpha
+// data hash, rows, cols, test entries, K, burn-in, seed, alpha, chain id
 bpmf::ChainIdentity small_identity() {
-  return {12345, 3, 2, 3, 2, 5, 9, 2.0};
+  return {12345, 3, 2, 3, 2, 5, 9, 2.0, "0123456789abcdef0123456789abcdef"};
 }
 
 std::string error_of(const std::string& dir, const bpmf::ChainIdentity& id) {
@@ -87,6 +87,17 @@ TEST_F(CheckpointFiles, RoundTripAndRefusals) {
   other = id;
   other.data_hash = 1;
   EXPECT_NE(error_of(dir_, other).find("other data"), std::string::npos);
+  // The same data and model but another chain: refused when a chain id is expected,
+  // read (and the id reported) when any chain will do (a resume adopts it).
+  other = id;
+  other.chain = bpmf::new_chain_id();
+  EXPECT_NE(error_of(dir_, other).find("other chain id: checkpoint chain " + id.chain), std::string::npos);
+  other.chain.clear();
+  std::string found;
+  EXPECT_EQ(bpmf::read_checkpoint(dir_, other, &found).iteration, 7);
+  EXPECT_EQ(found, id.chain);
+  EXPECT_EQ(bpmf::new_chain_id().size(), 32u);
+  EXPECT_NE(bpmf::new_chain_id(), bpmf::new_chain_id());
 
   const std::string path = bpmf::checkpoint_path(dir_);
   std::string bytes = bpmf::read_whole_file(path);

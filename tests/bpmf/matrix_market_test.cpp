@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "bpmf/synthetic.hpp"
@@ -76,6 +77,35 @@ TEST_F(MatrixMarket, GzipRoundTripIsExact) {
   gz.read(reinterpret_cast<char*>(magic), 2);
   EXPECT_EQ(magic[0], 0x1f);
   EXPECT_EQ(magic[1], 0x8b);
+}
+
+// A .gz file cut short (a copy interrupted, a full disk) is an error, not a shorter
+// matrix: zlib's "unexpected end of file" must not be read as the end of the data.
+// Cut by 14 bytes, the last value 1.23456789012345 would otherwise be read as 1.234567.
+TEST_F(MatrixMarket, TruncatedGzipIsAnError) {
+  bpmf::Ratings r;
+  r.rows = 20;
+  r.cols = 20;
+  for (int k = 0; k < 300; ++k) r.entries.push_back({k % 20, k / 20, 0.5 + k});
+  r.entries.push_back({19, 19, 1.23456789012345});
+  const std::string whole = path("whole.mm.gz");
+  bpmf::write_matrix_market(whole, r, "test");
+  std::ifstream in(whole, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_GT(bytes.size(), 40u);
+  EXPECT_EQ(bpmf::read_matrix_market(whole).entries.back().value, 1.23456789012345);
+  for (const std::size_t cut : {1, 4, 8, 9, 14, 20}) {
+    const std::string p = path("cut.mm.gz");
+    std::ofstream(p, std::ios::binary) << bytes.substr(0, bytes.size() - cut);
+    try {
+      const auto back = bpmf::read_matrix_market(p);
+      ADD_FAILURE() << "cut by " << cut << " bytes: read " << back.entries.size() << " entries, the last "
+                    << (back.entries.empty() ? 0.0 : back.entries.back().value);
+    } catch (const bpmf::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("truncated"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST_F(MatrixMarket, MissingFile) {

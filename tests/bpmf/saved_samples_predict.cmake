@@ -1,8 +1,8 @@
 # Saved samples and `hympi-bpmf predict`: a 2-rank run saves every sample (.npy);
 # predict on 1 and 3 ranks (another layout) gives the digests of the run's own test
 # predictions and standard deviations (bitwise), for both std kinds; a model
-# directory without samples, pairs outside the model and a new run saving into
-# another run's samples are refused (exit 2).
+# directory without samples, a sample with a file missing, pairs outside the model
+# and a new run saving into another run's samples are refused (exit 2).
 # Inputs: SYNTH, BPMF, LAUNCH ('|'-separated launcher prefix up to the -np flag), WORK.
 string(REPLACE "|" ";" launch "${LAUNCH}")
 file(REMOVE_RECURSE ${WORK})
@@ -52,6 +52,20 @@ execute_process(COMMAND ${launch} 2 ${BPMF} --train ${WORK}/train.mm --test ${WO
 if(NOT rc EQUAL 2 OR NOT "${out}${err}" MATCHES "hympi-bpmf: error: [^\n]*holds the samples of another run")
   message(FATAL_ERROR "a run saving into another run's samples: exit ${rc}:\n${out}${err}")
 endif()
+
+# A sample with a file missing is refused, not left out of the average (only the
+# first sample's U was checked: a missing -V.npy gave "from 11 samples" and exit 0).
+foreach(part V Lambda_V)
+  file(REMOVE_RECURSE ${WORK}/incomplete)
+  file(COPY ${WORK}/noise/ DESTINATION ${WORK}/incomplete)
+  file(REMOVE ${WORK}/incomplete/sample-000003-${part}.npy)
+  execute_process(COMMAND ${launch} 2 ${BPMF} predict --model ${WORK}/incomplete --pairs ${WORK}/test.mm
+                          --mean-output ${WORK}/mean.mm --std-output ${WORK}/std.mm
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+  if(NOT rc EQUAL 2 OR NOT "${out}${err}" MATCHES "hympi-bpmf: error: [^\n]*sample 3 [^\n]*sample-000003-${part}.npy' is missing")
+    message(FATAL_ERROR "predict with sample-000003-${part}.npy missing: exit ${rc}:\n${out}${err}")
+  endif()
+endforeach()
 
 set(refusals "holds no saved samples#--model|${WORK}|--pairs|${WORK}/test.mm"
              "outside the training matrix#--model|${WORK}/noise|--pairs|${WORK}/outside.mm")

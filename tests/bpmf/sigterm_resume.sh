@@ -10,7 +10,7 @@ shift 2
 launch=("$@")
 rm -rf "$work" && mkdir -p "$work"
 model=(--synthetic --synth-rows 200 --synth-cols 150 --synth-density 0.2 -K 4 --alpha 4 --burnin 10
-       --samples 790 --seed 5 --quiet)
+       --samples 290 --seed 5 --quiet)
 digests() { grep -o 'predictions digest [0-9a-f]*, predictive std digest [0-9a-f]*' "$1"; }
 
 "${launch[@]}" 1 "$bpmf" "${model[@]}" > "$work/reference.out" 2>&1 || { cat "$work/reference.out"; exit 1; }

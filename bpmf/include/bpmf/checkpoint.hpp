@@ -1,13 +1,17 @@
 // Checkpoints of a BPMF chain: one file <dir>/chain.ckpt, replaced atomically
-// (durable_file.hpp), holding what identifies the chain (a hash of the data, the
-// model and the seed) and its ChainState. A run resumes only from a checkpoint of
-// the same chain; anything else - another data set, K, seed, alpha or burn-in, a
-// truncated or corrupt file - is refused with a message saying what differs.
+// (durable_file.hpp), holding what identifies the chain (its chain id, drawn at
+// random when the chain starts and kept by every resume, and a hash of the data,
+// the model and the seed) and its ChainState. A run resumes only from a checkpoint
+// of the same chain; anything else - another data set, K, seed, alpha or burn-in,
+// another chain id where one is expected, a truncated or corrupt file - is refused
+// with a message saying what differs.
 //
-// Format (little-endian, native doubles): 8-byte magic "HYBPMFC1", the identity
-// (ChainIdentity, field by field as uint64/int64/double), iteration and averaged
-// (int64), then five arrays as int64 length + doubles: U, V, prediction_sum,
-// moment_mean, moment_m2; last an 8-byte checksum of everything before it.
+// Format (little-endian, native doubles): 8-byte magic "HYBPMFC2", the chain id
+// (32 hex digits), the rest of the identity (ChainIdentity, field by field as
+// uint64/int64/double), iteration and averaged (int64), then five arrays as int64
+// length + doubles: U, V, prediction_sum, moment_mean, moment_m2; last an 8-byte
+// checksum of everything before it. "HYBPMFC1" (before chain ids, 2026-11-27) is the
+// same without the chain id: it is read, and its chain gets an id when resumed.
 #pragma once
 #include <mpi.h>
 
@@ -26,7 +30,11 @@ struct ChainIdentity {
   std::int64_t K = 0, burnin = 0;
   std::uint64_t seed = 0;
   double alpha = 0.0;
+  std::string chain;  // 32 hex digits (new_chain_id); empty in `expected`: any chain
 };
+
+// A fresh chain id: 128 random bits as 32 hex digits.
+std::string new_chain_id();
 
 // A 64-bit hash of the shapes and entries (indices and value bits) of both matrices
 // (the training entries replayed from their source: one more pass of a generator).
@@ -38,9 +46,10 @@ std::string checkpoint_path(const std::string& dir);
 // Writes the checkpoint (the directory must exist). Throws InputError on failure.
 void write_checkpoint(const std::string& dir, const ChainIdentity& id, const ChainState& state);
 
-// Reads and checks a checkpoint of the chain `expected`. Throws InputError naming
-// the file and the problem (missing, truncated, corrupt, another chain).
-ChainState read_checkpoint(const std::string& dir, const ChainIdentity& expected);
+// Reads and checks a checkpoint of the chain `expected` (of any chain id when
+// expected.chain is empty); the id found goes to *found_chain ("" for HYBPMFC1). Throws InputError
+// naming the file and the problem (missing, truncated, corrupt, another chain).
+ChainState read_checkpoint(const std::string& dir, const ChainIdentity& expected, std::string* found_chain = nullptr);
 
 // Collective: `state` of `root` on every rank of comm.
 void broadcast(ChainState& state, MPI_Comm comm, int root = 0);

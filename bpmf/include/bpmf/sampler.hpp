@@ -67,7 +67,8 @@ class Sampler {
   // Collective over topo.comm(). `train` and `test` are the whole matrices, identical
   // on every rank; the test shape must lie within the train shape. `train` is copied
   // into the TrainingMatrix: the caller may free it once the sampler exists. Throws
-  // hympi::Error(invalid_argument) (same on every rank) for K < 1, alpha <= 0, burnin < 0, samples < 0.
+  // hympi::Error(invalid_argument) (same on every rank) for K < 1, alpha <= 0, burnin < 0, samples < 0,
+  // burnin + samples past INT_MAX.
   Sampler(const hympi::Topology& topo, const Ratings& train, const Ratings& test, SamplerConfig config);
   // The same from a replayable source (a generator streams into the node copy: no rank
   // holds the training entries).

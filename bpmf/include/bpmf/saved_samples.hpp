@@ -1,6 +1,8 @@
 // Saved samples of a BPMF chain, for predictions after the run. A directory holds
 //   model.txt            "key = value" lines: format, K, alpha, mean (the training
-//                        mean added to every u.v), rows, cols, seed, burnin
+//                        mean added to every u.v), rows, cols, seed, burnin, chain
+//                        (the id of the chain whose samples these are)
+//   chain.lock           held by the chain writing here (directory_lock.hpp)
 //   sample-NNNNNN-U.npy  rows x K latent row vectors of post-burn-in sample NNNNNN (1-based)
 //   sample-NNNNNN-V.npy  cols x K latent column vectors
 //   sample-NNNNNN-mu_U.npy, -Lambda_U.npy, -mu_V.npy, -Lambda_V.npy
@@ -21,18 +23,21 @@ struct ModelInfo {
   std::int64_t rows = 0, cols = 0;
   std::uint64_t seed = 0;
   int burnin = 0;
-};
+};  // plain bytes: predict broadcasts it as such
 
-// Writes model.txt (making the directory). Throws InputError.
-void write_model_info(const std::string& dir, const ModelInfo& info);
+// Writes model.txt (making the directory) for the chain `chain` (checkpoint.hpp's
+// chain id). Throws InputError.
+void write_model_info(const std::string& dir, const ModelInfo& info, const std::string& chain);
 // Reads model.txt; throws InputError naming the file and the missing or bad key.
 ModelInfo read_model_info(const std::string& dir);
+// Whether `dir` has a model.txt, and the chain id it names ("" if none).
+bool model_chain(const std::string& dir, std::string& chain);
 
 // Writes the files of post-burn-in sample `index`. U and V item-major.
 void save_sample(const std::string& dir, int index, const ModelInfo& info, const double* U, const double* V,
                  const Hyper& rows, const Hyper& cols);
 
-// Whether `dir` holds any sample (false also when it does not exist).
+// Whether `dir` holds any sample file (false also when it does not exist).
 bool holds_samples(const std::string& dir);
 // The indices of the samples in `dir`, ascending; throws InputError when there are none.
 std::vector<int> saved_sample_indices(const std::string& dir);

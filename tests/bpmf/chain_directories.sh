@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# A chain owns its directories (issue 42): a second chain started on the checkpoint
+# directory of a running one is refused; a lock left by a chain killed with SIGKILL
+# does not block the next one; --resume into a --checkpoint-dir or --samples-dir of
+# another chain - the same data, model and seed, only another chain id - is refused
+# and leaves that chain's files as they were; resuming one's own chain still works,
+# also from a checkpoint written before chain ids.
+# Refusals: exit 2 on every rank (the launcher's exit), the message printed once.
+# Usage: chain_directories.sh BPMF WORK LAUNCH... (the launcher up to its -np flag)
+set -u
+bpmf=$1 work=$2
+shift 2
+launch=("$@")
+rm -rf "$work" && mkdir -p "$work"
+model=(--synthetic --synth-rows 200 --synth-cols 150 --synth-density 0.2 -K 4 --alpha 4 --burnin 4 --seed 5 --quiet)
+first=
+fail() { echo "FAILED: $*"; [ -n "$first" ] && kill "$first" 2> /dev/null; exit 1; }
+descendants() { for c in $(ps -o pid= --ppid "$1"); do echo "$c"; descendants "$c"; done; }
+ranks_of() { for p in $(descendants "$1"); do [ "$(ps -o comm= -p "$p")" = "hympi-bpmf" ] && echo "$p"; done; }
+wait_started() { for _ in $(seq 400); do grep -q "train 200 x 150" "$1" 2>/dev/null && return 0; sleep 0.05; done; return 1; }
+# refused WHAT REGEX ARGS...: the run exits 2 with REGEX in the one error line.
+refused() {
+  local what=$1 regex=$2
+  shift 2
+  "${launch[@]}" 2 "$bpmf" "${model[@]}" "$@" > "$work/refused.out" 2>&1
+  local rc=$?
+  local errors
+  errors=$(grep -c "hympi-bpmf: error" "$work/refused.out")
+  if [ "$rc" -ne 2 ] || [ "$errors" -ne 1 ] || ! grep -Eq "hympi-bpmf: error: .*$regex" "$work/refused.out"; then
+    cat "$work/refused.out"
+    fail "$what: expected exit 2 and one error matching '$regex', got exit $rc and $errors error line(s)"
+  fi
+  echo "refused ($what): $(grep "hympi-bpmf: error" "$work/refused.out")"
+}
+ran() {  # ran WHAT ARGS...: the run exits 0
+  local what=$1
+  shift
+  "${launch[@]}" 2 "$bpmf" "${model[@]}" "$@" > "$work/ran.out" 2>&1
+  local rc=$?
+  [ "$rc" -eq 0 ] || { cat "$work/ran.out"; fail "$what: exit $rc"; }
+  echo "ran ($what)"
+}
+digest_dir() { (cd "$1" && sha256sum $(ls | grep -v chain.lock) | sha256sum); }
+
+# 1. Two new chains on one --checkpoint-dir, the second while the first runs (before
+#    its first checkpoint).
+dir=$work/shared
+"${launch[@]}" 2 "$bpmf" "${model[@]}" --samples 10000000 --checkpoint-every 10000000 --checkpoint-dir "$dir" \
+  > "$work/first.out" 2>&1 &
+first=$!
+wait_started "$work/first.out" || { kill "$first"; cat "$work/first.out"; fail "the first chain did not start"; }
+refused "second chain on a running chain's --checkpoint-dir" "'$dir' is in use by another running chain" \
+  --samples 5 --checkpoint-every 1 --checkpoint-dir "$dir"
+# 2. kill -9 of its ranks: the kernel drops the lock; the directory holds no
+#    checkpoint, so a new chain may take it.
+ranks=$(ranks_of "$first")
+[ -n "$ranks" ] || fail "no ranks found under the launcher"
+kill -KILL $ranks
+wait "$first"
+first=
+[ ! -e "$dir/chain.ckpt" ] || fail "the killed chain left a checkpoint (it should have had none yet)"
+ran "new chain on the directory of a chain killed with SIGKILL" --samples 5 --checkpoint-every 1 --checkpoint-dir "$dir"
+
+# 3. Chains X and Y: the same data, model and seed; Y stopped hard after iteration 3.
+ran "chain X" --samples 6 --checkpoint-every 2 --checkpoint-dir "$work/x/ckpt" --save-samples-every 1 \
+  --samples-dir "$work/x/samples"
+"${launch[@]}" 2 "$bpmf" "${model[@]}" --samples 6 --checkpoint-every 2 --checkpoint-dir "$work/y/ckpt" \
+  --save-samples-every 1 --samples-dir "$work/y/samples" --stop-after 7 > "$work/y.out" 2>&1
+[ -e "$work/y/ckpt/chain.ckpt" ] || { cat "$work/y.out"; fail "chain Y left no checkpoint"; }
+x_ckpt=$(digest_dir "$work/x/ckpt") x_samples=$(digest_dir "$work/x/samples")
+refused "resume Y into X's --checkpoint-dir" "belongs to another chain: other chain id" \
+  --samples 6 --checkpoint-every 2 --resume "$work/y/ckpt" --checkpoint-dir "$work/x/ckpt"
+refused "resume Y into X's --samples-dir" "'$work/x/samples' holds the samples of another run \\(chain [0-9a-f]{32}" \
+  --samples 6 --checkpoint-every 2 --resume "$work/y/ckpt" --save-samples-every 1 --samples-dir "$work/x/samples"
+refused "new chain into X's --samples-dir" "holds the samples of another run" \
+  --samples 6 --save-samples-every 1 --samples-dir "$work/x/samples"
+[ "$(digest_dir "$work/x/ckpt")" = "$x_ckpt" ] || fail "a refused run changed X's checkpoint"
+[ "$(digest_dir "$work/x/samples")" = "$x_samples" ] || fail "a refused run changed X's samples"
+
+# 4. Y resumed into its own directories: runs to the end, its samples under its chain id.
+ran "resume Y into its own directories" --samples 6 --checkpoint-every 2 --resume "$work/y/ckpt" \
+  --save-samples-every 1 --samples-dir "$work/y/samples"
+chain=$(grep -o "resumed chain [0-9a-f]\{32\}" "$work/ran.out" | cut -d' ' -f3)
+[ -n "$chain" ] && grep -qx "chain = $chain" "$work/y/samples/model.txt" || fail "Y's model.txt does not name chain '$chain'"
+[ "$(ls "$work"/y/samples/sample-*-V.npy | wc -l)" -eq 6 ] || fail "Y's samples directory does not hold 6 samples"
+# 5. A chain checkpointed before chain ids (format HYBPMFC1, written by the code of
+#    2026-11-26 after iteration 2 of 6): resumed, it gets an id, keeps it, and ends with
+#    the digests of that code's uninterrupted chain.
+data=$(cd "$(dirname "$0")/data" && pwd)
+cp -r "$data/chain-v1" "$work/v1"
+v1=(--train "$data/good_train.mm" --test "$data/good_test.mm" -K 2 --burnin 2 --samples 4 --seed 3 --quiet
+    --checkpoint-every 1 --resume "$work/v1")
+"${launch[@]}" 2 "$bpmf" "${v1[@]}" > "$work/v1.out" 2>&1 || { cat "$work/v1.out"; fail "resuming a HYBPMFC1 checkpoint"; }
+grep -q "resumed chain [0-9a-f]\{32\} from .* at iteration 2 of 6" "$work/v1.out" || { cat "$work/v1.out"; fail "no resume line"; }
+grep -q "predictions digest f688498f56c98237, predictive std digest 464c2a89adaa7617" "$work/v1.out" ||
+  { cat "$work/v1.out"; fail "the resumed HYBPMFC1 chain does not end with the uninterrupted digests"; }
+[ "$(head -c 8 "$work/v1/chain.ckpt")" = HYBPMFC2 ] || fail "the resumed chain did not write the new format"
+echo "resumed a HYBPMFC1 checkpoint: $(grep -o "resumed chain [0-9a-f]*" "$work/v1.out")"
+echo "chain directories: all cases as expected"

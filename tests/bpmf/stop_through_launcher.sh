@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Stopping a chain through its launcher, as people and batch systems do it: two
+# SIGTERMs to mpirun 50 ms apart, and `timeout 3 mpirun ...` (which signals mpirun
+# and then its whole process group: two signals again). Each must leave a whole
+# checkpoint (no periodic one: everything would be lost). Open MPI 4's mpirun exits
+# at once on a second signal and its ranks die about a second later without any
+# signal; MPICH's mpiexec forwards each SIGTERM. Three rounds of each, to show it is
+# not luck. Last, the documented safe way: one SIGUSR1 to the launcher. The ranks
+# may outlive the launcher by that second: the chain is over when nobody holds its
+# chain.lock.
+# Usage: stop_through_launcher.sh BPMF WORK LAUNCH... (the launcher up to its -np flag)
+set -u
+bpmf=$1 work=$2
+shift 2
+launch=("$@")
+rm -rf "$work" && mkdir -p "$work"
+model=(--synthetic --synth-rows 200 --synth-cols 150 --synth-density 0.2 -K 4 --alpha 4 --burnin 10
+       --samples 10000000 --seed 5 --quiet --checkpoint-every 10000000)
+failed=0
+
+# Until the chain has printed its header (it is past MPI_Init and its signal handlers), at most 20 s.
+wait_started() { for _ in $(seq 400); do grep -q "train 200 x 150" "$1" 2>/dev/null && return 0; sleep 0.05; done; return 1; }
+# Until no process holds the chain's lock, at most 20 s.
+wait_released() { for _ in $(seq 200); do flock -n "$1/chain.lock" true 2>/dev/null && return 0; sleep 0.1; done; return 1; }
+check() {  # check DIR OUT WHAT
+  wait_released "$1" || { echo "$3: the ranks still hold $1/chain.lock after 20 s"; failed=1; return; }
+  if [ -s "$1/chain.ckpt" ] && ! ls "$1"/chain.ckpt.tmp.* > /dev/null 2>&1; then
+    echo "$3: checkpoint written"
+  else
+    echo "$3: NO CHECKPOINT (files: $(ls "$1" | tr '\n' ' '))"
+    cat "$2"
+    failed=1
+  fi
+}
+
+for round in 1 2 3; do
+  dir=$work/two-$round out=$work/two-$round.out
+  start=$(date +%s%N)
+  "${launch[@]}" 2 "$bpmf" "${model[@]}" --checkpoint-dir "$dir" > "$out" 2>&1 &
+  launcher=$!
+  wait_started "$out" || { echo "the chain did not start"; cat "$out"; kill "$launcher"; exit 1; }
+  sleep 0.3
+  kill -TERM "$launcher"
+  sleep 0.05
+  kill -TERM "$launcher" 2> /dev/null
+  wait "$launcher"
+  check "$dir" "$out" "two SIGTERMs 50 ms apart, round $round ($(( ($(date +%s%N) - start) / 1000000 )) ms)"
+
+  dir=$work/timeout-$round out=$work/timeout-$round.out
+  start=$(date +%s%N)
+  timeout 3 "${launch[@]}" 2 "$bpmf" "${model[@]}" --checkpoint-dir "$dir" > "$out" 2>&1
+  grep -q "train 200 x 150" "$out" || { echo "the chain did not start within 3 s"; cat "$out"; exit 1; }
+  check "$dir" "$out" "timeout 3, round $round ($(( ($(date +%s%N) - start) / 1000000 )) ms)"
+done
+# The documented safe way: one SIGUSR1 to the launcher (both forward it, neither escalates).
+dir=$work/usr1 out=$work/usr1.out
+"${launch[@]}" 2 "$bpmf" "${model[@]}" --checkpoint-dir "$dir" > "$out" 2>&1 &
+launcher=$!
+wait_started "$out" || { echo "the chain did not start"; cat "$out"; kill "$launcher"; exit 1; }
+sleep 0.3
+kill -USR1 "$launcher"
+wait "$launcher"
+check "$dir" "$out" "one SIGUSR1 to the launcher"
+grep -q "stopped by SIGUSR1 after iteration" "$out" || { echo "no 'stopped by SIGUSR1' line"; cat "$out"; failed=1; }
+exit $failed
