@@ -275,6 +275,28 @@ def with_properties(body, props):
     return re.sub(r'(<host [^>]*)/>\n', lambda m: m.group(1) + ">\n" + inner + "    </host>\n", body)
 
 
+def with_bgp_coordinates(body, nodes):
+    """BG/P's (x, y, z) of every node for the simulated DCMF broadcast (apps/smpi/glue/dcmf_*):
+    hympi_bgp_dims "X,Y,Z" and hympi_bgp_wrap "0,0,0" (mesh) or "1,1,1" (torus) on every host,
+    and hympi_bgp_coords "x,y,z" on each mesh host. A torus cluster cannot carry per-host
+    properties: there node-<i>'s coordinates are node_coords(i, dims), X fastest (SimGrid's
+    own torus numbering), and the glue derives them from the host's name. t (the core) is the
+    rank's place among its node's ranks, known only at run time."""
+    dims = torus_dims(nodes)
+    wrap = "0,0,0" if nodes <= BGP_MESH_MAX_NODES else "1,1,1"
+    shared = (f'      <prop id="hympi_bgp_dims" value="{dims[0]},{dims[1]},{dims[2]}"/>\n'
+              f'      <prop id="hympi_bgp_wrap" value="{wrap}"/>\n')
+
+    def host(m):
+        c = node_coords(int(m.group(2)), dims)
+        own = f'      <prop id="hympi_bgp_coords" value="{c[0]},{c[1]},{c[2]}"/>\n'
+        return m.group(1) + ">\n" + shared + own + ("    </host>\n" if m.group(3) else "")
+
+    body = re.sub(r'(<host id="node-(\d+)"[^>]*?)(/?)>\n', host, body)
+    return re.sub(r'(<cluster id="bgp"[^>]*?)(/?)>\n',
+                  lambda m: m.group(1) + ">\n" + shared + ("    </cluster>\n" if m.group(2) else ""), body)
+
+
 DEFAULTS = {"bgp": (4, 2.25), "bgp-torus": (4, 3.4), "xc40-dragonfly": (24, 36.0), "ib-fattree": (32, 30.0)}
 
 
@@ -329,6 +351,8 @@ def main(argv=None):
         props += shm_props
     if props:
         body = with_properties(body, props)
+    if a.machine == "bgp":
+        body = with_bgp_coordinates(body, nodes)  # for the simulated DCMF broadcast
     args = " ".join(sys.argv[1:] if argv is None else argv)
     with open(a.out, "w") as f:
         f.write(HEADER.format(args=args, notes=notes) + body + FOOTER)
