@@ -4,6 +4,7 @@
 X x Y x Z box, with the dims and no wrap; on the torus cluster the dims and the wrap (the
 glue derives a node's coordinates from its name there). No SimGrid needed."""
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -17,7 +18,8 @@ def platform(tmp, ranks, *extra):
     out = os.path.join(tmp, f"bgp-{ranks}.xml")
     subprocess.run([sys.executable, MAKE, "bgp", "--ranks", str(ranks), "--out", out, *extra], check=True,
                    stdout=subprocess.DEVNULL)
-    return ET.parse(out).getroot()
+    with open(out) as f:  # the header comment holds the command line's "--" (SimGrid's parser allows it)
+        return ET.fromstring(re.sub(r"<!--.*?-->", "", f.read(), flags=re.S).split("\n", 1)[1])
 
 
 def props(elem):
