@@ -1,0 +1,190 @@
+// SMPI test of BG/P's DCMF broadcast (apps/smpi/glue/dcmf_*), on a bgp platform with block
+// placement (make_platform.py bgp). usage:
+//   hympi-smpi-dcmf-test check            every rank's (x,y,z,t) distinct; shapes of the
+//                                         world, a RECT and an IRREG communicator; the
+//                                         rectangle broadcast delivers the root's exact bytes
+//                                         (roots 0, last, middle; sizes around the thresholds)
+//   hympi-smpi-dcmf-test time MIN_BINOM MIN_ONE
+//                                         1 MiB on the first half of the ranks (RECT): the
+//                                         rectangle against MPI_Bcast (run with
+//                                         --cfg=smpi/bcast:binomial_tree) and against its own
+//                                         one-color protocol; fails below the given ratios
+//   hympi-smpi-dcmf-test full             (with the layer, HYMPI_DCMF_FULL) bcast_dcmf itself on
+//                                         RECT and IRREG communicators, exact bytes
+#include <mpi.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "dcmf_rect.hpp"
+#ifdef HYMPI_DCMF_FULL
+#include "sim_bcast_algorithms.hpp"
+#endif
+
+using namespace hympi_sim;
+
+namespace {
+
+int rank_ = 0, size_ = 0, failures = 0;
+
+void fail(const std::string& what) {
+  std::printf("FAIL (rank %d): %s\n", rank_, what.c_str());
+  ++failures;
+}
+
+unsigned char pattern(long long i, int root, long long bytes) {
+  return static_cast<unsigned char>((i * 131 + root * 7 + bytes) % 251);
+}
+
+// The ranks of the first `n` of the world, or every `stride`-th: their communicator.
+MPI_Comm comm_of(int first, int n, int stride) {
+  MPI_Group world, g;
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  std::vector<int> ranks;
+  for (int i = 0; i < n; ++i) ranks.push_back(first + i * stride);
+  MPI_Group_incl(world, n, ranks.data(), &g);
+  MPI_Comm c;
+  MPI_Comm_create(MPI_COMM_WORLD, g, &c);
+  MPI_Group_free(&g);
+  MPI_Group_free(&world);
+  return c;
+}
+
+using Bcast = void (*)(char*, long long, int, MPI_Comm, dcmf::CommInfo&);
+
+void rect_multi(char* b, long long n, int root, MPI_Comm, dcmf::CommInfo& info) { dcmf::bcast_rectangle(b, n, root, info, false); }
+void rect_one(char* b, long long n, int root, MPI_Comm, dcmf::CommInfo& info) { dcmf::bcast_rectangle(b, n, root, info, true); }
+void smpi_bcast(char* b, long long n, int root, MPI_Comm c, dcmf::CommInfo&) {
+  PMPI_Bcast(b, static_cast<int>(n), MPI_BYTE, root, c);
+}
+
+// Every root in `roots` and size in `sizes`: the root's pattern arrives exactly everywhere.
+void check_bytes(MPI_Comm c, dcmf::CommInfo& info, const std::vector<long long>& sizes, const char* what,
+                 void (*bcast)(char*, long long, int, MPI_Comm, dcmf::CommInfo&)) {
+  int r, n;
+  MPI_Comm_rank(c, &r);
+  MPI_Comm_size(c, &n);
+  for (int root : {0, n - 1, n / 2 + 1})
+    for (long long bytes : sizes) {
+      std::vector<char> buf(static_cast<std::size_t>(bytes));
+      for (long long i = 0; i < bytes; ++i) buf[i] = r == root ? static_cast<char>(pattern(i, root, bytes)) : '\x5a';
+      bcast(buf.data(), bytes, root, c, info);
+      long long bad = 0;
+      for (long long i = 0; i < bytes; ++i) bad += buf[i] != static_cast<char>(pattern(i, root, bytes));
+      if (bad) fail(std::string(what) + ": root " + std::to_string(root) + ", " + std::to_string(bytes) + " B: " +
+                    std::to_string(bad) + " wrong bytes");
+    }
+}
+
+double timed(MPI_Comm c, dcmf::CommInfo& info, Bcast bcast, long long bytes) {
+  std::vector<char> buf(static_cast<std::size_t>(bytes), 1);
+  MPI_Barrier(c);
+  double t0 = MPI_Wtime();
+  bcast(buf.data(), bytes, 0, c, info);
+  double t1 = MPI_Wtime(), start, end;
+  MPI_Allreduce(&t0, &start, 1, MPI_DOUBLE, MPI_MIN, c);
+  MPI_Allreduce(&t1, &end, 1, MPI_DOUBLE, MPI_MAX, c);
+  return end - start;
+}
+
+void check() {
+  // Every rank's coordinates are distinct and t runs over the node's ranks.
+  dcmf::CommInfo world;
+  dcmf::describe(MPI_COMM_WORLD, world);
+  std::vector<int> all(4 * static_cast<std::size_t>(size_));
+  MPI_Allgather(world.me.c, 4, MPI_INT, all.data(), 4, MPI_INT, MPI_COMM_WORLD);
+  for (int a = 0; a < size_; ++a)
+    for (int b = a + 1; b < size_; ++b)
+      if (!std::memcmp(&all[4 * a], &all[4 * b], 4 * sizeof(int))) fail("ranks " + std::to_string(a) + " and " + std::to_string(b) + " share coordinates");
+  if (world.shape.shape() != dcmf::Shape::world || !world.shape.filled) fail("the world should be WORLD and filled");
+  // Half the world (block placement: whole nodes, a sub-box) is RECT; every 3rd rank is not.
+  MPI_Comm half = comm_of(0, size_ / 2, 1), third = comm_of(0, size_ / 3, 3);
+  dcmf::CommInfo h, t;
+  if (third != MPI_COMM_NULL) {
+    dcmf::describe(third, t);
+    if (t.shape.shape() != dcmf::Shape::irreg) fail(std::string("every 3rd rank should be IRREG, is ") + dcmf::name(t.shape.shape()));
+  }
+  const std::vector<long long> sizes = {1, 100, 128, 129, 1024, 1025, 8192, 8193, 65536, 65537, 300000};
+  check_bytes(MPI_COMM_WORLD, world, sizes, "world, rectangle", rect_multi);
+  if (half != MPI_COMM_NULL) {
+    dcmf::describe(half, h);
+    if (h.shape.shape() != dcmf::Shape::rect) fail(std::string("half the world should be RECT, is ") + dcmf::name(h.shape.shape()));
+    if (h.key == world.key || (third != MPI_COMM_NULL && h.key == t.key)) fail("communicators sharing ranks share a key");
+    check_bytes(half, h, sizes, "half, rectangle", rect_multi);
+    check_bytes(half, h, {1000, 65537}, "half, one color", rect_one);
+  }
+  if (rank_ == 0)
+    std::printf("dcmf check: world %s box %s-%s, half %s, every 3rd %s; %d ranks\n", dcmf::name(world.shape.shape()),
+                world.shape.box.lo.str().c_str(), world.shape.box.hi.str().c_str(), dcmf::name(h.shape.shape()),
+                dcmf::name(t.shape.shape()), size_);
+  if (half != MPI_COMM_NULL) MPI_Comm_free(&half);
+  if (third != MPI_COMM_NULL) MPI_Comm_free(&third);
+}
+
+void time(double min_binom, double min_one) {
+  MPI_Comm half = comm_of(0, size_ / 2, 1);
+  if (half == MPI_COMM_NULL) return;
+  dcmf::CommInfo h;
+  dcmf::describe(half, h);
+  const long long mib = 1 << 20;
+  const double rect = timed(half, h, rect_multi, mib), one = timed(half, h, rect_one, mib),
+               smpi = timed(half, h, smpi_bcast, mib);
+  if (rank_ == 0) {
+    std::printf("dcmf time: 1 MiB on %d ranks (%s, box %s-%s, %zu colors): rectangle %.6f ms, one color %.6f ms, "
+                "MPI_Bcast %.6f ms; MPI_Bcast/rectangle %.2f, one color/rectangle %.2f\n",
+                size_ / 2, dcmf::name(h.shape.shape()), h.shape.box.lo.str().c_str(), h.shape.box.hi.str().c_str(),
+                dcmf::plan_colors(h.shape.box, mib, false).colors.size(), rect * 1e3, one * 1e3, smpi * 1e3,
+                smpi / rect, one / rect);
+    if (smpi / rect < min_binom) fail("the rectangle should beat MPI_Bcast by " + std::to_string(min_binom) + "x");
+    if (one / rect < min_one) fail("several colors should beat one by " + std::to_string(min_one) + "x");
+  }
+  MPI_Comm_free(&half);
+}
+
+#ifdef HYMPI_DCMF_FULL
+void full() {
+  MPI_Comm half = comm_of(0, size_ / 2, 1), third = comm_of(0, size_ / 3, 3);
+  dcmf::CommInfo none;
+  const bool in_half = half != MPI_COMM_NULL, in_third = third != MPI_COMM_NULL;
+  auto via_dcmf = [](char* b, long long n, int root, MPI_Comm c, dcmf::CommInfo&) {
+    bcast_dcmf(b, static_cast<int>(n), MPI_BYTE, root, c);
+  };
+  const std::vector<long long> sizes = {1, 128, 129, 1024, 1025, 8192, 8193, 65536, 65537, 300000};
+  if (in_half) check_bytes(half, none, sizes, "bcast_dcmf RECT", via_dcmf);
+  if (in_third) check_bytes(third, none, sizes, "bcast_dcmf IRREG", via_dcmf);
+  check_bytes(MPI_COMM_WORLD, none, {1000, 65537}, "bcast_dcmf world", via_dcmf);
+  if (rank_ == 0) std::printf("dcmf full: bcast_dcmf on RECT, IRREG and the world\n");
+  if (in_half) MPI_Comm_free(&half);
+  if (in_third) MPI_Comm_free(&third);
+}
+#endif
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  const std::string mode = argc > 1 ? argv[1] : "";
+  if (mode == "check") {
+    check();
+  } else if (mode == "time" && argc == 4) {
+    time(std::atof(argv[2]), std::atof(argv[3]));
+#ifdef HYMPI_DCMF_FULL
+  } else if (mode == "full") {
+    full();
+#endif
+  } else {
+    if (rank_ == 0) std::fprintf(stderr, "usage: %s check | time MIN_BINOM MIN_ONE | full\n", argv[0]);
+    MPI_Finalize();
+    return 2;
+  }
+  int all = 0;
+  MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return all ? 1 : 0;
+}
