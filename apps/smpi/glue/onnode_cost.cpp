@@ -41,6 +41,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "sim_state.hpp"
+
 namespace {
 
 struct NodeRates {
@@ -91,15 +93,17 @@ double start_copy(const simgrid::s4u::Host* host, double bytes) {
   return rate;
 }
 
+// A message the simulated MPI layer charges itself (overheads = all, sim_p2p.cpp) costs nothing here.
 double send_cost(std::size_t, simgrid::s4u::Host* src, simgrid::s4u::Host* dst) {
   if (src == nullptr) return 0.0;  // SMPI's aggregate requests of some collectives
+  if (hympi_sim::state::layer_charged_self()) return 0.0;
   const NodeRates& r = state_of(src).rates;
   return src == dst ? r.overhead_s : r.net_send_s;
 }
 
 // Charged to the receiver (dst); an unknown source (MPI_ANY_SOURCE) counts as off-node.
 double recv_cost(std::size_t, simgrid::s4u::Host* src, simgrid::s4u::Host* dst) {
-  if (dst == nullptr || src == dst) return 0.0;
+  if (dst == nullptr || src == dst || hympi_sim::state::layer_charged_self()) return 0.0;
   return state_of(dst).rates.net_recv_s;
 }
 

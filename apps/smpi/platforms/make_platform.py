@@ -66,6 +66,16 @@ Machines
               (estimate).
 The simulated host speed is per core (SimGrid `core` attribute): one rank per core.
 
+Link sharing (--sharing; apps/smpi/README.md "Fidelity settings")
+  route (default)  the file as always: the network links carry their latency. SimGrid's
+        max-min solver weights a flow by its route's latency, so on a shared link a k-hop
+        flow gets 1/k of a 1-hop flow's share.
+  fair  the network links get latency 0 (every flow the same weight, as routers that
+        arbitrate per packet) and every host the property hympi_hop_latency_us (the link
+        latency they had); the simulated MPI layer (apps/smpi/glue/sim_p2p.cpp, run with
+        HYMPI_SIM_SHARING=fair) charges hops x that to the receiver of each message. The
+        on-node loopback keeps its latency.
+
 On-node costs (default; --shm-costs off writes the older platform, loopback only)
   SimGrid's cluster loopback links are FATPIPE (no sharing) and SMPI charges no copy, so
   shared memory was invisible. With shm costs the loopback runs at one core's copy rate
@@ -314,6 +324,18 @@ def hostfile(prefix, nodes, cores, ranks, placement):
     return "".join(lines)
 
 
+def with_fair_sharing(body):
+    """Network links at latency 0; their latency (one value per platform) as hympi_hop_latency_us."""
+    if "<cluster" in body:
+        lat = re.search(r' lat="([0-9.]+)us"', body).group(1)
+        return re.sub(r' lat="[0-9.]+us"', ' lat="0us"', body), [("hympi_hop_latency_us", lat)]
+    lats = set(re.findall(r'<link id="[xyz][+-]-\d+" bandwidth="[^"]*" latency="([0-9.]+)us"', body))
+    if len(lats) != 1:
+        raise SystemExit(f"make_platform.py: --sharing fair needs one network link latency, found {sorted(lats)}")
+    body = re.sub(r'(<link id="[xyz][+-]-\d+" bandwidth="[^"]*" )latency="[0-9.]+us"', r'\1latency="0us"', body)
+    return body, [("hympi_hop_latency_us", lats.pop())]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Write a SimGrid platform and hostfile for a modelled machine.")
     ap.add_argument("machine", choices=sorted(DEFAULTS))
@@ -325,6 +347,9 @@ def main(argv=None):
     ap.add_argument("--placement", choices=["block", "xyzt"], default="block",
                     help="rank order: block (a node's cores consecutive) or xyzt (one rank per node, X first, "
                          "then the next core: BG/P's default mapping)")
+    ap.add_argument("--sharing", choices=["route", "fair"], default="route",
+                    help="link sharing: route (default; links keep their latency, SimGrid weights flows by it) or "
+                         "fair (0-latency links, hympi_hop_latency_us for the simulated MPI layer)")
     ap.add_argument("--out", required=True, help="platform file to write (hostfile: same name, .hosts)")
     a = ap.parse_args(argv)
     cores = a.cores or DEFAULTS[a.machine][0]
@@ -349,11 +374,15 @@ def main(argv=None):
     if a.shm_costs == "on":
         body, shm_props = with_shm_costs(body, a.machine)
         props += shm_props
+    if a.sharing == "fair":
+        body, fair_props = with_fair_sharing(body)
+        props += fair_props
     if props:
         body = with_properties(body, props)
     if a.machine == "bgp":
         body = with_bgp_coordinates(body, nodes)  # for the simulated DCMF broadcast
     args = " ".join(sys.argv[1:] if argv is None else argv)
+    args = re.sub(r" --sharing[ =]route\b", "", args)  # the default: today's file byte for byte
     with open(a.out, "w") as f:
         f.write(HEADER.format(args=args, notes=notes) + body + FOOTER)
     hosts = os.path.splitext(a.out)[0] + ".hosts"
