@@ -4,12 +4,13 @@
 //                                         world, a RECT and an IRREG communicator; the
 //                                         rectangle broadcast delivers the root's exact bytes
 //                                         (roots 0, last, middle; sizes around the thresholds)
-//   hympi-smpi-dcmf-test time MIN_BINOM MIN_ONE
-//                                         1 MiB on the first half of the ranks (RECT): the
-//                                         rectangle against MPI_Bcast (run with
-//                                         --cfg=smpi/bcast:binomial_tree) and against its own
-//                                         one-color protocol; fails below the given ratios
-//   hympi-smpi-dcmf-test full             (with the layer, HYMPI_DCMF_FULL) bcast_dcmf itself on
+//   hympi-smpi-dcmf-test time MIN_BINOM MIN_ONE [N STRIDE]
+//                                         1 MiB on the first half of the ranks (or N ranks
+//                                         STRIDE apart from rank 0; RECT): the
+//                                         rectangle against the layer's binomial tree (the
+//                                         IRREG fallback) and against its own one-color
+//                                         protocol; fails below the given ratios
+//   hympi-smpi-dcmf-test full             bcast_dcmf itself (the layer's MPI_Bcast with dcmf) on
 //                                         RECT and IRREG communicators, exact bytes
 #include <mpi.h>
 
@@ -21,9 +22,7 @@
 #include <vector>
 
 #include "dcmf_rect.hpp"
-#ifdef HYMPI_DCMF_FULL
 #include "sim_bcast_algorithms.hpp"
-#endif
 
 using namespace hympi_sim;
 
@@ -58,8 +57,8 @@ using Bcast = void (*)(char*, long long, int, MPI_Comm, dcmf::CommInfo&);
 
 void rect_multi(char* b, long long n, int root, MPI_Comm, dcmf::CommInfo& info) { dcmf::bcast_rectangle(b, n, root, info, false); }
 void rect_one(char* b, long long n, int root, MPI_Comm, dcmf::CommInfo& info) { dcmf::bcast_rectangle(b, n, root, info, true); }
-void smpi_bcast(char* b, long long n, int root, MPI_Comm c, dcmf::CommInfo&) {
-  PMPI_Bcast(b, static_cast<int>(n), MPI_BYTE, root, c);
+void binomial(char* b, long long n, int root, MPI_Comm c, dcmf::CommInfo&) {
+  bcast_binomial(b, static_cast<int>(n), MPI_BYTE, root, c);  // the layer's: the IRREG fallback
 }
 
 // Every root in `roots` and size in `sizes`: the root's pattern arrives exactly everywhere.
@@ -125,27 +124,26 @@ void check() {
   if (third != MPI_COMM_NULL) MPI_Comm_free(&third);
 }
 
-void time(double min_binom, double min_one) {
-  MPI_Comm half = comm_of(0, size_ / 2, 1);
+void time(double min_binom, double min_one, int n, int stride) {
+  MPI_Comm half = comm_of(0, n, stride);
   if (half == MPI_COMM_NULL) return;
   dcmf::CommInfo h;
   dcmf::describe(half, h);
   const long long mib = 1 << 20;
   const double rect = timed(half, h, rect_multi, mib), one = timed(half, h, rect_one, mib),
-               smpi = timed(half, h, smpi_bcast, mib);
+               binom = timed(half, h, binomial, mib);
   if (rank_ == 0) {
     std::printf("dcmf time: 1 MiB on %d ranks (%s, box %s-%s, %zu colors): rectangle %.6f ms, one color %.6f ms, "
-                "MPI_Bcast %.6f ms; MPI_Bcast/rectangle %.2f, one color/rectangle %.2f\n",
-                size_ / 2, dcmf::name(h.shape.shape()), h.shape.box.lo.str().c_str(), h.shape.box.hi.str().c_str(),
-                dcmf::plan_colors(h.shape.box, mib, false).colors.size(), rect * 1e3, one * 1e3, smpi * 1e3,
-                smpi / rect, one / rect);
-    if (smpi / rect < min_binom) fail("the rectangle should beat MPI_Bcast by " + std::to_string(min_binom) + "x");
+                "binomial %.6f ms; binomial/rectangle %.2f, one color/rectangle %.2f\n",
+                n, dcmf::name(h.shape.shape()), h.shape.box.lo.str().c_str(), h.shape.box.hi.str().c_str(),
+                dcmf::plan_colors(h.shape.box, mib, false).colors.size(), rect * 1e3, one * 1e3, binom * 1e3,
+                binom / rect, one / rect);
+    if (binom / rect < min_binom) fail("the rectangle should beat the binomial tree by " + std::to_string(min_binom) + "x");
     if (one / rect < min_one) fail("several colors should beat one by " + std::to_string(min_one) + "x");
   }
   MPI_Comm_free(&half);
 }
 
-#ifdef HYMPI_DCMF_FULL
 void full() {
   MPI_Comm half = comm_of(0, size_ / 2, 1), third = comm_of(0, size_ / 3, 3);
   dcmf::CommInfo none;
@@ -157,11 +155,17 @@ void full() {
   if (in_half) check_bytes(half, none, sizes, "bcast_dcmf RECT", via_dcmf);
   if (in_third) check_bytes(third, none, sizes, "bcast_dcmf IRREG", via_dcmf);
   check_bytes(MPI_COMM_WORLD, none, {1000, 65537}, "bcast_dcmf world", via_dcmf);
+  if (in_half) {  // 1 MiB on RECT: bcast_dcmf picks the rectangle, not the binomial fallback
+    const double dcmf = timed(half, none, via_dcmf, 1 << 20), binom = timed(half, none, binomial, 1 << 20);
+    int r;
+    MPI_Comm_rank(half, &r);
+    if (r == 0) std::printf("dcmf full: 1 MiB on RECT: bcast_dcmf %.6f ms, binomial %.6f ms\n", dcmf * 1e3, binom * 1e3);
+    if (r == 0 && binom / dcmf < 6) fail("bcast_dcmf on a RECT communicator should run the rectangle (6x the binomial)");
+  }
   if (rank_ == 0) std::printf("dcmf full: bcast_dcmf on RECT, IRREG and the world\n");
   if (in_half) MPI_Comm_free(&half);
   if (in_third) MPI_Comm_free(&third);
 }
-#endif
 
 }  // namespace
 
@@ -172,14 +176,13 @@ int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "check") {
     check();
-  } else if (mode == "time" && argc == 4) {
-    time(std::atof(argv[2]), std::atof(argv[3]));
-#ifdef HYMPI_DCMF_FULL
+  } else if (mode == "time" && (argc == 4 || argc == 6)) {
+    time(std::atof(argv[2]), std::atof(argv[3]), argc == 6 ? std::atoi(argv[4]) : size_ / 2,
+         argc == 6 ? std::atoi(argv[5]) : 1);
   } else if (mode == "full") {
     full();
-#endif
   } else {
-    if (rank_ == 0) std::fprintf(stderr, "usage: %s check | time MIN_BINOM MIN_ONE | full\n", argv[0]);
+    if (rank_ == 0) std::fprintf(stderr, "usage: %s check | time MIN_BINOM MIN_ONE [N STRIDE] | full\n", argv[0]);
     MPI_Finalize();
     return 2;
   }

@@ -15,6 +15,9 @@
 // arrive early are kept (per rank) until the rank gets there.
 #include "dcmf_rect.hpp"
 
+#include "sim_settings.hpp"
+#include "sim_state.hpp"
+
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Host.hpp>
@@ -40,11 +43,6 @@ using Bytes = std::shared_ptr<const std::vector<char>>;
   std::fprintf(stderr, "hympi DCMF broadcast: %s\n", what.c_str());
   MPI_Abort(MPI_COMM_WORLD, 2);
   std::abort();
-}
-
-double property(const s4u::Host* h, const char* name, double scale) {
-  const char* v = h->get_property(name);
-  return v ? std::atof(v) * scale : 0.0;
 }
 
 void parse3(const s4u::Host* h, const char* name, int out[kAxes]) {
@@ -87,10 +85,9 @@ Coords node_of(const s4u::Host* h, const int dims[kAxes]) {
 }
 
 Coords coords_of_world(int w, const int dims[kAxes]) {
-  s4u::ActorPtr a = s4u::Actor::by_pid(w + 1);  // smpirun: rank r is actor r + 1
-  if (!a || world_rank_of(a) != w) fail("world rank " + std::to_string(w) + " is not SimGrid actor " + std::to_string(w + 1));
-  Coords c = node_of(a->get_host(), dims);
-  const std::vector<int>& on = ranks_on(a->get_host());
+  const s4u::Host* h = state::host_of(w);  // registered by the layer's MPI_Init
+  Coords c = node_of(h, dims);
+  const std::vector<int>& on = ranks_on(h);
   c[3] = static_cast<int>(std::find(on.begin(), on.end(), w) - on.begin());
   return c;
 }
@@ -143,7 +140,10 @@ s4u::Mailbox* mailbox(int world, int color) {
 // default copy callback would copy `simulated` bytes from it.
 s4u::CommPtr put(int world, int color, Packet* p, std::uint64_t simulated) {
   s4u::Mailbox* mb = mailbox(world, color);
-  mb->set_receiver(s4u::Actor::by_pid(world + 1));
+  s4u::ActorPtr to = s4u::Actor::by_pid(world + 1);  // smpirun: rank r is actor r + 1
+  if (!to || world_rank_of(to) != world) fail("world rank " + std::to_string(world) + " is not SimGrid actor " +
+                                              std::to_string(world + 1));
+  mb->set_receiver(to);
   return mb->put_init(p, simulated)->set_copy_data_callback(s4u::Comm::copy_pointer_callback)->start();
 }
 
@@ -203,11 +203,14 @@ void bcast_rectangle(char* buf, long long bytes, int root, CommInfo& info, bool 
   PMPI_Group_translate_ranks(info.group, 1, &info.rank, info.world_group, &me_world);
   const Coords root_at = coords_of_world(root_world, info.dims);
   const bool is_root = info.rank == root;
-  const s4u::Host* host = s4u::this_actor::get_host();
-  const double send_net = property(host, "hympi_net_send_overhead_us", 1e-6),
-               recv_net = property(host, "hympi_net_recv_overhead_us", 1e-6),
-               send_shm = property(host, "hympi_shm_overhead_us", 1e-6),
-               hop_lat = property(host, "hympi_hop_latency_us", 1e-6);
+  // Charges as the layer's messages (sim_p2p.hpp), per chunk: overheads = all, the sender's
+  // per line or local peer (posting a descriptor) and the final receiver's; overheads = smpi,
+  // the sender's only (what SMPI's callbacks charge a nonblocking send); sharing = fair, the
+  // receiver's hops x hop latency.
+  const state::HostCosts& cost = state::costs_of(s4u::this_actor::get_host());
+  const double send_net = cost.net_send_s, send_shm = cost.shm_send_s,
+               recv_net = settings().all_overheads ? cost.net_recv_s : 0.0,
+               hop_lat = settings().fair_sharing ? cost.hop_latency_s : 0.0;
 
   std::vector<long long> nchunks(ncolors);
   for (int c = 0; c < ncolors; ++c) nchunks[c] = (plan.bytes[c] + plan.pipeline_width - 1) / plan.pipeline_width;

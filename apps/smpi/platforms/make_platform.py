@@ -286,14 +286,14 @@ def with_properties(body, props):
 
 
 def with_bgp_coordinates(body, nodes):
-    """BG/P's (x, y, z) of every node for the simulated DCMF broadcast (apps/smpi/glue/dcmf_*):
+    """BG/P's (x, y, z) of every node (bgp, bgp-torus) for the simulated DCMF broadcast (glue/dcmf_*):
     hympi_bgp_dims "X,Y,Z" and hympi_bgp_wrap "0,0,0" (mesh) or "1,1,1" (torus) on every host,
     and hympi_bgp_coords "x,y,z" on each mesh host. A torus cluster cannot carry per-host
     properties: there node-<i>'s coordinates are node_coords(i, dims), X fastest (SimGrid's
     own torus numbering), and the glue derives them from the host's name. t (the core) is the
     rank's place among its node's ranks, known only at run time."""
     dims = torus_dims(nodes)
-    wrap = "0,0,0" if nodes <= BGP_MESH_MAX_NODES else "1,1,1"
+    wrap = "1,1,1" if "<cluster" in body else "0,0,0"  # SimGrid's torus cluster, or bgp's mesh zone
     shared = (f'      <prop id="hympi_bgp_dims" value="{dims[0]},{dims[1]},{dims[2]}"/>\n'
               f'      <prop id="hympi_bgp_wrap" value="{wrap}"/>\n')
 
@@ -379,7 +379,7 @@ def main(argv=None):
         props += fair_props
     if props:
         body = with_properties(body, props)
-    if a.machine == "bgp":
+    if a.machine in ("bgp", "bgp-torus"):
         body = with_bgp_coordinates(body, nodes)  # for the simulated DCMF broadcast
     args = " ".join(sys.argv[1:] if argv is None else argv)
     args = re.sub(r" --sharing[ =]route\b", "", args)  # the default: today's file byte for byte
