@@ -1,9 +1,10 @@
 // SMPI test of BG/P's DCMF broadcast (apps/smpi/glue/dcmf_*), on a bgp platform with block
 // placement (make_platform.py bgp). usage:
-//   hympi-smpi-dcmf-test check            every rank's (x,y,z,t) distinct; shapes of the
+//   hympi-smpi-dcmf-test check [quick]    every rank's (x,y,z,t) distinct; shapes of the
 //                                         world, a RECT and an IRREG communicator; the
 //                                         rectangle broadcast delivers the root's exact bytes
-//                                         (roots 0, last, middle; sizes around the thresholds)
+//                                         (roots 0, last, middle; sizes around the thresholds,
+//                                         or three sizes with quick)
 //   hympi-smpi-dcmf-test time MIN_BINOM MIN_ONE [N STRIDE]
 //                                         1 MiB on the first half of the ranks (or N ranks
 //                                         STRIDE apart from rank 0; RECT): the
@@ -90,7 +91,7 @@ double timed(MPI_Comm c, dcmf::CommInfo& info, Bcast bcast, long long bytes) {
   return end - start;
 }
 
-void check() {
+void check(bool quick) {
   // Every rank's coordinates are distinct and t runs over the node's ranks.
   dcmf::CommInfo world;
   dcmf::describe(MPI_COMM_WORLD, world);
@@ -107,7 +108,9 @@ void check() {
     dcmf::describe(third, t);
     if (t.shape.shape() != dcmf::Shape::irreg) fail(std::string("every 3rd rank should be IRREG, is ") + dcmf::name(t.shape.shape()));
   }
-  const std::vector<long long> sizes = {1, 100, 128, 129, 1024, 1025, 8192, 8193, 65536, 65537, 300000};
+  const std::vector<long long> sizes = quick ? std::vector<long long>{1000, 65537, 300000}
+                                             : std::vector<long long>{1, 100, 128, 129, 1024, 1025, 8192, 8193, 65536,
+                                                                      65537, 300000};
   check_bytes(MPI_COMM_WORLD, world, sizes, "world, rectangle", rect_multi);
   if (half != MPI_COMM_NULL) {
     dcmf::describe(half, h);
@@ -174,15 +177,15 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
   const std::string mode = argc > 1 ? argv[1] : "";
-  if (mode == "check") {
-    check();
+  if (mode == "check" && argc <= 3) {
+    check(argc == 3 && std::string(argv[2]) == "quick");
   } else if (mode == "time" && (argc == 4 || argc == 6)) {
     time(std::atof(argv[2]), std::atof(argv[3]), argc == 6 ? std::atoi(argv[4]) : size_ / 2,
          argc == 6 ? std::atoi(argv[5]) : 1);
   } else if (mode == "full") {
     full();
   } else {
-    if (rank_ == 0) std::fprintf(stderr, "usage: %s check | time MIN_BINOM MIN_ONE [N STRIDE] | full\n", argv[0]);
+    if (rank_ == 0) std::fprintf(stderr, "usage: %s check [quick] | time MIN_BINOM MIN_ONE [N STRIDE] | full\n", argv[0]);
     MPI_Finalize();
     return 2;
   }
