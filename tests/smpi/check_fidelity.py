@@ -13,7 +13,8 @@ should and only that, on tiny simulations of apps/smpi/glue's simulated MPI laye
   eager      1200 vs 65536: an isolated 8 KiB broadcast over 4 nodes changes (eager is slower)
   bcast      the MPICH rule's picks at its thresholds; bit-exact broadcasts (every algorithm,
              MPI_Bcast through the layer, 5/8/12 ranks, several roots, counts, a strided type)
-  ring_merge S = 1 equals the plain ring exactly; S = 4 stays within 3% of it; bytes still exact
+  ring_merge S = 1 equals the plain ring exactly; S = 4 stays within 0.2% of it (12 ranks, 1 MiB);
+             bytes still exact (bcast part)
   scripts    run-hier-bcast.sh at 16 ranks: faithful rows carry the six columns, legacy rows
              today's; faithful differs from legacy
 usage: check_fidelity.py ROOT SMPI_BIN   (exit 77 without SimGrid or the probe)
@@ -124,6 +125,10 @@ def check_options():
     if r.stdout.strip() != "0|faithful;sharing=route;overheads=smpi;eager_bytes=65536;bcast=smpi:scatter_LR_allgather|" \
                            "|--cfg=smpi/bcast:scatter_LR_allgather||unset|scatter_LR_allgather":
         fail(f"--bcast ALG alone must run as before (SMPI's algorithm, today's columns): {r.stdout!r}")
+    r = fidelity_setup("bgp", "scatter_LR_allgather", fidelity="legacy", eager_bytes="0")  # the session-9 runs
+    if r.stdout.split("|")[:3] != ["0", "faithful;sharing=route;overheads=smpi;eager_bytes=0;bcast=smpi:scatter_LR_allgather",
+                                   "eager_bytes=0"]:
+        fail(f"--fidelity legacy --eager-bytes 0 must write today's columns (eager_bytes only): {r.stdout!r}")
     for opts, message in ((dict(fidelity="best"), "--fidelity must be faithful or legacy, got 'best'"),
                           (dict(sharing="equal"), "--sharing must be fair or route, got 'equal'"),
                           (dict(overheads="some"), "--overheads must be all or smpi, got 'some'"),
@@ -212,8 +217,9 @@ def check_ring_merge(tmp):
                   .get("time_s", "nan"))
     if t[1] != unset:
         fail(f"ring_merge 1 must be the plain ring exactly: {t[1]} vs {unset}")
-    if not abs(t[4] - t[1]) <= 0.03 * t[1] or t[4] == t[1]:
-        fail(f"ring_merge 4: {t[4]} s vs {t[1]} s (expected a change within 3%)")
+    # With its (S-1) step charges the merged ring stays within 0.2% here (+0.03%); without them -0.49%.
+    if not abs(t[4] - t[1]) <= 0.002 * t[1] or t[4] == t[1]:
+        fail(f"ring_merge 4: {t[4]} s vs {t[1]} s (expected a change within 0.2%)")
     print(f"check_fidelity: ring_merge ok (12 ranks, 1 MiB: S=1 {t[1] * 1e3:.5f} ms, S=4 {t[4] * 1e3:.5f} ms, "
           f"{(t[4] / t[1] - 1) * 100:+.2f}%)")
 
@@ -254,7 +260,7 @@ def main():
         which = sys.argv[3].split(",") if len(sys.argv) > 3 else ["sharing", "overheads", "eager", "bcast", "ring_merge",
                                                                  "scripts"]
         for part in which:
-            globals()[f"check_{part}"](tmp)
+            globals()[f"check_{part}"](tmp)  # prints its "ok" line even after a failure: FAILS decides
     if FAILS:
         print(f"check_fidelity: {len(FAILS)} failure(s)")
         return 1
