@@ -16,7 +16,7 @@ should and only that, on tiny simulations of apps/smpi/glue's simulated MPI laye
   ring_merge S = 1 equals the plain ring exactly; S = 4 stays within 0.2% of it (12 ranks, 1 MiB);
              bytes still exact (bcast part)
   scripts    run-hier-bcast.sh at 16 ranks: faithful rows carry the six columns, legacy rows
-             today's; faithful differs from legacy
+             today's; faithful differs from legacy; a 16-rank run-sweep.sh --machine bgp is faithful
 usage: check_fidelity.py ROOT SMPI_BIN   (exit 77 without SimGrid or the probe)
 """
 import csv
@@ -200,7 +200,8 @@ def check_bcast(tmp):
         if got != [(pick, str(size), str(np))]:
             fail(f"mpich rule at {size} B on {np} ranks: {got}, expected {pick}")
     for np in (5, 8, 12):
-        for kw in (dict(bcast="mpich"), dict(bcast="mpich", sharing="fair", overheads="all", merge=3)):
+        for kw in (dict(bcast="mpich"), dict(bcast="mpich", sharing="fair", overheads="all", merge=3),
+                   dict(bcast="dcmf", sharing="fair", overheads="all")):  # dcmf: BG/P's rule, or the MPICH fallback
             v = probe(tmp, np, ["check"], **kw)[0]
             if not v.get("check", "").startswith("ok"):
                 fail(f"bit-exact broadcasts at {np} ranks ({kw}): {v.get('check')}")
@@ -246,6 +247,15 @@ def check_scripts(tmp):
                         "--groups", "1,4", "--out", os.path.join(tmp, "hier-legacy.csv")], capture_output=True, text=True)
     if r.returncode != 2 or "has other columns" not in r.stderr:
         fail(f"faithful rows into a legacy CSV must be refused before simulating: {r.returncode} {r.stderr!r}")
+    # run-sweep.sh on bgp: faithful by default, its rows carry the columns and say the layer broadcast
+    out = os.path.join(tmp, "sweep.csv")
+    r = subprocess.run([os.path.join(ROOT, "apps/smpi/run-sweep.sh"), "--bin", BIN, "--machine", "bgp", "--ranks", "16",
+                        "-n", "512", "-b", "64", "--steps", "1", "--groups", "1,4", "--ring-merge", "2", "--out", out],
+                       capture_output=True, text=True)
+    rows = list(csv.DictReader(open(out))) if r.returncode == 0 else []
+    if not rows or {(x["fidelity"], x["smpi_bcast"], x["bcast"], x["ring_merge"]) for x in rows} != \
+            {("faithful;ring_merge=2", "-", "dcmf", "2")}:
+        fail(f"run-sweep.sh --machine bgp --ring-merge 2: exit {r.returncode}, rows {rows[:1]}, {r.stderr[-1500:]}")
     print(f"check_fidelity: scripts ok (16 ranks, 64 KiB flat: faithful {float(f[0]['time_s']) * 1e3:.5f} ms, "
           f"legacy {float(l[0]['time_s']) * 1e3:.5f} ms)")
 
