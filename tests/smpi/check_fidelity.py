@@ -177,6 +177,16 @@ def check_overheads(tmp):
         fail(f"overheads=all must add 2.5 us to a 64 KiB blocking send: {t[65536, 'all']} vs {t[65536, 'smpi']} s")
     if not close(t[1024, "all"], t[1024, "smpi"]):
         fail(f"a 1 KiB eager send is charged once either way: all {t[1024, 'all']} s, smpi {t[1024, 'smpi']} s")
+    # notify: a 0-byte signal, no overheads; its payloads in order; the same time either way (2 hops:
+    # 0.2 us + what SimGrid charges a 0-byte message, 0.0376 us here)
+    times = []
+    for sh, o in (("route", "smpi"), ("fair", "all")):
+        v = probe(tmp, 27, ["notify", 0, 2], sharing=sh, overheads=o)[0]
+        times.append(float(v.get("time_s", "nan")))
+        if v.get("payloads") != "1234567890abcdef,7" or not 0.2e-6 <= times[-1] < 0.25e-6:
+            fail(f"notify ({sh}, {o}): {v}, expected payloads 1234567890abcdef,7 in 0.2-0.25 us (no overheads)")
+    if not close(*times):
+        fail(f"notify: route {times[0]} s, fair {times[1]} s (must be equal)")
     print(f"check_fidelity: overheads ok (64 KiB {t[65536, 'smpi'] * 1e6:.2f} -> {t[65536, 'all'] * 1e6:.2f} us; "
           f"1 KiB {t[1024, 'all'] * 1e6:.3f} us both)")
 
