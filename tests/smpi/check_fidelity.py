@@ -6,7 +6,7 @@ should and only that, on tiny simulations of apps/smpi/glue's simulated MPI laye
              --sharing route: today's file byte for byte (no SimGrid)
   options    fidelity_setup (run-common.sh): presets, overrides, the fidelity column, bad
              values refused with exit 2 naming the option (no SimGrid)
-  sharing    fair vs route: an isolated message takes the same time (1 and 4 hops); two flows
+  sharing    fair vs route: an isolated message takes the same time (mesh 1 and 4 hops, torus); two flows
              on a link (1 vs 2 hops) share it 2:1 under route and 1:1 under fair
   overheads  all vs smpi: a 64 KiB blocking send pays 2.5 us more (SMPI charged none); a 1 KiB
              eager send pays the same (charged once, not twice)
@@ -150,6 +150,12 @@ def check_sharing(tmp):
         t = {s: float(probe(tmp, 27, ["p2p", 65536, 0, dst], sharing=s)[0].get("time_s", "nan")) for s in ("route", "fair")}
         if not close(t["route"], t["fair"]):
             fail(f"an isolated message 0 -> {dst}: fair {t['fair']} s, route {t['route']} s (must be equal)")
+    # The torus cluster (512 nodes, 8x8x8): node 0 -> node 300 = (4,5,4) is 4 + 3 + 4 = 11 hops with
+    # the wrap-around; the hop count taken from SimGrid's route must match the links' latency
+    t = {s: float(probe(tmp, 512, ["p2p", 65536, 0, 300], sharing=s, platform_ranks=512)[0].get("time_s", "nan"))
+         for s in ("route", "fair")}
+    if not close(t["route"], t["fair"]) or t["route"] <= 154.34e-6:
+        fail(f"torus, 0 -> 300: fair {t['fair']} s, route {t['route']} s (must be equal, above one hop's 154.34 us)")
     # Ranks 0,1 on node 0 (0,0,0), 2,3 on node 1, 4,5 on node 2: 2 -> 4 is one hop (x+-1), 0 -> 5 two
     # (x+-0, x+-1): they share x+-1.
     res = {}
