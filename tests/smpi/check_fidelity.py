@@ -13,7 +13,8 @@ should and only that, on tiny simulations of apps/smpi/glue's simulated MPI laye
   eager      1200 vs 65536: an isolated 8 KiB broadcast over 4 nodes changes (eager is slower)
   bcast      the MPICH rule's picks at its thresholds; bit-exact broadcasts (every algorithm,
              MPI_Bcast through the layer, 5/8/12 ranks, several roots, counts, a strided type)
-  ring_merge S = 1 equals the plain ring exactly; S = 4 stays within 0.2% of it (12 ranks, 1 MiB);
+  ring_merge the layer's plain ring with legacy charges equals SMPI's scatter_LR_allgather to the
+             last digit; S = 1 equals the plain ring exactly; S = 4 stays within 0.2% of it (12 ranks, 1 MiB);
              bytes still exact (bcast part)
   scripts    run-hier-bcast.sh at 16 ranks: faithful rows carry the six columns, legacy rows
              today's; faithful differs from legacy; a 16-rank run-sweep.sh --machine bgp is faithful
@@ -234,6 +235,11 @@ def check_ring_merge(tmp):
                   .get("time_s", "nan"))
     if t[1] != unset:
         fail(f"ring_merge 1 must be the plain ring exactly: {t[1]} vs {unset}")
+    # The layer's plain scatter + ring with SMPI's charges is SMPI's scatter_LR_allgather to the last digit
+    mine, smpi = (float(probe(tmp, 12, ["bcast", 1 << 20, 3], bcast=b, smpi_bcast="scatter_LR_allgather")[0]
+                        .get("time_s", "nan")) for b in ("mpich", "smpi"))
+    if mine != smpi:
+        fail(f"the layer's scatter + ring (legacy charges) {mine} s, SMPI's scatter_LR_allgather {smpi} s: must be equal")
     # With its (S-1) step charges the merged ring stays within 0.2% here (+0.03%); without them -0.49%.
     if not abs(t[4] - t[1]) <= 0.002 * t[1] or t[4] == t[1]:
         fail(f"ring_merge 4: {t[4]} s vs {t[1]} s (expected a change within 0.2%)")
