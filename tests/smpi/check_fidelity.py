@@ -216,9 +216,10 @@ def check_bcast(tmp):
         got = re.findall(r"hympi sim bcast: mpich (\w+) bytes=(\d+) ranks=(\d+)", err)
         if got != [(pick, str(size), str(np))]:
             fail(f"mpich rule at {size} B on {np} ranks: {got}, expected {pick}")
-    for np in (5, 8, 12):
-        for kw in (dict(bcast="mpich"), dict(bcast="mpich", sharing="fair", overheads="all", merge=3),
-                   dict(bcast="dcmf", sharing="fair", overheads="all")):  # dcmf: BG/P's rule, or the MPICH fallback
+    plain, merged = dict(bcast="mpich"), dict(bcast="mpich", sharing="fair", overheads="all", merge=3)
+    dcmf = dict(bcast="dcmf", sharing="fair", overheads="all")  # BG/P's rule, or the MPICH fallback
+    for np, kws in ((5, (plain, dcmf)), (8, (merged, dcmf)), (12, (plain, merged))):
+        for kw in kws:
             v = probe(tmp, np, ["check"], **kw)[0]
             if not v.get("check", "").startswith("ok"):
                 fail(f"bit-exact broadcasts at {np} ranks ({kw}): {v.get('check')}")
