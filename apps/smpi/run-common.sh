@@ -97,8 +97,8 @@ USAGE
 #                        only SMPI's internal broadcasts (communicator creation): binomial_tree
 #     smpi_bcast_column  the smpi_bcast column: the algorithm of MPI_Bcast if SMPI's, "-" if the layer's
 #     fidelity           faithful | legacy | faithful;KEY=VALUE;... (the settings that differ from faithful)
-#     fidelity_in_use    0 for the legacy set, and for the older options alone (--bcast ALG,
-#                        --eager-bytes E, no new option): rows keep today's columns, so the committed
+#     fidelity_in_use    0 for the legacy set, also with the older options (--bcast ALG, --eager-bytes E)
+#                        beside --fidelity legacy or alone: rows keep today's columns, so the committed
 #                        CSVs regenerate in place; else 1
 #     fidelity_cfg       ( smpirun --cfg arguments: smpi/bcast, smpi/send-is-detached-thresh )
 #     fidelity_platform  ( make_platform.py arguments: --sharing fair, or none )
@@ -108,8 +108,8 @@ USAGE
 #   the simulated MPI layer (apps/smpi/glue/sim_settings.hpp); not in use: unset (as before).
 fidelity_setup() {  # fidelity_setup MACHINE LEGACY_BCAST
   local machine="$1" legacy_bcast="$2" preset="${fidelity:-}" given=0 v eager_given="${eager_bytes:+1}"
-  # A new option given: --bcast dcmf|mpich|smpi:ALG counts, the older --bcast ALG does not.
-  for v in "$fidelity" "$sharing" "$overheads" "$ring_merge"; do [ -z "$v" ] || given=1; done
+  # A new option given (--fidelity legacy and the older --bcast ALG do not count: they name today's runs).
+  for v in "$sharing" "$overheads" "$ring_merge"; do [ -z "$v" ] || given=1; done
   case "$bcast" in dcmf|mpich|smpi:*) given=1 ;; esac
   case "$preset" in
     "") [ "$machine" = bgp ] && preset=faithful || preset=legacy ;;
@@ -151,6 +151,10 @@ fidelity_setup() {  # fidelity_setup MACHINE LEGACY_BCAST
   fi
   if [ "$ring_merge" -gt 1 ] && [[ "$bcast" == smpi:* ]]; then
     echo "$script: --ring-merge merges the layer's ring: it needs --bcast dcmf or mpich, not $bcast" >&2; exit 2
+  fi
+  if [ "$sharing" = fair ] && [[ "$bcast" == smpi:* ]]; then  # allowed (one setting at a time), but say what it misses
+    echo "$script: note: --sharing fair with SMPI's broadcast ($bcast): its messages pay no hop latency (0-latency links;" \
+      "only the layer's messages are charged it)" >&2
   fi
   # The fidelity column: a preset's name, or faithful plus what differs from it.
   local diff=""

@@ -3,11 +3,13 @@
 //   p2p BYTES SRC DST        one hympi_sim::send SRC -> DST: the receiver's completion time
 //   mpi_p2p BYTES SRC DST    the same with plain MPI_Send / MPI_Recv
 //   flows BYTES S1 D1 S2 D2  two simultaneous layer messages: each receiver's completion time
+//   notify SRC DST           two notifies with payloads: the payloads and the first one's arrival
 //   bcast BYTES ROOT         one MPI_Bcast on the world: the last rank's completion time
 //   check                    bit-exact broadcasts (MPI_Bcast and every layer algorithm) over
 //                            several communicators, roots, counts and datatypes: "check=ok CASES"
 #include <mpi.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -52,6 +54,23 @@ void flows(int bytes, int s1, int d1, int s2, int d2) {
   if (me == d2) hympi_sim::recv(buf.data(), bytes, MPI_BYTE, s2, 7, MPI_COMM_WORLD);
   if (me == d1) std::printf("flow1_s=%.12g\n", MPI_Wtime());
   if (me == d2) std::printf("flow2_s=%.12g\n", MPI_Wtime());
+}
+
+// Two notifies SRC -> DST (payloads 0x1234567890abcdef, then 7): DST prints both payloads and the
+// first one's arrival time (a 0-byte message: the route's latency, no overheads).
+void notify(int src, int dst) {
+  const int me = world_rank();
+  if (me == src) {
+    hympi_sim::notify(dst, 3, MPI_COMM_WORLD, 0x1234567890abcdefULL);
+    hympi_sim::notify(dst, 3, MPI_COMM_WORLD, 7);
+  } else if (me == dst) {
+    std::uint64_t first = 0, second = 0;
+    hympi_sim::wait_notify(src, 3, MPI_COMM_WORLD, &first);
+    const double t = MPI_Wtime();
+    hympi_sim::wait_notify(MPI_ANY_SOURCE, 3, MPI_COMM_WORLD, &second);
+    std::printf("payloads=%llx,%llx\ntime_s=%.12g\n", static_cast<unsigned long long>(first),
+                static_cast<unsigned long long>(second), t);
+  }
 }
 
 void bcast(int bytes, int root) {
@@ -144,12 +163,14 @@ int main(int argc, char** argv) {
     p2p(mode == "p2p", arg(2), arg(3), arg(4));
   else if (mode == "flows")
     flows(arg(2), arg(3), arg(4), arg(5), arg(6));
+  else if (mode == "notify")
+    notify(arg(2), arg(3));
   else if (mode == "bcast")
     bcast(arg(2), arg(3));
   else if (mode == "check")
     check();
   else if (world_rank() == 0)
-    std::fprintf(stderr, "usage: sim_fidelity_probe p2p|mpi_p2p|flows|bcast|check ...\n");
+    std::fprintf(stderr, "usage: sim_fidelity_probe p2p|mpi_p2p|flows|notify|bcast|check ...\n");
   MPI_Finalize();
   return 0;
 }

@@ -15,8 +15,11 @@
 //   hympi_fence_us         a memory fence: what MPI_Win_sync costs (win_sync_cost.cpp charges it)
 //   hympi_net_send_overhead_us / hympi_net_recv_overhead_us
 //                          software overhead per OFF-node message, charged to the sender
-//                          (as above) and to the receiver: the MPI stack's share of the
-//                          machine's end-to-end latency (the bgp platform; 0 elsewhere).
+//                          (as above) and to the receiver (SMPI: only when the sender was
+//                          detached): the MPI stack's share of the machine's end-to-end
+//                          latency (the bgp platform; 0 elsewhere).
+// A message the simulated MPI layer charges itself (overheads = all, sim_p2p.cpp) is charged
+// nothing here: no double charge.
 //                          Here, not in smpi/os or smpi/or: a registered op-cost callback
 //                          replaces those settings for every message.
 // A larger copy on node h starting at time t runs at min(core, node / k), k = h's

@@ -26,9 +26,11 @@ Machines
               - Per-message software overhead: MPI latency on BG/P is ~2.5-3 us nearest
                 neighbour (Alam et al., SC'08; Kumar et al., "The deep computing messaging
                 framework", ICS'08), almost all of it software. 1.25 us is charged to the
-                sender and 1.25 us to the receiver of every off-node message
-                (hympi_net_send/recv_overhead_us, read by apps/smpi/glue/onnode_cost.cpp's
-                op-cost callbacks). Not smpi/os|or|ois: the glue's callback replaces those
+                sender and 1.25 us to the receiver of an off-node message
+                (hympi_net_send/recv_overhead_us): by the simulated MPI layer on every
+                message of its broadcasts with the fidelity setting overheads=all, else by
+                apps/smpi/glue/onnode_cost.cpp's op-cost callbacks, which SMPI applies only
+                to eager or nonblocking sends (apps/smpi/README.md "Fidelity settings"). Not smpi/os|or|ois: the glue's callback replaces those
                 settings, and a latency factor would not occupy the rank (a root's sends of
                 a binomial tree or a ring's steps would overlap their overheads).
               - Compute: 2.25 Gflop/s per core, the thesis' rate: its SUMMA at 16384 cores,
@@ -41,9 +43,11 @@ Machines
                 SUMMA's, with 4 ranks per node) it returns SMP_binomial, and it takes
                 scatter + recursive doubling for any even size. For the thesis' messages
                 (512 KiB and 1 MiB panels on 8 or more ranks) the rule picks scatter +
-                ring, so run-sweep.sh and run-hier-bcast.sh use
+                ring, so run-sweep.sh and run-hier-bcast.sh used
                 --cfg=smpi/bcast:scatter_LR_allgather for bgp (on fewer than 8 ranks the
-                rule would pick binomial: a known difference).
+                rule would pick binomial: a known difference); that is the legacy fidelity
+                set now, and the faithful one broadcasts with BG/P's DCMF rule in the
+                simulated MPI layer (--bcast dcmf; --bcast mpich: the rule itself).
               - Placement (--placement): block (TXYZ, a node's 4 ranks consecutive) or
                 xyzt (BG/P's default mapping: X first, one rank per node per sweep).
               On-node costs as bgp-torus.
