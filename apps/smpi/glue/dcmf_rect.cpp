@@ -9,8 +9,9 @@
 // the final receiver's overhead per chunk, hop latency under fair sharing. Model and source:
 // apps/smpi/README.md, "BG/P's broadcast (DCMF)".
 //
-// Data: the root snapshots its bytes once per broadcast (shared_ptr); every message carries
-// that snapshot, a receiver copies its chunk out of it, and the last holder frees it. Ranks
+// Data: the root snapshots its bytes once per broadcast (shared_ptr; none from an SMPI
+// shared-malloc buffer, which holds no data); every message carries that snapshot, a receiver
+// copies its chunk out of it, and the last holder frees it. Ranks
 // are cooperative threads of one process, so no locking; packets of a later broadcast that
 // arrive early are kept (per rank) until the rank gets there.
 #include "dcmf_rect.hpp"
@@ -22,6 +23,7 @@
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
+#include <smpi/smpi.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -31,6 +33,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace hympi_sim::dcmf {
@@ -261,7 +264,12 @@ void bcast_rectangle(char* buf, long long bytes, int root, CommInfo& info, bool 
   }
 
   Bytes data;
-  if (is_root) data = std::make_shared<const std::vector<char>>(buf, buf + bytes);
+  if (is_root) {  // an SMPI shared-malloc buffer holds no data (timing runs): an empty snapshot, no copies
+    std::vector<std::pair<std::size_t, std::size_t>> private_blocks;
+    std::size_t offset = 0;
+    data = smpi_is_shared(buf, private_blocks, &offset) ? std::make_shared<const std::vector<char>>()
+                                                         : std::make_shared<const std::vector<char>>(buf, buf + bytes);
+  }
   std::vector<long long> got(ncolors, 0);
   std::vector<s4u::CommPtr> gets(ncolors), notes;
   std::vector<Packet*> slots(ncolors, nullptr);
@@ -306,7 +314,7 @@ void bcast_rectangle(char* buf, long long bytes, int root, CommInfo& info, bool 
   auto take = [&](Packet* p) {
     if (p->charged && p->hops > 0) s4u::this_actor::sleep_for(recv_net);  // off-node final receiver
     if (hop_lat > 0 && p->hops > 0) s4u::this_actor::sleep_for(p->hops * hop_lat);
-    std::memcpy(buf + p->offset, p->data->data() + p->offset, static_cast<std::size_t>(p->len));
+    if (!p->data->empty()) std::memcpy(buf + p->offset, p->data->data() + p->offset, static_cast<std::size_t>(p->len));
     if (!data) data = p->data;
     if (!p->relay.empty()) {  // relay the line's next stretch, uncharged
       auto it = std::find_if(streams.begin(), streams.end(),
