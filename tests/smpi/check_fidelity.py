@@ -16,6 +16,7 @@ should and only that, on tiny simulations of apps/smpi/glue's simulated MPI laye
   ring_merge the layer's plain ring with legacy charges equals SMPI's scatter_LR_allgather to the
              last digit; S = 1 equals the plain ring exactly; S = 4 stays within 0.2% of it (12 ranks, 1 MiB);
              bytes still exact (bcast part)
+  linked     hympi-summa, hympi-smpi-hier-bcast, hympi-bench-collectives obey HYMPI_SIM_BCAST
   scripts    run-hier-bcast.sh at 16 ranks: faithful rows carry the six columns, legacy rows
              today's; faithful differs from legacy; a 16-rank run-sweep.sh --machine bgp is faithful
 usage: check_fidelity.py ROOT SMPI_BIN   (exit 77 without SimGrid or the probe)
@@ -248,6 +249,24 @@ def check_ring_merge(tmp):
           f"{(t[4] / t[1] - 1) * 100:+.2f}%)")
 
 
+def check_linked(tmp):
+    """Every SMPI binary that broadcasts carries the layer: HYMPI_SIM_BCAST=mpich is obeyed (an object
+    library reaches only the targets linking it directly; hympi-summa once ran without it)."""
+    plat = platform(tmp, 27, 1)
+    env = dict(os.environ, HYMPI_SIM_BCAST="mpich", HYMPI_SIM_BCAST_LOG="1", OPENBLAS_NUM_THREADS="1")
+    runs = {"hympi-summa": ["--grid", "2x2", "-N", "512", "-b", "64", "--max-steps", "1", "-a", "summa", "--reps", "1",
+                            "--warmup", "0", "--check", "none", "--no-reference-dgemm"],
+            "hympi-smpi-hier-bcast": ["65536", "1", "1"],
+            "hympi-bench-collectives": ["--ops", "bcast", "--variants", "pure", "--min-size", "2048", "--max-size", "2048",
+                                        "-i", "1", "-x", "0", "--no-progress"]}
+    for exe, args in runs.items():
+        r = subprocess.run(["smpirun", "-np", "4", "-platform", plat, "-hostfile", plat[:-4] + ".hosts"] + smpi_flags()
+                           + [os.path.join(BIN, exe)] + args, capture_output=True, text=True, env=env, timeout=120)
+        if r.returncode != 0 or "hympi sim bcast: mpich" not in r.stderr:
+            fail(f"{exe} does not run the layer's MPI_Bcast (exit {r.returncode}): {r.stderr[-800:]}")
+    print(f"check_fidelity: linked ok ({', '.join(runs)} broadcast through the layer)")
+
+
 def check_scripts(tmp):
     rows = {}
     for preset in ("faithful", "legacy"):
@@ -291,7 +310,7 @@ def main():
             print("check_fidelity: no SMPI build or smpirun: simulations skipped")
             return 77 if not FAILS else 1
         which = sys.argv[3].split(",") if len(sys.argv) > 3 else ["sharing", "overheads", "eager", "bcast", "ring_merge",
-                                                                 "scripts"]
+                                                                 "linked", "scripts"]
         for part in which:
             globals()[f"check_{part}"](tmp)  # prints its "ok" line even after a failure: FAILS decides
     if FAILS:

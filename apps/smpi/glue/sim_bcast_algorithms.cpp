@@ -131,17 +131,19 @@ int scatter_bytes(char* b, int n, int piece, const Ranks& r, MPI_Comm comm) {
 
 // What one more ring step would have cost beyond its bytes, for a merged ring: the route's
 // latency (fair: hops x hop latency; route: the links' latency) and the overheads the settings
-// charge (all: the layer's; smpi: SMPI's callbacks, which charge only eager sends).
+// charge (all: the layer's, both sides; smpi: SMPI's callbacks, which charge a step's send
+// (sendrecv's send is nonblocking) and its receive only when that send was eager).
 double ring_step_charge(sg_host_t from, sg_host_t to, int piece) {
   const Settings& s = settings();
   const state::Route& route = state::route(from, to);
   const state::HostCosts& sender = state::costs_of(from);
   const state::HostCosts& receiver = state::costs_of(to);
   double t = 0;
-  if (from != to) t += s.fair_sharing ? route.hops * receiver.hop_latency_s : route.latency_s;
-  bool charged = s.all_overheads;
-  if (!charged) charged = piece < simgrid::config::get_value<int>("smpi/send-is-detached-thresh");
-  if (charged) t += from == to ? sender.shm_send_s : sender.net_send_s + receiver.net_recv_s;
+  if (from == to) return sender.shm_send_s;  // on-node: the sender's overhead only, either way
+  t += s.fair_sharing ? route.hops * receiver.hop_latency_s : route.latency_s;
+  t += sender.net_send_s;
+  if (s.all_overheads || piece < simgrid::config::get_value<int>("smpi/send-is-detached-thresh"))
+    t += receiver.net_recv_s;
   return t;
 }
 
