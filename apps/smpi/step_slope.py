@@ -27,7 +27,7 @@ TIMES = ["time_s", "bcast_s", "dgemm_s"]
 # Columns that name a configuration (a run's step count and results are not among them).
 KEY = ["machine", "smpi_bcast", "ranks", "algorithm", "policy", "sync", "m", "n", "k", "P", "Q", "I", "J",
        "b", "M"]
-OPTIONAL_KEY = ["eager_bytes"]  # run-sweep.sh --eager-bytes: only its rows have it
+OPTIONAL_KEY = ["eager_bytes", "fidelity"]  # only rows of --eager-bytes / the fidelity settings have them
 EXTRA = ["steps_fit", "one_step_scaled_s", "one_step_vs_slope", "one_step_accepted"]
 
 
