@@ -8,6 +8,7 @@
 //   check                    bit-exact broadcasts (MPI_Bcast and every layer algorithm) over
 //                            several communicators, roots, counts and datatypes: "check=ok CASES"
 #include <mpi.h>
+#include <simgrid/actor.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -147,6 +148,21 @@ void check() {
             failed += one_case(a.alg, comm, root, count, strided != 0, a.name);
             ++cases;
           }
+  }
+  // A root that comes late to a 1-element scatter + ring: with merged steps the other ranks' rings
+  // need not wait for it (one piece, on the root), yet they must end with its bytes.
+  {
+    int size = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const int root = size - 1;
+    int value_in = me == root ? 424242 : -1;
+    if (me == root) sg_actor_sleep_for(1e-3);
+    hympi_sim::bcast_scatter_ring(&value_in, 1, MPI_INT, root, MPI_COMM_WORLD);
+    int bad = value_in != 424242, all_bad = 0;
+    MPI_Allreduce(&bad, &all_bad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (all_bad && me == 0) std::printf("FAIL late root: %d ranks wrong\n", all_bad);
+    failed += all_bad ? 1 : 0;
+    ++cases;
   }
   MPI_Comm_free(&halves);
   MPI_Comm_free(&thirds);
