@@ -5,7 +5,8 @@
 //     Topology::of) and the CSV verdict broadcast (RecordCsv::open); they leave the ranks
 //     skewed as the app's do when they reach the first barrier;
 //   - per multiply the engine's grid communicators (hympi::TwoLevelGrid: outer row, outer
-//     column, inner row, inner column, built by their members), its schedule
+//     column, inner row, inner column, built by their members), the argument agreements
+//     of its broadcast objects' creation, its schedule
 //     (hsumma_schedule, M = b), a world barrier, then per panel step the engine's phase
 //     order: outer A, outer B (only the ranks at the owner's place in their group), inner A,
 //     inner B (MPI_Bcast of the panel's count of 8-byte elements from the owner's position),
@@ -19,6 +20,7 @@
 #include <smpi/smpi.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <vector>
 
@@ -51,9 +53,25 @@ int panel_bcast(void* buffer, std::int64_t count, int root, MPI_Comm comm) {
   return 1;
 }
 
+// What creating the engine's broadcast object on `comm` sends (Bcast::create, lib/src/bcast.cpp):
+// the argument agreement of the core's checked_together (one int, MIN) and require_same
+// (7 values and their negatives as int64, MAX). None on a communicator of one rank.
+void creation_agreement(MPI_Comm comm) {
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  if (size == 1) return;
+  int mine = 0, first = 0;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+  std::int64_t values[14] = {}, extremes[14];
+  MPI_Allreduce(values, extremes, 14, MPI_INT64_T, MPI_MAX, comm);
+}
+
 Times multiply(const Options& o, const Variant& v, const std::vector<hympi::hsumma::OuterStep>& schedule,
                void* buffer, std::vector<double>& marks) {
   const hympi::TwoLevelGrid grid(MPI_COMM_WORLD, {o.P, o.Q, v.I, v.J, hympi::GridOrder::row_major, false});
+  // The engine's panel broadcasts are created in CheckerboardPanels' order: A outer, A inner, B outer, B inner.
+  for (MPI_Comm comm : {grid.outer_row_comm(), grid.inner_row_comm(), grid.outer_col_comm(), grid.inner_col_comm()})
+    creation_agreement(comm);
   const int gr = grid.shape().group_rows(), gc = grid.shape().group_cols();
   const std::int64_t rows = o.n / o.P, cols = o.n / o.Q;  // local rows of A and C, local columns of B and C
   Times t;

@@ -23,7 +23,7 @@ std::string usage() {
          "  --csv FILE    one row per multiply (step_basis=barrier: hympi-summa's time, closing\n"
          "                barrier included) and one per step s = 1..S (step_basis=mark: the\n"
          "                slowest rank's time at the end of step s); '-' = stdout; FILE is overwritten\n"
-         "  -h, --help    this text\n"
+         "  -h, --help    this text (under smpirun give -h: SimGrid takes --help for its own)\n"
          "Exit codes: 0 done, 2 bad usage (message on stderr).\n";
 }
 
