@@ -64,3 +64,127 @@ keep_copy() {  # keep_copy DIR FILE...
     cp "$f" "$dir/.$(basename "$f").$BASHPID" && mv -f "$dir/.$(basename "$f").$BASHPID" "$dir/$(basename "$f")" || return 1
   done
 }
+
+# ---- Fidelity settings (apps/smpi/README.md "Fidelity settings"; issue 41) ----------------
+# The options every run script takes for them (add to $valued; read_options sets the
+# variables of these names, empty = not given):
+fidelity_options="fidelity sharing overheads eager_bytes bcast ring_merge"
+fidelity_usage() {  # the options' --help lines
+  cat <<'USAGE'
+  --fidelity SET    faithful | legacy: the preset of the settings below (default: faithful for --machine
+                    bgp; elsewhere none: today's behaviour, and rows keep their older columns)
+                      faithful  sharing fair, overheads all, eager 1200 B, bcast dcmf  (BG/P as built)
+                      legacy    sharing route, overheads smpi, eager 65536 B, bcast smpi:<the script's
+                                older default>: the committed rows, regenerated exactly
+  --sharing S       fair (0-latency links, hop latency charged per message by the layer) | route
+                    (SimGrid's max-min weights flows by route latency)
+  --overheads O     all (the layer charges both overheads of every message) | smpi (SMPI's op-cost
+                    callbacks: detached or nonblocking sends only)
+  --eager-bytes E   sends below E bytes are eager (smpi/send-is-detached-thresh: 0 to 999999999)
+  --bcast ALG       dcmf (BG/P's rule by communicator shape) | mpich (the thesis' MPICH rule), both the
+                    layer's own MPI_Bcast of charged messages; smpi:ALG or a bare ALG: SMPI's
+                    smpi/bcast algorithm (binomial_tree, scatter_LR_allgather, ...)
+  --ring-merge S    the layer's ring allgather merges S steps per message (+ S-1 step charges;
+                    default 1; needs --bcast dcmf|mpich): a host-time device for scale runs
+USAGE
+}
+# fidelity_setup MACHINE LEGACY_BCAST
+#   Checks and resolves the fidelity options of one run of MACHINE; LEGACY_BCAST is SMPI's
+#   broadcast algorithm the script used before the settings existed ("" = SMPI's default, no
+#   cfg). A bad value exits 2 with a message naming the option ($script: ...). Sets:
+#     sharing overheads eager_bytes bcast ring_merge  the resolved values (bcast: dcmf | mpich | smpi:ALG)
+#     smpi_bcast         SMPI's smpi/bcast algorithm ("" = its default). With dcmf|mpich it runs
+#                        only SMPI's internal broadcasts (communicator creation): binomial_tree
+#     smpi_bcast_column  the smpi_bcast column: the algorithm of MPI_Bcast if SMPI's, "-" if the layer's
+#     fidelity           faithful | legacy | faithful;KEY=VALUE;... (the settings that differ from faithful)
+#     fidelity_in_use    0 for the legacy set, also with the older options (--bcast ALG, --eager-bytes E)
+#                        beside --fidelity legacy or alone: rows keep today's columns, so the committed
+#                        CSVs regenerate in place; else 1
+#     fidelity_cfg       ( smpirun --cfg arguments: smpi/bcast, smpi/send-is-detached-thresh )
+#     fidelity_platform  ( make_platform.py arguments: --sharing fair, or none )
+#     fidelity_labels    ( the row columns fidelity= sharing= overheads= eager_bytes= bcast= ring_merge= );
+#                        not in use: ( eager_bytes=E ) if --eager-bytes was given, else empty
+#   and exports HYMPI_SIM_SHARING, HYMPI_SIM_OVERHEADS, HYMPI_SIM_BCAST, HYMPI_SIM_RING_MERGE for
+#   the simulated MPI layer (apps/smpi/glue/sim_settings.hpp); not in use: unset (as before).
+fidelity_setup() {  # fidelity_setup MACHINE LEGACY_BCAST
+  local machine="$1" legacy_bcast="$2" preset="${fidelity:-}" given=0 v eager_given="${eager_bytes:+1}"
+  # A new option given (--fidelity legacy and the older --bcast ALG do not count: they name today's runs).
+  for v in "$sharing" "$overheads" "$ring_merge"; do [ -z "$v" ] || given=1; done
+  case "$bcast" in dcmf|mpich|smpi:*) given=1 ;; esac
+  case "$preset" in
+    "") [ "$machine" = bgp ] && preset=faithful || preset=legacy ;;
+    faithful|legacy) ;;
+    *) echo "$script: --fidelity must be faithful or legacy, got '$preset'" >&2; exit 2 ;;
+  esac
+  if [ "$preset" = faithful ] && [ "$machine" != bgp ] && [ "$machine" != bgp-torus ]; then
+    echo "$script: --fidelity faithful is BG/P's set (machines bgp, bgp-torus), not $machine; give the settings one by one" >&2
+    exit 2
+  fi
+  # The presets; an option given overrides its preset value.
+  local f_sharing=fair f_overheads=all f_eager=1200 f_bcast=dcmf f_merge=1
+  local l_bcast="smpi:${legacy_bcast:-default}"
+  if [ "$preset" = faithful ]; then
+    sharing="${sharing:-fair}"; overheads="${overheads:-all}"; eager_bytes="${eager_bytes:-1200}"; bcast="${bcast:-dcmf}"
+  else
+    sharing="${sharing:-route}"; overheads="${overheads:-smpi}"; eager_bytes="${eager_bytes:-65536}"; bcast="${bcast:-$l_bcast}"
+  fi
+  ring_merge="${ring_merge:-1}"
+  case "$sharing" in fair|route) ;; *) echo "$script: --sharing must be fair or route, got '$sharing'" >&2; exit 2 ;; esac
+  case "$overheads" in all|smpi) ;; *) echo "$script: --overheads must be all or smpi, got '$overheads'" >&2; exit 2 ;; esac
+  [[ "$eager_bytes" =~ ^[0-9]+$ ]] && [ "${#eager_bytes}" -le 9 ] ||
+    { echo "$script: --eager-bytes must be a byte count (0 to 999999999), got '$eager_bytes'" >&2; exit 2; }
+  eager_bytes=$((10#$eager_bytes))
+  [[ "$ring_merge" =~ ^[0-9]+$ ]] && [ "${#ring_merge}" -le 6 ] && [ "$((10#$ring_merge))" -ge 1 ] ||
+    { echo "$script: --ring-merge must be an integer >= 1, got '$ring_merge'" >&2; exit 2; }
+  ring_merge=$((10#$ring_merge))
+  local bcast_given="$bcast"
+  case "$bcast" in
+    dcmf|mpich) smpi_bcast=binomial_tree ;;
+    smpi:default) smpi_bcast="" ;;
+    smpi:*) smpi_bcast="${bcast#smpi:}" ;;
+    *) smpi_bcast="$bcast"; bcast="smpi:$bcast" ;;  # a bare SMPI algorithm: the older --bcast ALG
+  esac
+  [[ "$smpi_bcast" =~ ^[A-Za-z0-9_]*$ ]] && [ "$bcast" != "smpi:" ] ||
+    { echo "$script: --bcast must be dcmf, mpich, smpi:ALG or an SMPI algorithm name, got '$bcast_given'" >&2; exit 2; }
+  if [ "$bcast" = dcmf ] && [ "$machine" != bgp ] && [ "$machine" != bgp-torus ]; then
+    echo "$script: --bcast dcmf is BG/P's rule (machines bgp, bgp-torus), not $machine" >&2; exit 2
+  fi
+  if [ "$ring_merge" -gt 1 ] && [[ "$bcast" == smpi:* ]]; then
+    echo "$script: --ring-merge merges the layer's ring: it needs --bcast dcmf or mpich, not $bcast" >&2; exit 2
+  fi
+  if [ "$sharing" = fair ] && [[ "$bcast" == smpi:* ]]; then  # allowed (one setting at a time), but say what it misses
+    echo "$script: note: --sharing fair with SMPI's broadcast ($bcast): its messages pay no hop latency (0-latency links;" \
+      "only the layer's messages are charged it)" >&2
+  fi
+  # The fidelity column: a preset's name, or faithful plus what differs from it.
+  local diff=""
+  [ "$sharing" = "$f_sharing" ] || diff+=";sharing=$sharing"
+  [ "$overheads" = "$f_overheads" ] || diff+=";overheads=$overheads"
+  [ "$eager_bytes" = "$f_eager" ] || diff+=";eager_bytes=$eager_bytes"
+  [ "$bcast" = "$f_bcast" ] || diff+=";bcast=$bcast"
+  [ "$ring_merge" = "$f_merge" ] || diff+=";ring_merge=$ring_merge"
+  if [ -z "$diff" ]; then fidelity=faithful
+  elif [ "$sharing/$overheads/$eager_bytes/$bcast/$ring_merge" = "route/smpi/65536/$l_bcast/1" ]; then fidelity=legacy
+  else fidelity="faithful$diff"
+  fi
+  # In use (the six columns, the layer's variables) unless the run is the legacy set (today's rows,
+  # regenerated in today's format), or legacy with only the older --eager-bytes.
+  fidelity_in_use=1
+  if [ "$sharing/$overheads/$ring_merge" = "route/smpi/1" ] && [[ "$bcast" == smpi:* ]]; then
+    [ "$given" = 1 ] && { [ "$eager_bytes" != 65536 ] || [ "$bcast" != "$l_bcast" ]; } || fidelity_in_use=0
+  fi
+  smpi_bcast_column="${smpi_bcast:-default}"; [[ "$bcast" == smpi:* ]] || smpi_bcast_column=-
+  fidelity_cfg=(); fidelity_platform=(); fidelity_labels=()
+  [ -z "$smpi_bcast" ] || fidelity_cfg+=(--cfg=smpi/bcast:"$smpi_bcast")
+  unset HYMPI_SIM_SHARING HYMPI_SIM_OVERHEADS HYMPI_SIM_BCAST HYMPI_SIM_RING_MERGE
+  if [ "$fidelity_in_use" != 1 ]; then  # as before the settings: the eager limit only if given
+    [ -z "$eager_given" ] || { fidelity_cfg+=(--cfg=smpi/send-is-detached-thresh:"$eager_bytes"); fidelity_labels=(eager_bytes="$eager_bytes"); }
+    return 0
+  fi
+  fidelity_cfg+=(--cfg=smpi/send-is-detached-thresh:"$eager_bytes")
+  [ "$sharing" = route ] || fidelity_platform=(--sharing "$sharing")
+  fidelity_labels=(fidelity="$fidelity" sharing="$sharing" overheads="$overheads" eager_bytes="$eager_bytes"
+                   bcast="$bcast" ring_merge="$ring_merge")
+  export HYMPI_SIM_SHARING="$sharing" HYMPI_SIM_OVERHEADS="$overheads" HYMPI_SIM_RING_MERGE="$ring_merge"
+  case "$bcast" in dcmf|mpich) export HYMPI_SIM_BCAST="$bcast" ;; *) export HYMPI_SIM_BCAST=smpi ;; esac
+}

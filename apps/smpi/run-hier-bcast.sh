@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The thesis' hierarchical broadcast against the flat MPI_Bcast on the simulated BG/P
-# (make_platform.py bgp, smpi/bcast:scatter_LR_allgather, see make_platform.py): hympi-smpi-hier-bcast for every G, one
-# simulation. Rows: kind=simulated, machine, placement, platform, bcast, ranks, bytes,
-# groups, time_s and gain = flat time / this G's time (G = 1 is the flat broadcast).
+# (make_platform.py bgp; the fidelity settings of apps/smpi/README.md, faithful unless
+# --fidelity legacy: smpi/bcast:scatter_LR_allgather as the committed rows): hympi-smpi-hier-bcast
+# for every G, one simulation. Rows: kind=simulated, machine, placement, platform, smpi_bcast,
+# ranks, bytes, groups, time_s, gain = flat time / this G's time (G = 1 is the flat broadcast),
+# then the fidelity columns (fidelity, sharing, overheads, eager_bytes, bcast, ring_merge).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-bin="${HYMPI_SMPI_BIN:-}"; ranks=512; bytes=524288; groups=1,16,32,64; placement=block; bcast=scatter_LR_allgather; reps=1; flat_s=""
-out="$root/results/simulated/bgp-hier-bcast.csv"
+bin="${HYMPI_SMPI_BIN:-}"; ranks=512; bytes=524288; groups=1,16,32,64; placement=block; reps=1; flat_s=""; out=""
 
 usage() {
   cat <<USAGE
@@ -16,19 +17,26 @@ usage: run-hier-bcast.sh [options]
   --bytes B         message size in bytes                    (default 524288)
   --groups LIST     comma list of G in 1..P, 1 first (balanced groups of P/G rounded) (default 1,16,32,64)
   --placement P     block | xyzt                             (default block)
-  --bcast ALG       SMPI bcast algorithm                     (default scatter_LR_allgather: the thesis' MPICH rule at >= 512 KiB)
   --reps R          repetitions, the minimum is kept         (default 1)
   --flat-s T        the flat broadcast's time from an earlier run with the same platform and
                     options: --groups then leaves out 1 (at 6142 ranks the flat scatter + ring
                     broadcast is ~p^2 simulated messages, 40 min of host time; the gain is T / time)
-  --out FILE        CSV to append to                         (default results/simulated/bgp-hier-bcast.csv)
+  --out FILE        CSV to append to                         (default results/simulated/bgp-hier-bcast-fidelity.csv;
+                    with --fidelity legacy the committed bgp-hier-bcast.csv, in its older columns)
   --bin DIR         SMPI build's bin/ (default: \$HYMPI_SMPI_BIN or build-smpi/bin or build/smpi/bin)
+Fidelity settings (apps/smpi/README.md "Fidelity settings"; legacy --bcast: scatter_LR_allgather, the
+thesis' MPICH rule at >= 512 KiB on 8 or more ranks):
 USAGE
+  fidelity_usage
 }
 
-script=run-hier-bcast.sh valued="bin ranks bytes groups placement bcast reps out flat_s"
+script=run-hier-bcast.sh valued="bin ranks bytes groups placement reps out flat_s"
 source "$here/run-common.sh"
+fidelity="" sharing="" overheads="" eager_bytes="" bcast="" ring_merge=""
+valued+=" $fidelity_options"
 read_options "$@"
+fidelity_setup bgp scatter_LR_allgather
+[ -n "$out" ] || { out="$root/results/simulated/bgp-hier-bcast.csv"; [ "$fidelity_in_use" = 0 ] || out="${out%.csv}-fidelity.csv"; }
 require_smpi_bin hympi-smpi-hier-bcast
 if [ -z "$flat_s" ]; then
   [ "${groups%%,*}" = 1 ] || { echo "run-hier-bcast.sh: --groups must start with 1 (the flat broadcast), or give --flat-s" >&2; exit 2; }
@@ -44,18 +52,27 @@ done
 source "$here/smpi-flags.sh"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 platform="$work/bgp-$ranks-$placement.xml"
-python3 "$here/platforms/make_platform.py" bgp --ranks "$ranks" --placement "$placement" --out "$platform" >/dev/null
+python3 "$here/platforms/make_platform.py" bgp --ranks "$ranks" --placement "$placement" "${fidelity_platform[@]}" \
+  --out "$platform" >/dev/null
+# Refused before the simulation: an output file with other columns (e.g. the committed legacy CSV).
+fields="kind,machine,placement,platform,smpi_bcast,ranks,bytes,groups,time_s,gain"
+for kv in "${fidelity_labels[@]}"; do fields+=",${kv%%=*}"; done
+if [ -s "$out" ] && [ "$(head -1 "$out" | tr -d '\r')" != "$fields" ]; then
+  echo "run-hier-bcast.sh: $out has other columns (fidelity $fidelity writes $fields); use another --out" >&2; exit 2
+fi
 t0=$(date +%s)
 smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}" \
-  --cfg=smpi/bcast:"$bcast" "$bin/hympi-smpi-hier-bcast" "$bytes" "$groups" "$reps" > "$work/run.out" 2> "$work/log" \
+  "${fidelity_cfg[@]}" "$bin/hympi-smpi-hier-bcast" "$bytes" "$groups" "$reps" > "$work/run.out" 2> "$work/log" \
   || { cat "$work/log" >&2; echo "run-hier-bcast.sh: the simulation failed" >&2; exit 1; }
-platform_rec="make_platform.py bgp --ranks $ranks --placement $placement"
-python3 - "$work/run.out" "$out" "$placement" "$bcast" "$platform_rec" "$flat_s" <<'PY'
+platform_rec="make_platform.py bgp --ranks $ranks --placement $placement${fidelity_platform[*]:+ ${fidelity_platform[*]}}"
+python3 - "$work/run.out" "$out" "$placement" "$smpi_bcast_column" "$platform_rec" "$flat_s" "${fidelity_labels[@]}" <<'PY'
 import csv, os, sys
-run, out, placement, bcast, platform, flat_s = sys.argv[1:]
+run, out, placement, bcast, platform, flat_s = sys.argv[1:7]
+fidelity = dict(kv.split("=", 1) for kv in sys.argv[7:])
 rows = list(csv.DictReader(line for line in open(run) if not line.startswith("#")))
 flat = float(flat_s) if flat_s else float(rows[0]["time_s"])
 fields = ["kind", "machine", "placement", "platform", "smpi_bcast", "ranks", "bytes", "groups", "time_s", "gain"]
+fields += list(fidelity)
 new = not os.path.exists(out) or os.path.getsize(out) == 0
 with open(out, "a", newline="") as f:
     w = csv.DictWriter(f, fieldnames=fields)
@@ -64,7 +81,7 @@ with open(out, "a", newline="") as f:
     for r in rows:
         w.writerow(dict(kind="simulated", machine="bgp", placement=placement, platform=platform, smpi_bcast=bcast,
                         ranks=r["ranks"], bytes=r["bytes"], groups=r["groups"], time_s=r["time_s"],
-                        gain=f"{flat / float(r['time_s']):.4f}"))
+                        gain=f"{flat / float(r['time_s']):.4f}", **fidelity))
         print(f"P={r['ranks']} {r['bytes']} B G={r['groups']}: {float(r['time_s']) * 1e3:.4f} ms, "
               f"gain {flat / float(r['time_s']):.3f}")
 PY

@@ -19,7 +19,7 @@ usage() {
 usage: run-skeleton.sh [options]
   --bin DIR         SMPI build's bin/ (default: \$HYMPI_SMPI_BIN or build-smpi/bin or build/smpi/bin)
   --machine NAME    bgp-torus | bgp | xc40-dragonfly | ib-fattree   (default bgp-torus; bgp: the thesis'
-                    BG/P, mesh up to 1024 ranks, scatter_LR_allgather unless --bcast is given)
+                    BG/P, mesh up to 1024 ranks, the faithful fidelity set unless --fidelity legacy)
   --placement P     block | xyzt (make_platform.py's rank order)  (default block)
   --ranks P         simulated ranks                              (default 256)
   --grid PxQ        process grid, P x Q = --ranks                (default: the most square, P <= Q)
@@ -28,19 +28,20 @@ usage: run-skeleton.sh [options]
   --steps S         simulated steps of n/b (0 = all)             (default 4; every step is marked)
   --groups LIST     comma list of G or IxJ (I | P, J | Q; a number G takes the model's shape of G)
                     (default: 1,4,16,..,P on a square grid, every G of the model's shapes on another)
-  --bcast ALG       SMPI bcast algorithm (default binomial_tree, scatter_LR_allgather for --machine bgp)
   --shm-costs on|off  on-node copies and overheads charged (make_platform.py; default on)
-  --eager-bytes E   sends below E bytes are eager (smpi/send-is-detached-thresh; default SMPI's 65536)
-  --out FILE        CSV to append to (default results/simulated/skeleton.csv)
+  --out FILE        CSV to append to (default results/simulated/skeleton.csv; with the fidelity
+                    settings in use, e.g. every --machine bgp run: results/simulated/skeleton-fidelity.csv)
   --one-process     SUMMA and every G in one simulation (as run-sweep.sh --one-process)
   --dry-run         print the commands only
 The skeleton is the pure policy only (no --policy/--sync). Unlike run-sweep.sh it writes no
-alpha-beta model CSV.
+alpha-beta model CSV. Fidelity settings as run-sweep.sh's (apps/smpi/README.md "Fidelity settings";
+the legacy --bcast default is binomial_tree, scatter_LR_allgather for --machine bgp):
 USAGE
+  fidelity_usage
 }
 
 bin="${HYMPI_SMPI_BIN:-}"; machine=bgp-torus; ranks=256; grid=""; n=8192; b=256; steps=4; groups=""
-bcast=""; placement=block; shm_costs=on; eager_bytes=""; out="$root/results/simulated/skeleton.csv"; dry=0; one=0
+placement=block; shm_costs=on; out=""; dry=0; one=0
 flag_option() {
   case "$1" in
     --one-process) one=1 ;;
@@ -48,23 +49,19 @@ flag_option() {
     *) return 1 ;;
   esac
 }
-script=run-skeleton.sh valued="bin machine ranks grid n b steps groups bcast placement shm_costs eager_bytes out"
+script=run-skeleton.sh valued="bin machine ranks grid n b steps groups placement shm_costs out"
 source "$here/run-common.sh"
+fidelity="" sharing="" overheads="" eager_bytes="" bcast="" ring_merge=""
+valued+=" $fidelity_options"
 read_options "$@"
-# TODO(issue 41, fidelity): once run-common.sh has fidelity_setup (wt-fidelity), call it here
-# as run-sweep.sh does, so the skeleton takes --fidelity and the setting options and writes
-# their columns; the skeleton links hympi-summa's glue (hympi_smpi_glue), so it charges the same.
 case "$machine" in
   bgp-torus|bgp|xc40-dragonfly|ib-fattree) ;;
   *) echo "run-skeleton.sh: --machine must be bgp-torus, bgp, xc40-dragonfly or ib-fattree, got '$machine'" >&2; exit 2 ;;
 esac
-[ -n "$bcast" ] || { bcast=binomial_tree; [ "$machine" = bgp ] && bcast=scatter_LR_allgather; }
-eager_cfg=()
-if [ -n "$eager_bytes" ]; then
-  [[ "$eager_bytes" =~ ^[0-9]+$ ]] && [ "${#eager_bytes}" -le 9 ] ||
-    { echo "run-skeleton.sh: --eager-bytes must be a byte count (0 to 999999999), got '$eager_bytes'" >&2; exit 2; }
-  eager_cfg=(--cfg=smpi/send-is-detached-thresh:"$eager_bytes")
-fi
+# The settings as run-sweep.sh resolves them; the skeleton links hympi-summa's glue (the simulated
+# MPI layer included), so it charges what hympi-summa charges under each of them.
+fidelity_setup "$machine" "$([ "$machine" = bgp ] && echo scatter_LR_allgather || echo binomial_tree)"
+[ -n "$out" ] || { out="$root/results/simulated/skeleton.csv"; [ "$fidelity_in_use" = 0 ] || out="${out%.csv}-fidelity.csv"; }
 # The grid, the size checks and the groups as IxJ, as run-sweep.sh plans them: "P Q IxJ,..." or exit 2.
 plan=$(python3 - "$ranks" "$grid" "$n" "$b" "$groups" "$steps" "$root/apps/model" <<'PY'
 import sys
@@ -128,14 +125,15 @@ work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 platform="$work/$machine-$ranks.xml"  # the names run-sweep.sh gives the same platform
 [ "$shm_costs" = on ] || platform="$work/$machine-$ranks-shmoff.xml"
 [ "$placement" = block ] || platform="${platform%.xml}-$placement.xml"
+[ "$sharing" = route ] || platform="${platform%.xml}-$sharing.xml"
 python3 "$here/platforms/make_platform.py" "$machine" --ranks "$ranks" --shm-costs "$shm_costs" \
-  --placement "$placement" --out "$platform" >/dev/null
+  --placement "$placement" "${fidelity_platform[@]}" --out "$platform" >/dev/null
 mkdir -p "$(dirname "$out")"
 keep="$(dirname "$out")/platforms"; mkdir -p "$keep"
 keep_copy "$keep" "${platform%.xml}.hosts"
 platform_rec="$(cd "$keep" && pwd)/$(basename "$platform")"
 if [ "$(stat -c %s "$platform")" -gt 200000 ]; then  # a mesh's explicit routes: keep the command
-  echo "apps/smpi/platforms/make_platform.py $machine --ranks $ranks --shm-costs $shm_costs --placement $placement" \
+  echo "apps/smpi/platforms/make_platform.py $machine --ranks $ranks --shm-costs $shm_costs --placement $placement${fidelity_platform[*]:+ ${fidelity_platform[*]}}" \
     > "$keep/$(basename "$platform").cmd"
   platform_rec="$platform_rec.cmd"
 else
@@ -143,23 +141,23 @@ else
 fi
 platform_rec="${platform_rec#"$root"/}"
 
-echo "# SIMULATED (SimGrid SMPI, skeleton) $machine P=$ranks (${P}x$Q) n=$n b=M=$b k_sim=$k bcast=$bcast groups=$split_list"
-optional_labels=()  # as run-sweep.sh: placement, eager_bytes
+echo "# SIMULATED (SimGrid SMPI, skeleton) $machine P=$ranks (${P}x$Q) n=$n b=M=$b k_sim=$k bcast=$bcast groups=$split_list${fidelity_labels[*]:+ fidelity=$fidelity}"
+optional_labels=()  # as run-sweep.sh: placement, the fidelity settings (fidelity_setup)
 [ "$machine" = bgp ] || [ "$placement" != block ] && optional_labels=(placement="$placement")
-[ -n "$eager_bytes" ] && optional_labels+=(eager_bytes="$eager_bytes")
+optional_labels+=("${fidelity_labels[@]}")
 runs=0
 git_rev=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 simulate() {  # simulate GROUPS LABEL: one smpirun, its rows labelled and appended to --out
   local csv="$work/run-$runs.csv"; runs=$((runs + 1))
   local cmd=(smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}"
-       "${eager_cfg[@]}" --cfg=smpi/bcast:"$bcast" "$bin/hympi-smpi-summa-skeleton" --grid "${P}x$Q" -n "$n" -b "$b"
+       "${fidelity_cfg[@]}" "$bin/hympi-smpi-summa-skeleton" --grid "${P}x$Q" -n "$n" -b "$b"
        --steps "$steps" --groups "$1" --csv "$csv")
-  if [ "$dry" = 1 ]; then echo "${cmd[*]}"; return; fi
+  if [ "$dry" = 1 ]; then echo "$(env | grep '^HYMPI_SIM_' | sort | tr '\n' ' ')${cmd[*]}"; return; fi
   local t0; t0=$(date +%s)
   "${cmd[@]}" > "$work/log" 2>&1 || { cat "$work/log" >&2; echo "run-skeleton.sh: $2 failed" >&2; exit 1; }
   echo "$2: $(grep -E '^(summa|hsumma) ' "$work/log" | awk '{printf "%s/%s %.4gs  ", $1, $3, $6}')[host $(( $(date +%s) - t0 )) s]"
   python3 "$here/label_csv.py" "$csv" "$out" kind=simulated app=skeleton machine="$machine" platform="$platform_rec" \
-    smpi_bcast="$bcast" "${optional_labels[@]}" k_simulated="$k" k_full="$n" \
+    smpi_bcast="$smpi_bcast_column" "${optional_labels[@]}" k_simulated="$k" k_full="$n" \
     sweep_process="$([ "$one" = 1 ] && echo one || echo per-G)" date="$(date -u +%Y-%m-%dT%H:%M:%SZ)" git="$git_rev" \
     --scale auto
 }

@@ -19,7 +19,7 @@ usage() {
 usage: run-sweep.sh [options]
   --bin DIR         SMPI build's bin/ (default: \$HYMPI_SMPI_BIN or build-smpi/bin or build/smpi/bin)
   --machine NAME    bgp-torus | bgp | xc40-dragonfly | ib-fattree   (default bgp-torus; bgp: the thesis'
-                    BG/P, mesh up to 1024 ranks, scatter_LR_allgather unless --bcast is given)
+                    BG/P, mesh up to 1024 ranks, the faithful fidelity set unless --fidelity legacy)
   --placement P     block | xyzt (make_platform.py's rank order)  (default block)
   --ranks P         simulated ranks                              (default 256)
   --grid PxQ        process grid, P x Q = --ranks                (default: the most square, P <= Q: 2048 -> 32x64)
@@ -31,24 +31,23 @@ usage: run-sweep.sh [options]
                     of the model's shapes on another)
   --policy LIST     pure,hybrid                                  (default pure)
   --sync KIND       barrier | flags (hybrid node sync)           (default barrier)
-  --bcast ALG       SMPI bcast algorithm: binomial_tree | scatter_LR_allgather | ... (default binomial_tree,
-                    scatter_LR_allgather for --machine bgp: the thesis' MPICH rule for its panels)
   --shm-costs on|off  on-node copies and overheads charged (make_platform.py; default on, off: the
                     loopback-only platform of the sweeps made before them)
-  --eager-bytes E   sends below E bytes are eager (SMPI's smpi/send-is-detached-thresh; default: SMPI's
-                    65536, the committed sweeps). A smaller E also spares the host SimGrid's scan of
-                    the eager sends in flight at every completion (0: none; apps/smpi/README.md
-                    "Host cost"). Rows then carry eager_bytes
-  --out FILE        CSV to append to (default results/simulated/sweep.csv)
+  --out FILE        CSV to append to (default results/simulated/sweep.csv; with the fidelity settings
+                    in use, e.g. every --machine bgp run: results/simulated/sweep-fidelity.csv)
   --one-process     one smpirun for SUMMA and every G (hympi-summa --groups list): setup is paid
                     once (minutes at 16384 ranks); each multiply starts from the previous one's
                     barrier skew, so G = P matches SUMMA to ~1%, not to the last digit
   --dry-run         print the commands only
+Fidelity settings (apps/smpi/README.md "Fidelity settings"; the legacy --bcast default is binomial_tree,
+scatter_LR_allgather for --machine bgp). A smaller --eager-bytes also spares the host SimGrid's scan of
+the eager sends in flight at every completion (0: none; README "Host cost"):
 USAGE
+  fidelity_usage
 }
 
 bin="${HYMPI_SMPI_BIN:-}"; machine=bgp-torus; ranks=256; grid=""; n=8192; b=256; steps=4; groups=""
-policy=pure; sync=barrier; bcast=""; placement=block; shm_costs=on; eager_bytes=""; out="$root/results/simulated/sweep.csv"; dry=0; one=0
+policy=pure; sync=barrier; placement=block; shm_costs=on; out=""; dry=0; one=0
 flag_option() {
   case "$1" in
     --one-process) one=1 ;;
@@ -56,16 +55,13 @@ flag_option() {
     *) return 1 ;;
   esac
 }
-script=run-sweep.sh valued="bin machine ranks grid n b steps groups policy sync bcast placement shm_costs eager_bytes out"
+script=run-sweep.sh valued="bin machine ranks grid n b steps groups policy sync placement shm_costs out"
 source "$here/run-common.sh"
+fidelity="" sharing="" overheads="" eager_bytes="" bcast="" ring_merge=""
+valued+=" $fidelity_options"
 read_options "$@"
-[ -n "$bcast" ] || { bcast=binomial_tree; [ "$machine" = bgp ] && bcast=scatter_LR_allgather; }
-eager_cfg=()
-if [ -n "$eager_bytes" ]; then
-  [[ "$eager_bytes" =~ ^[0-9]+$ ]] && [ "${#eager_bytes}" -le 9 ] ||
-    { echo "run-sweep.sh: --eager-bytes must be a byte count (0 to 999999999), got '$eager_bytes'" >&2; exit 2; }
-  eager_cfg=(--cfg=smpi/send-is-detached-thresh:"$eager_bytes")
-fi
+fidelity_setup "$machine" "$([ "$machine" = bgp ] && echo scatter_LR_allgather || echo binomial_tree)"
+[ -n "$out" ] || { out="$root/results/simulated/sweep.csv"; [ "$fidelity_in_use" = 0 ] || out="${out%.csv}-fidelity.csv"; }
 # The grid (apps/harness's most-square rule unless --grid), the checks of the sizes and the
 # groups as IxJ (apps/model's group_shapes for a number G): "P Q G,... IxJ,..." or exit 2.
 plan=$(python3 - "$ranks" "$grid" "$n" "$b" "$groups" "$steps" "$root/apps/model" <<'PY'
@@ -130,14 +126,15 @@ work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 platform="$work/$machine-$ranks.xml"
 [ "$shm_costs" = on ] || platform="$work/$machine-$ranks-shmoff.xml"  # a distinct record of the older platform
 [ "$placement" = block ] || platform="${platform%.xml}-$placement.xml"
+[ "$sharing" = route ] || platform="${platform%.xml}-$sharing.xml"
 python3 "$here/platforms/make_platform.py" "$machine" --ranks "$ranks" --shm-costs "$shm_costs" \
-  --placement "$placement" --out "$platform" >/dev/null
+  --placement "$placement" "${fidelity_platform[@]}" --out "$platform" >/dev/null
 mkdir -p "$(dirname "$out")"
 keep="$(dirname "$out")/platforms"; mkdir -p "$keep"
 keep_copy "$keep" "${platform%.xml}.hosts"
 platform_rec="$(cd "$keep" && pwd)/$(basename "$platform")"
 if [ "$(stat -c %s "$platform")" -gt 200000 ]; then  # a mesh's explicit routes (0.6-14 MB): keep the command
-  echo "apps/smpi/platforms/make_platform.py $machine --ranks $ranks --shm-costs $shm_costs --placement $placement" \
+  echo "apps/smpi/platforms/make_platform.py $machine --ranks $ranks --shm-costs $shm_costs --placement $placement${fidelity_platform[*]:+ ${fidelity_platform[*]}}" \
     > "$keep/$(basename "$platform").cmd"
   platform_rec="$platform_rec.cmd"
 else
@@ -146,13 +143,13 @@ fi
 platform_rec="${platform_rec#"$root"/}"
 export HYMPI_SMPI_FOLD_BYTES="${HYMPI_SMPI_FOLD_BYTES:-65536}" OPENBLAS_NUM_THREADS=1
 
-echo "# SIMULATED (SimGrid SMPI) $machine P=$ranks (${P}x$Q) n=$n b=M=$b k_sim=$k bcast=$bcast groups=$groups"
-optional_labels=()  # columns older CSVs lack: placement (block), eager_bytes
+echo "# SIMULATED (SimGrid SMPI) $machine P=$ranks (${P}x$Q) n=$n b=M=$b k_sim=$k bcast=$bcast groups=$groups${fidelity_labels[*]:+ fidelity=$fidelity}"
+optional_labels=()  # columns older CSVs lack: placement (block), the fidelity settings (fidelity_setup)
 [ "$machine" = bgp ] || [ "$placement" != block ] && optional_labels=(placement="$placement")
-[ -n "$eager_bytes" ] && optional_labels+=(eager_bytes="$eager_bytes")  # only then: older CSVs keep their columns
+optional_labels+=("${fidelity_labels[@]}")
 label_rows() {  # label the finished rows and append them to --out
   python3 "$here/label_csv.py" "$work/run.csv" "$out" kind=simulated machine="$machine" platform="$platform_rec" \
-    smpi_bcast="$bcast" "${optional_labels[@]}" k_simulated="$k" k_full="$n" sweep_process="$([ "$one" = 1 ] && echo one || echo per-G)" \
+    smpi_bcast="$smpi_bcast_column" "${optional_labels[@]}" k_simulated="$k" k_full="$n" sweep_process="$([ "$one" = 1 ] && echo one || echo per-G)" \
     --scale auto
 }
 failed() {  # a killed or failed simulation keeps the multiplies it finished
@@ -167,10 +164,10 @@ failed() {  # a killed or failed simulation keeps the multiplies it finished
 }
 simulate() {  # simulate ALGS GROUPS LABEL
   local cmd=(smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}"
-       "${eager_cfg[@]}" --cfg=smpi/bcast:"$bcast" "$bin/hympi-summa" --grid "${P}x$Q" -m "$n" -n "$n" -k "$n" --max-steps "$max_steps" -b "$b" -M "$b" --groups "$2"
+       "${fidelity_cfg[@]}" "$bin/hympi-summa" --grid "${P}x$Q" -m "$n" -n "$n" -k "$n" --max-steps "$max_steps" -b "$b" -M "$b" --groups "$2"
        -a "$1" --policy "$policy" --sync "$sync" --reps 1 --warmup 0 --check none --no-reference-dgemm
        --csv "$work/run.csv")
-  if [ "$dry" = 1 ]; then echo "${cmd[*]}"; return; fi
+  if [ "$dry" = 1 ]; then echo "$(env | grep '^HYMPI_SIM_' | sort | tr '\n' ' ')${cmd[*]}"; return; fi
   local t0; t0=$(date +%s)
   "${cmd[@]}" > "$work/log" 2>&1 || failed "$3"
   echo "$3: $(grep -E '^(summa|hsumma) ' "$work/log" | awk '{printf "%s/%s %.4gs  ", $1, $2, $4}')[host $(( $(date +%s) - t0 )) s]"
@@ -193,6 +190,6 @@ case "$machine" in
   xc40-dragonfly) alpha=1.2e-6; bw=5e9; gf=36 ;;
   ib-fattree) alpha=1e-6; bw=11e9; gf=30 ;;
 esac
-model=binomial; [ "$bcast" = scatter_LR_allgather ] && model=vandegeijn
+model=binomial; [[ "$bcast" =~ ^(smpi:scatter_LR_allgather|mpich|dcmf)$ ]] && model=vandegeijn  # the layer's: large panels
 python3 "$root/apps/model/hympi-model" -n "$n" -b "$b" --grid "${P}x$Q" --alpha "$alpha" --bandwidth "$bw" \
   --gflops "$gf" --bcast "$model" --csv "${out%.csv}.model-$machine-$ranks-$n-$b-$model.csv" --quiet

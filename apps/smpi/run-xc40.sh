@@ -10,12 +10,15 @@
 # --shm-costs: on-node copies and overheads charged (default on; off: the older loopback-only platform).
 # --leaders K: fig8's hybrid variants with K bridge ranks per node (multi-leader; default: the library's choice).
 # --untimed-write: fig8 times the exchange alone (the benchmark's --untimed-write; rows: timed_write=0).
+# Fidelity settings (apps/smpi/README.md "Fidelity settings"): --sharing fair|route, --overheads all|smpi,
+#   --eager-bytes E, --bcast mpich|smpi:ALG, --ring-merge S (default: none, SMPI's default broadcast);
+#   any of them adds the columns fidelity, sharing, overheads, eager_bytes, bcast, ring_merge.
 # Host time at 64 nodes (1536 ranks) on 2 busy cores: fig11 25-40 s per block size; fig8 bcast
 # 1..2048 doubles 2 min; allgather holds P x size per rank (pure): above 256 doubles > 6 GB.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
 case "${1:-}" in -h|--help) usage; exit 0 ;; esac
 part="${1:?usage: run-xc40.sh fig11|fig8 [options] (--help)}"; shift
 nodes=64; grid=""; blocks=8,64,128,256; steps=4; sync=barrier; min_size=1; max_size=2048; variants=pure,hybrid-barrier; ops=allgather,bcast; leaders=0; cores=24; shm_costs=on; bin="${HYMPI_SMPI_BIN:-}"; out=""
@@ -23,7 +26,10 @@ script=run-xc40.sh valued="nodes grid blocks steps sync min_size max_size varian
 untimed=()
 flag_option() { case "$1" in --untimed-write) untimed=(--untimed-write) ;; *) return 1 ;; esac; }
 source "$here/run-common.sh"
+fidelity="" sharing="" overheads="" eager_bytes="" bcast="" ring_merge=""
+valued+=" $fidelity_options"
 read_options "$@"
+fidelity_setup xc40-dragonfly ""
 command -v smpirun >/dev/null || { echo "run-xc40.sh: smpirun not found (apt install simgrid)" >&2; exit 77; }
 if [ -z "$bin" ]; then
   for d in "$root/build-smpi/bin" "$root/build/smpi/bin"; do [ -x "$d/hympi-summa" ] && bin="$d" && break; done
@@ -39,14 +45,16 @@ out="${out:-$root/results/simulated/zhou-$part-xc40-$nodes.csv}"
 source "$here/smpi-flags.sh"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 platform="$work/xc40-dragonfly-$ranks-c$cores-shm$shm_costs.xml"
+[ "$sharing" = route ] || platform="${platform%.xml}-$sharing.xml"
 python3 "$here/platforms/make_platform.py" xc40-dragonfly --ranks "$ranks" --cores "$cores" --shm-costs "$shm_costs" \
-  --out "$platform" >/dev/null
+  "${fidelity_platform[@]}" --out "$platform" >/dev/null
 keep="$(dirname "$out")/platforms"; mkdir -p "$keep"
 keep_copy "$keep" "$platform" "${platform%.xml}.hosts"
 platform_rec="$(cd "$keep" && pwd)/$(basename "$platform")"; platform_rec="${platform_rec#"$root"/}"
 export HYMPI_SMPI_FOLD_BYTES="${HYMPI_SMPI_FOLD_BYTES:-65536}" OPENBLAS_NUM_THREADS=1
-run() { smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}" "$@"; }
-label=(kind=simulated machine=xc40-dragonfly platform="$platform_rec" cores_per_node="$cores" shm_costs="$shm_costs")
+run() { smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}" "${fidelity_cfg[@]}" "$@"; }
+label=(kind=simulated machine=xc40-dragonfly platform="$platform_rec" cores_per_node="$cores" shm_costs="$shm_costs"
+       "${fidelity_labels[@]}")
 # A failed simulation (killed, out of memory) keeps the rows it finished: label them, then fail.
 failed() {  # failed WHAT [LABEL...]
   local what="$1"; shift

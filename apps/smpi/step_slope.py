@@ -29,9 +29,9 @@ TIMES = ["time_s", "bcast_s", "dgemm_s"]
 # Columns that name a configuration (a run's step count and results are not among them).
 KEY = ["machine", "smpi_bcast", "ranks", "algorithm", "policy", "sync", "m", "n", "k", "P", "Q", "I", "J",
        "b", "M"]
-# Columns only some rows have: run-sweep.sh --eager-bytes; run-skeleton.sh's app and step_basis
-# (its barrier rows are runs like run-sweep.sh's, its mark rows the step marks of one run).
-OPTIONAL_KEY = ["eager_bytes", "app", "step_basis"]
+# Columns only some rows have: run-sweep.sh --eager-bytes and the fidelity settings; run-skeleton.sh's
+# app and step_basis (its barrier rows are runs like run-sweep.sh's, its mark rows the step marks of one run).
+OPTIONAL_KEY = ["eager_bytes", "fidelity", "app", "step_basis"]
 
 
 def configuration(row):

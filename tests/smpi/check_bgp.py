@@ -6,8 +6,9 @@ against the committed CSV.
      receive overheads; xyzt placement lists each node once (smpirun cycles).
   2. (no SimGrid) bgp_checks.py rebuilds the committed results/simulated/bgp-thesis-checks.csv
      from the committed simulation CSVs (the gallery's numbers are those of the CSVs).
-  3. (SMPI build) run-hier-bcast.sh at 64 ranks reproduces the committed
-     results/simulated/bgp-hier-bcast.csv rows (simulated times are deterministic).
+  3. (SMPI build) run-hier-bcast.sh --fidelity legacy at 64 ranks reproduces the committed
+     results/simulated/bgp-hier-bcast.csv rows (simulated times are deterministic; the
+     committed rows predate the fidelity settings: legacy is what made them).
 usage: check_bgp.py ROOT [SMPI_BIN]   (exit 77 without SimGrid for part 2)
 """
 import csv
@@ -75,7 +76,7 @@ def check_simulation(root, bin_dir, tmp):
         fail("no committed 64-rank rows in bgp-hier-bcast.csv")
     groups = ",".join(r["groups"] for r in ref)
     out = os.path.join(tmp, "run.csv")
-    subprocess.run([os.path.join(root, "apps/smpi/run-hier-bcast.sh"), "--bin", bin_dir, "--ranks", "64",
+    subprocess.run([os.path.join(root, "apps/smpi/run-hier-bcast.sh"), "--bin", bin_dir, "--ranks", "64", "--fidelity", "legacy",
                     "--groups", groups, "--out", out], check=True)
     got = {r["groups"]: r for r in csv.DictReader(open(out))}
     for r in ref:
@@ -87,14 +88,14 @@ def check_simulation(root, bin_dir, tmp):
     flat = next(r for r in ref if r["groups"] == "1")
     grouped = next(r for r in ref if r["groups"] != "1")
     out2 = os.path.join(tmp, "flat-s.csv")
-    subprocess.run([os.path.join(root, "apps/smpi/run-hier-bcast.sh"), "--bin", bin_dir, "--ranks", "64",
+    subprocess.run([os.path.join(root, "apps/smpi/run-hier-bcast.sh"), "--bin", bin_dir, "--ranks", "64", "--fidelity", "legacy",
                     "--groups", grouped["groups"], "--flat-s", flat["time_s"], "--out", out2], check=True)
     rows = list(csv.DictReader(open(out2)))
     if [r["groups"] for r in rows] != [grouped["groups"]] or abs(float(rows[0]["gain"]) - float(grouped["gain"])) > 1e-4:
         fail(f"--flat-s: rows {rows}, expected G = {grouped['groups']} with gain {grouped['gain']}")
     for bad, why in ((["--groups", "1,65"], "bad G '65'"), (["--groups", "1,4", "--flat-s", "0.1"], "leave 1 out"),
                      (["--groups", "4", "--flat-s", "x"], "bad --flat-s")):
-        r = subprocess.run([os.path.join(root, "apps/smpi/run-hier-bcast.sh"), "--bin", bin_dir, "--ranks", "64",
+        r = subprocess.run([os.path.join(root, "apps/smpi/run-hier-bcast.sh"), "--bin", bin_dir, "--ranks", "64", "--fidelity", "legacy",
                             "--out", os.path.join(tmp, "bad.csv")] + bad, capture_output=True, text=True)
         if r.returncode != 2 or why not in r.stderr:
             fail(f"run-hier-bcast.sh {' '.join(bad)}: exit {r.returncode}, stderr {r.stderr!r}; expected 2 and {why!r}")

@@ -14,6 +14,7 @@ import sys
 SAME = ["algorithm", "policy", "m", "n", "k", "max_steps", "k_run", "P", "Q", "I", "J", "b", "M", "time_s", "bcast_s",
         "sync_s", "dgemm_s", "outer_bcasts", "inner_bcasts", "kind", "machine", "platform", "smpi_bcast",
         "k_simulated", "k_full", "sweep_process", "time_s_scaled", "bcast_s_scaled", "dgemm_s_scaled"]
+FIDELITY = ["fidelity", "sharing", "overheads", "eager_bytes", "bcast", "ring_merge", "placement"]  # where written
 
 
 def main(app_csv, skeleton_csv, steps):
@@ -25,7 +26,8 @@ def main(app_csv, skeleton_csv, steps):
         errors.append(f"{len(app)} app rows but {len(barrier)} skeleton multiplies")
     for a, s in zip(app, barrier):
         what = f"{a['algorithm']} {a['I']}x{a['J']} {a['smpi_bcast']} P={a['ranks']}"
-        differ = [f"{c}: app {a[c]} skeleton {s[c]}" for c in SAME if a[c] != s[c]]
+        columns = SAME + [c for c in FIDELITY if c in a or c in s]
+        differ = [f"{c}: app {a.get(c)} skeleton {s.get(c)}" for c in columns if a.get(c) != s.get(c)]
         errors += [f"{what}: {d}" for d in differ]
         print(f"{what}: app {a['time_s']} s, skeleton {s['time_s']} s" + (" DIFFER" if differ else " equal"))
     for i, s in enumerate(barrier):  # a multiply's mark rows follow its barrier row

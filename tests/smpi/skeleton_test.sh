@@ -2,10 +2,11 @@
 # The skeleton (apps/smpi/run-skeleton.sh) against the real app (run-sweep.sh, hympi-summa) on
 # the same bgp platform: every simulated time, broadcast time, sync and dgemm time and the
 # broadcast counts equal to the last printed digit (check_skeleton.py), for SUMMA, G = 4 and
-# G = 16, binomial_tree and scatter_LR_allgather, at 64 ranks (one simulation per G, as
-# run-sweep.sh runs them) and at 256 ranks (one simulation for all three: the multiplies after
-# the first start from the previous one's skew, which the skeleton must reproduce too); then
-# the step marks, and the usage errors of both the skeleton and its runner (exit 2).
+# G = 16, at 64 ranks (one simulation per G, as run-sweep.sh runs them) and at 256 ranks (one
+# simulation for all three: the multiplies after the first start from the previous one's skew,
+# which the skeleton must reproduce too); with SMPI's binomial_tree and scatter_LR_allgather
+# (the legacy fidelity set) and with the faithful set; then the step marks, and the usage errors
+# of both the skeleton and its runner (exit 2).
 # usage: skeleton_test.sh BIN_DIR      (exit 77: no SimGrid or no SMPI build)
 set -euo pipefail
 bin="$1"
@@ -15,18 +16,24 @@ command -v smpirun >/dev/null || { echo "SKIP: smpirun not installed"; exit 77; 
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 export HYMPI_SMPI_BIN="$bin"
 
-compare() {  # compare RANKS N MODE BCAST: both programs, then check_skeleton.py
-  local tag="$1-$4" mode=()
-  [ "$3" = one ] && mode=(--one-process)
-  local args=(--machine bgp --ranks "$1" -n "$2" -b 64 --steps 2 --groups 1,4,16 --bcast "$4" "${mode[@]}")
+compare() {  # compare RANKS N MODE RUN-OPTIONS...: both programs, then check_skeleton.py
+  local ranks="$1" n="$2" mode=() tag; shift 2
+  [ "$1" = one ] && mode=(--one-process)
+  shift
+  tag="$ranks-$(echo "$*" | tr -c 'a-zA-Z0-9_\n' -)"
+  local args=(--machine bgp --ranks "$ranks" -n "$n" -b 64 --steps 2 --groups 1,4,16 "${mode[@]}" "$@")
   "$root/apps/smpi/run-sweep.sh" "${args[@]}" --out "$work/app-$tag.csv" | grep -E '^(SUMMA|G=)'
   "$root/apps/smpi/run-skeleton.sh" "${args[@]}" --out "$work/skeleton-$tag.csv" | grep -E '^(SUMMA|G=)'
   python3 "$here/check_skeleton.py" "$work/app-$tag.csv" "$work/skeleton-$tag.csv" 2
 }
+# The legacy set (SMPI's broadcasts: the committed rows' settings), then bgp's default, the faithful set
+# (the simulated MPI layer's charged messages and its own broadcast).
 for bcast in binomial_tree scatter_LR_allgather; do
-  compare 64 1024 per-G "$bcast"
-  compare 256 1024 one "$bcast"
+  compare 64 1024 per-G --fidelity legacy --bcast "$bcast"
+  compare 256 1024 one --fidelity legacy --bcast "$bcast"
 done
+compare 64 1024 per-G
+compare 256 1024 one
 
 # Usage errors: the skeleton itself (inside smpirun, every rank agrees, exit 2) and its runner.
 source "$root/apps/smpi/smpi-flags.sh"

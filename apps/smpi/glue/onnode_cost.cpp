@@ -15,8 +15,11 @@
 //   hympi_fence_us         a memory fence: what MPI_Win_sync costs (win_sync_cost.cpp charges it)
 //   hympi_net_send_overhead_us / hympi_net_recv_overhead_us
 //                          software overhead per OFF-node message, charged to the sender
-//                          (as above) and to the receiver: the MPI stack's share of the
-//                          machine's end-to-end latency (the bgp platform; 0 elsewhere).
+//                          (as above) and to the receiver (SMPI: only when the sender was
+//                          detached): the MPI stack's share of the machine's end-to-end
+//                          latency (the bgp platform; 0 elsewhere).
+// A message the simulated MPI layer charges itself (overheads = all, sim_p2p.cpp) is charged
+// nothing here: no double charge.
 //                          Here, not in smpi/os or smpi/or: a registered op-cost callback
 //                          replaces those settings for every message.
 // A larger copy on node h starting at time t runs at min(core, node / k), k = h's
@@ -40,6 +43,8 @@
 #include <simgrid/s4u/NetZone.hpp>
 #include <unordered_map>
 #include <vector>
+
+#include "sim_state.hpp"
 
 namespace {
 
@@ -91,15 +96,17 @@ double start_copy(const simgrid::s4u::Host* host, double bytes) {
   return rate;
 }
 
+// A message the simulated MPI layer charges itself (overheads = all, sim_p2p.cpp) costs nothing here.
 double send_cost(std::size_t, simgrid::s4u::Host* src, simgrid::s4u::Host* dst) {
   if (src == nullptr) return 0.0;  // SMPI's aggregate requests of some collectives
+  if (hympi_sim::state::layer_charged_self()) return 0.0;
   const NodeRates& r = state_of(src).rates;
   return src == dst ? r.overhead_s : r.net_send_s;
 }
 
 // Charged to the receiver (dst); an unknown source (MPI_ANY_SOURCE) counts as off-node.
 double recv_cost(std::size_t, simgrid::s4u::Host* src, simgrid::s4u::Host* dst) {
-  if (dst == nullptr || src == dst) return 0.0;
+  if (dst == nullptr || src == dst || hympi_sim::state::layer_charged_self()) return 0.0;
   return state_of(dst).rates.net_recv_s;
 }
 

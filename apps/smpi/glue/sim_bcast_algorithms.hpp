@@ -2,6 +2,8 @@
 // hympi_sim point-to-point messages (sim_p2p.hpp), so every message is charged.
 // MPI_Bcast (sim_bcast.cpp) picks one by the selection setting: the thesis' MPICH
 // rule or BG/P's DCMF rule by communicator shape (dcmf_bcast.cpp).
+// Any datatype: a contiguous one is broadcast in place, another packed at the root and
+// unpacked elsewhere; above INT_MAX bytes SMPI's own broadcast is used.
 #pragma once
 #include <mpi.h>
 
@@ -11,9 +13,16 @@ int bcast_binomial(void* buf, int count, MPI_Datatype type, int root, MPI_Comm c
 // van de Geijn: binomial scatter + ring allgather (ring steps merged S at a time when
 // the coarsening setting asks for it).
 int bcast_scatter_ring(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm);
-// binomial scatter + recursive-doubling allgather.
+// binomial scatter + recursive-doubling allgather (a size that is not a power of two:
+// bcast_scatter_ring).
 int bcast_scatter_rdb(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm);
 // BG/P's DCMF selection by the communicator's (x,y,z,t) shape, with its rectangle broadcast.
 int bcast_dcmf(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm);
+
+// The thesis' MPICH rule (sim_bcast.cpp): binomial below 12 KiB or on fewer than 8 ranks,
+// scatter + recursive doubling below 512 KiB on a power-of-two size, else scatter + ring.
+int bcast_mpich(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm);
+// The rule's pick for a message of `bytes` on `ranks` ranks: "binomial", "scatter_rdb" or "scatter_ring".
+const char* mpich_choice(long long bytes, int ranks);
 
 }  // namespace hympi_sim

@@ -26,9 +26,11 @@ Machines
               - Per-message software overhead: MPI latency on BG/P is ~2.5-3 us nearest
                 neighbour (Alam et al., SC'08; Kumar et al., "The deep computing messaging
                 framework", ICS'08), almost all of it software. 1.25 us is charged to the
-                sender and 1.25 us to the receiver of every off-node message
-                (hympi_net_send/recv_overhead_us, read by apps/smpi/glue/onnode_cost.cpp's
-                op-cost callbacks). Not smpi/os|or|ois: the glue's callback replaces those
+                sender and 1.25 us to the receiver of an off-node message
+                (hympi_net_send/recv_overhead_us): by the simulated MPI layer on every
+                message of its broadcasts with the fidelity setting overheads=all, else by
+                apps/smpi/glue/onnode_cost.cpp's op-cost callbacks, which SMPI applies only
+                to eager or nonblocking sends (apps/smpi/README.md "Fidelity settings"). Not smpi/os|or|ois: the glue's callback replaces those
                 settings, and a latency factor would not occupy the rank (a root's sends of
                 a binomial tree or a ring's steps would overlap their overheads).
               - Compute: 2.25 Gflop/s per core, the thesis' rate: its SUMMA at 16384 cores,
@@ -41,9 +43,11 @@ Machines
                 SUMMA's, with 4 ranks per node) it returns SMP_binomial, and it takes
                 scatter + recursive doubling for any even size. For the thesis' messages
                 (512 KiB and 1 MiB panels on 8 or more ranks) the rule picks scatter +
-                ring, so run-sweep.sh and run-hier-bcast.sh use
+                ring, so run-sweep.sh and run-hier-bcast.sh used
                 --cfg=smpi/bcast:scatter_LR_allgather for bgp (on fewer than 8 ranks the
-                rule would pick binomial: a known difference).
+                rule would pick binomial: a known difference); that is the legacy fidelity
+                set now, and the faithful one broadcasts with BG/P's DCMF rule in the
+                simulated MPI layer (--bcast dcmf; --bcast mpich: the rule itself).
               - Placement (--placement): block (TXYZ, a node's 4 ranks consecutive) or
                 xyzt (BG/P's default mapping: X first, one rank per node per sweep).
               On-node costs as bgp-torus.
@@ -65,6 +69,16 @@ Machines
               assumption, not a measured machine). Intra-node: 0.3 us, 8 GB/s
               (estimate).
 The simulated host speed is per core (SimGrid `core` attribute): one rank per core.
+
+Link sharing (--sharing; apps/smpi/README.md "Fidelity settings")
+  route (default)  the file as always: the network links carry their latency. SimGrid's
+        max-min solver weights a flow by its route's latency, so on a shared link a k-hop
+        flow gets 1/k of a 1-hop flow's share.
+  fair  the network links get latency 0 (every flow the same weight, as routers that
+        arbitrate per packet) and every host the property hympi_hop_latency_us (the link
+        latency they had); the simulated MPI layer (apps/smpi/glue/sim_p2p.cpp, run with
+        HYMPI_SIM_SHARING=fair) charges hops x that to the receiver of each message. The
+        on-node loopback keeps its latency.
 
 On-node costs (default; --shm-costs off writes the older platform, loopback only)
   SimGrid's cluster loopback links are FATPIPE (no sharing) and SMPI charges no copy, so
@@ -292,6 +306,18 @@ def hostfile(prefix, nodes, cores, ranks, placement):
     return "".join(lines)
 
 
+def with_fair_sharing(body):
+    """Network links at latency 0; their latency (one value per platform) as hympi_hop_latency_us."""
+    if "<cluster" in body:
+        lat = re.search(r' lat="([0-9.]+)us"', body).group(1)
+        return re.sub(r' lat="[0-9.]+us"', ' lat="0us"', body), [("hympi_hop_latency_us", lat)]
+    lats = set(re.findall(r'<link id="[xyz][+-]-\d+" bandwidth="[^"]*" latency="([0-9.]+)us"', body))
+    if len(lats) != 1:
+        raise SystemExit(f"make_platform.py: --sharing fair needs one network link latency, found {sorted(lats)}")
+    body = re.sub(r'(<link id="[xyz][+-]-\d+" bandwidth="[^"]*" )latency="[0-9.]+us"', r'\1latency="0us"', body)
+    return body, [("hympi_hop_latency_us", lats.pop())]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Write a SimGrid platform and hostfile for a modelled machine.")
     ap.add_argument("machine", choices=sorted(DEFAULTS))
@@ -303,6 +329,9 @@ def main(argv=None):
     ap.add_argument("--placement", choices=["block", "xyzt"], default="block",
                     help="rank order: block (a node's cores consecutive) or xyzt (one rank per node, X first, "
                          "then the next core: BG/P's default mapping)")
+    ap.add_argument("--sharing", choices=["route", "fair"], default="route",
+                    help="link sharing: route (default; links keep their latency, SimGrid weights flows by it) or "
+                         "fair (0-latency links, hympi_hop_latency_us for the simulated MPI layer)")
     ap.add_argument("--out", required=True, help="platform file to write (hostfile: same name, .hosts)")
     a = ap.parse_args(argv)
     cores = a.cores or DEFAULTS[a.machine][0]
@@ -327,9 +356,13 @@ def main(argv=None):
     if a.shm_costs == "on":
         body, shm_props = with_shm_costs(body, a.machine)
         props += shm_props
+    if a.sharing == "fair":
+        body, fair_props = with_fair_sharing(body)
+        props += fair_props
     if props:
         body = with_properties(body, props)
     args = " ".join(sys.argv[1:] if argv is None else argv)
+    args = re.sub(r" --sharing[ =]route\b", "", args)  # the default: today's file byte for byte
     with open(a.out, "w") as f:
         f.write(HEADER.format(args=args, notes=notes) + body + FOOTER)
     hosts = os.path.splitext(a.out)[0] + ".hosts"

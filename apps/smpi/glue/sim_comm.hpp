@@ -1,0 +1,19 @@
+// What the simulated MPI layer knows about a communicator (SMPI builds only), cached on it
+// as an MPI attribute (freed with it): its ranks' world ranks and hosts, looked up on first
+// use, and the count of merged-ring broadcasts so far (their snapshot key, sim_state.hpp).
+#pragma once
+#include <mpi.h>
+#include <simgrid/forward.h>
+
+#include <cstdint>
+#include <string>
+
+namespace hympi_sim {
+
+int world_rank_of(MPI_Comm comm, int rank);
+sg_host_t host_of(MPI_Comm comm, int rank);
+// A key naming this broadcast on every rank alike: the communicator's world ranks, the
+// root and the number of merged-ring broadcasts on it before.
+std::string next_bcast_key(MPI_Comm comm, int root);
+
+}  // namespace hympi_sim
