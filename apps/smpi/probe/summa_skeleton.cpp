@@ -116,20 +116,22 @@ Times slowest(const Times& t) {
   return {global[0], global[1], global[2], global[3], gcounts[0], gcounts[1]};
 }
 
-// The rows of one multiply: its barrier-closed time, then one per step mark.
+// The rows of one multiply: its barrier-closed time, then one per step mark (the marks have no
+// sync time and no broadcast counts: those columns stay empty).
 void write_rows(std::FILE* f, const Options& o, int ranks, const Variant& v, const Times& t, const double* marks,
                 std::size_t steps, std::int64_t max_steps) {
-  const long long M = o.b, k_run = static_cast<long long>(steps) * o.b;
-  auto row = [&](const char* basis, std::int64_t shown_steps, long long run, double time, double bcast, double sync,
-                 double dgemm, long long outer, long long inner) {
-    std::fprintf(f, "%s,pure,-,0,%lld,%lld,%lld,%lld,%lld,%d,%d,%d,%d,%lld,%lld,%d,%s,%.9g,%.9g,%.9g,%.9g,%lld,%lld\n",
-                 v.algorithm(), (long long)o.n, (long long)o.n, (long long)o.n, (long long)shown_steps, run, o.P,
-                 o.Q, v.I, v.J, (long long)o.b, M, ranks, basis, time, bcast, sync, dgemm, outer, inner);
+  auto head = [&](const char* basis, std::int64_t shown_steps, std::size_t steps_run) {
+    std::fprintf(f, "%s,pure,-,0,%lld,%lld,%lld,%lld,%lld,%d,%d,%d,%d,%lld,%lld,%d,%s", v.algorithm(),
+                 static_cast<long long>(o.n), static_cast<long long>(o.n), static_cast<long long>(o.n),
+                 static_cast<long long>(shown_steps), static_cast<long long>(steps_run) * o.b, o.P, o.Q, v.I, v.J,
+                 static_cast<long long>(o.b), static_cast<long long>(o.b), ranks, basis);
   };
-  row("barrier", max_steps, k_run, t.total, t.bcast, t.sync, t.dgemm, t.outer, t.inner);
+  head("barrier", max_steps, steps);
+  std::fprintf(f, ",%.9g,%.9g,%.9g,%.9g,%lld,%lld\n", t.total, t.bcast, t.sync, t.dgemm, t.outer, t.inner);
   for (std::size_t s = 0; s < steps; ++s) {
     const double* m = marks + s * kMarkFields;
-    row("mark", static_cast<std::int64_t>(s + 1), static_cast<long long>(s + 1) * o.b, m[0], m[1], 0.0, m[2], -1, -1);
+    head("mark", static_cast<std::int64_t>(s + 1), s + 1);
+    std::fprintf(f, ",%.9g,%.9g,,%.9g,,\n", m[0], m[1], m[2]);
   }
 }
 
