@@ -32,6 +32,9 @@ usage: run-skeleton.sh [options]
   --out FILE        CSV to append to (default results/simulated/skeleton.csv; with the fidelity
                     settings in use, e.g. every --machine bgp run: results/simulated/skeleton-fidelity.csv)
   --one-process     SUMMA and every G in one simulation (as run-sweep.sh --one-process)
+  --no-privatization  smpi/privatization:no: one copy of the program for all ranks (host memory at
+                    16384 ranks; the skeleton keeps no per-rank state in globals: same times, checked
+                    by smpi.skeleton at 64 ranks)
   --dry-run         print the commands only
 The skeleton is the pure policy only (no --policy/--sync). Unlike run-sweep.sh it writes no
 alpha-beta model CSV. Fidelity settings as run-sweep.sh's (apps/smpi/README.md "Fidelity settings";
@@ -40,12 +43,13 @@ USAGE
   fidelity_usage
 }
 
-bin="${HYMPI_SMPI_BIN:-}"; machine=bgp-torus; ranks=256; grid=""; n=8192; b=256; steps=4; groups=""
+privatization=(); bin="${HYMPI_SMPI_BIN:-}"; machine=bgp-torus; ranks=256; grid=""; n=8192; b=256; steps=4; groups=""
 placement=block; shm_costs=on; out=""; dry=0; one=0
 flag_option() {
   case "$1" in
     --one-process) one=1 ;;
     --dry-run) dry=1 ;;
+    --no-privatization) privatization=(--cfg=smpi/privatization:no) ;;
     *) return 1 ;;
   esac
 }
@@ -150,7 +154,7 @@ git_rev=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 simulate() {  # simulate GROUPS LABEL: one smpirun, its rows labelled and appended to --out
   local csv="$work/run-$runs.csv"; runs=$((runs + 1))
   local cmd=(smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}"
-       "${fidelity_cfg[@]}" "$bin/hympi-smpi-summa-skeleton" --grid "${P}x$Q" -n "$n" -b "$b"
+       "${fidelity_cfg[@]}" "${privatization[@]}" "$bin/hympi-smpi-summa-skeleton" --grid "${P}x$Q" -n "$n" -b "$b"
        --steps "$steps" --groups "$1" --csv "$csv")
   if [ "$dry" = 1 ]; then echo "$(env | grep '^HYMPI_SIM_' | sort | tr '\n' ' ')${cmd[*]}"; return; fi
   local t0; t0=$(date +%s)

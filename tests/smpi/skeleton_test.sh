@@ -23,16 +23,19 @@ compare() {  # compare RANKS N MODE RUN-OPTIONS...: both programs, then check_sk
   tag="$ranks-$(echo "$*" | tr -c 'a-zA-Z0-9_\n' -)"
   local args=(--machine bgp --ranks "$ranks" -n "$n" -b 64 --steps 2 --groups 1,4,16 "${mode[@]}" "$@")
   "$root/apps/smpi/run-sweep.sh" "${args[@]}" --out "$work/app-$tag.csv" | grep -E '^(SUMMA|G=)'
-  "$root/apps/smpi/run-skeleton.sh" "${args[@]}" --out "$work/skeleton-$tag.csv" | grep -E '^(SUMMA|G=)'
+  "$root/apps/smpi/run-skeleton.sh" "${args[@]}" "${skeleton_only[@]}" --out "$work/skeleton-$tag.csv" | grep -E '^(SUMMA|G=)'
   python3 "$here/check_skeleton.py" "$work/app-$tag.csv" "$work/skeleton-$tag.csv" 2
 }
+skeleton_only=()  # run-skeleton.sh's own options
 # The legacy set (SMPI's broadcasts: the committed rows' settings), then bgp's default, the faithful set
 # (the simulated MPI layer's charged messages and its own broadcast).
 for bcast in binomial_tree scatter_LR_allgather; do
   compare 64 1024 per-G --fidelity legacy --bcast "$bcast"
   compare 256 1024 one --fidelity legacy --bcast "$bcast"
 done
+skeleton_only=(--no-privatization)  # one program copy for all ranks (scale runs): the same times
 compare 64 1024 per-G
+skeleton_only=()
 compare 256 1024 one
 
 # Usage errors: the skeleton itself (inside smpirun, every rank agrees, exit 2) and its runner.
