@@ -13,7 +13,9 @@ the same configuration, when there is one, is accepted only within --tolerance
 
 usage: step_slope.py IN.csv --out OUT.csv [--steps 2,4] [--tolerance 0.03] [--check]
   IN.csv   rows labelled by run-sweep.sh (max_steps, k_run, time_s, ...) on ONE platform, runs with
-           --steps S1, S2 and optionally 1 of the same configurations
+           --steps S1, S2 and optionally 1 of the same configurations; or run-skeleton.sh's rows:
+           its barrier rows as run-sweep.sh's, its step marks (step_basis=mark) from ONE run of
+           S2 or more steps (each run's marks a configuration of their own)
   OUT.csv  one row per configuration: the S2 row with time_s_scaled, bcast_s_scaled,
            dgemm_s_scaled replaced by the slope extrapolation, and the columns
            steps_fit, one_step_scaled_s, one_step_vs_slope, one_step_accepted
@@ -27,7 +29,16 @@ TIMES = ["time_s", "bcast_s", "dgemm_s"]
 # Columns that name a configuration (a run's step count and results are not among them).
 KEY = ["machine", "smpi_bcast", "ranks", "algorithm", "policy", "sync", "m", "n", "k", "P", "Q", "I", "J",
        "b", "M"]
-OPTIONAL_KEY = ["eager_bytes", "fidelity"]  # only rows of --eager-bytes / the fidelity settings have them
+# Columns only some rows have: run-sweep.sh --eager-bytes and the fidelity settings; run-skeleton.sh's
+# app and step_basis (its barrier rows are runs like run-sweep.sh's, its mark rows the step marks of one run).
+OPTIONAL_KEY = ["eager_bytes", "fidelity", "app", "step_basis"]
+
+
+def configuration(row):
+    """The configuration a row belongs to; step marks also by their run (k_simulated): a slope
+    from marks takes both step counts from one run."""
+    key = tuple(row.get(c, "") for c in KEY + OPTIONAL_KEY)
+    return key + (row.get("k_simulated", ""),) if row.get("step_basis") == "mark" else key
 EXTRA = ["steps_fit", "one_step_scaled_s", "one_step_vs_slope", "one_step_accepted"]
 
 
@@ -35,7 +46,7 @@ def extrapolate(rows, low, high, tolerance):
     """One output row per configuration that has runs of `low` and `high` steps."""
     runs = {}
     for r in rows:
-        runs.setdefault(tuple(r.get(c, "") for c in KEY + OPTIONAL_KEY), {})[int(r["max_steps"] or 0)] = r
+        runs.setdefault(configuration(r), {})[int(r["max_steps"] or 0)] = r
     out = []
     for by_steps in runs.values():
         if low not in by_steps or high not in by_steps:

@@ -85,6 +85,34 @@ class StepSlope(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertTrue(all(r["eager_bytes"] == "0" for r in self.result()))
 
+    def test_skeleton_marks_one_run(self):
+        """run-skeleton.sh's rows of a 2-step and a 4-step run: per run a barrier row (its time has
+        the closing barrier) and its step marks. The barrier rows give the two-run slope, the
+        4-step run's marks (a fill + 0.01 s per step) their own, exact; the 2-step run's marks
+        (another fill: no step 3 follows) join neither."""
+        rows = []
+        for alg, i in (("summa", 1), ("hsumma", 2)):
+            for run_steps, fill in ((4, 0.05), (2, 0.03)):  # the shorter run last: it must not win
+                rows.append(dict(KEY, algorithm=alg, I=i, J=i, max_steps=run_steps, k_run=256 * run_steps,
+                                 time_s=0.02 + 0.01 * run_steps + 0.5, bcast_s=0.5, dgemm_s=0.004 * run_steps,
+                                 app="skeleton", step_basis="barrier", k_simulated=256 * run_steps))
+                for steps in range(1, run_steps + 1):
+                    t = fill + 0.01 * steps
+                    rows.append(dict(KEY, algorithm=alg, I=i, J=i, max_steps=steps, k_run=256 * steps, time_s=t,
+                                     bcast_s=t / 2, dgemm_s=0.004 * steps, app="skeleton", step_basis="mark",
+                                     k_simulated=256 * run_steps))
+        self.write_rows(rows)
+        p = run(self.src, "--out", self.out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        out = {(r["algorithm"], r["step_basis"]): r for r in self.result()}
+        self.assertEqual(len(self.result()), 4)
+        for alg in ("summa", "hsumma"):
+            self.assertAlmostEqual(float(out[alg, "barrier"]["time_s_scaled"]), 0.52 + 0.16, places=9)
+            mark = out[alg, "mark"]
+            self.assertAlmostEqual(float(mark["time_s_scaled"]), 0.05 + 0.16, places=9)
+            self.assertEqual(mark["k_simulated"], "1024")
+            self.assertEqual(mark["one_step_accepted"], "0")  # the 1-step mark carries the fill
+
     def test_bad_steps_refused(self):
         self.write(fill=0.0)
         for bad in ("4", "4,4", "x,2"):

@@ -1,0 +1,197 @@
+// hympi-smpi-summa-skeleton: hympi-summa's pure-policy SUMMA/HSUMMA multiply reduced to
+// its simulated costs, for scale runs (issue 41 item 2). What it keeps from the real app,
+// in the app's order, because each of these moves the simulated time:
+//   - the setup before the first multiply: the world's node topology (gather_run_info's
+//     Topology::of) and the CSV verdict broadcast (RecordCsv::open); they leave the ranks
+//     skewed as the app's do when they reach the first barrier;
+//   - per multiply the engine's grid communicators (hympi::TwoLevelGrid: outer row, outer
+//     column, inner row, inner column, built by their members), the argument agreements
+//     of its broadcast objects' creation, its schedule
+//     (hsumma_schedule, M = b), a world barrier, then per panel step the engine's phase
+//     order: outer A, outer B (only the ranks at the owner's place in their group), inner A,
+//     inner B (MPI_Bcast of the panel's count of 8-byte elements from the owner's position),
+//     the update as smpi_execute_flops(2 mb nb b) (glue/sim_dgemm.cpp's charge), a closing
+//     world barrier and the app's two max-reductions of the times.
+// What it drops: the matrices, the Bcast objects, the panel pipeline, CLI11 and the
+// record machinery: none of them costs simulated time under the pure policy.
+// Per step it also marks the simulated time (one run of S steps gives every step count's
+// time: step_slope.py's slope from one run); the marks are reduced after the last multiply.
+#include <mpi.h>
+#include <smpi/smpi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+#include "hympi/grid.hpp"
+#include "hympi/hsumma/distribution.hpp"
+#include "hympi/layout.hpp"
+#include "hympi/topology.hpp"
+#include "summa_skeleton_options.hpp"
+
+namespace {
+
+using hympi::skeleton::Options;
+using hympi::skeleton::Variant;
+constexpr const char* kName = "hympi-smpi-summa-skeleton";
+
+// One multiply's numbers on this rank, as the engine's Timings count them.
+struct Times {
+  double total = 0, bcast = 0, sync = 0, dgemm = 0;
+  long long outer = 0, inner = 0;
+};
+constexpr int kMarkFields = 3;  // per step: time since the start, cumulative bcast, cumulative dgemm
+
+// The panel's broadcast where the communicator has someone to send to (the engine makes no
+// Bcast object for a communicator of one rank); counts as posted.
+int panel_bcast(void* buffer, std::int64_t count, int root, MPI_Comm comm) {
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  if (size == 1 || count == 0) return 0;
+  MPI_Bcast(buffer, static_cast<int>(count), MPI_UINT64_T, root, comm);  // the core's 8-byte element type
+  return 1;
+}
+
+// What creating the engine's broadcast object on `comm` sends (Bcast::create, lib/src/bcast.cpp):
+// the argument agreement of the core's checked_together (one int, MIN) and require_same
+// (7 values and their negatives as int64, MAX). None on a communicator of one rank.
+void creation_agreement(MPI_Comm comm) {
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  if (size == 1) return;
+  int mine = 0, first = 0;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+  std::int64_t values[14] = {}, extremes[14];
+  MPI_Allreduce(values, extremes, 14, MPI_INT64_T, MPI_MAX, comm);
+}
+
+Times multiply(const Options& o, const Variant& v, const std::vector<hympi::hsumma::OuterStep>& schedule,
+               void* buffer, std::vector<double>& marks) {
+  const hympi::TwoLevelGrid grid(MPI_COMM_WORLD, {o.P, o.Q, v.I, v.J, hympi::GridOrder::row_major, false});
+  // The engine's panel broadcasts are created in CheckerboardPanels' order: A outer, A inner, B outer, B inner.
+  for (MPI_Comm comm : {grid.outer_row_comm(), grid.inner_row_comm(), grid.outer_col_comm(), grid.inner_col_comm()})
+    creation_agreement(comm);
+  const int gr = grid.shape().group_rows(), gc = grid.shape().group_cols();
+  const std::int64_t rows = o.n / o.P, cols = o.n / o.Q;  // local rows of A and C, local columns of B and C
+  Times t;
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double start = MPI_Wtime();
+  double mark = start;
+  auto lap = [&](double& bucket) {  // the engine's clock: one read per phase change
+    const double now = MPI_Wtime();
+    bucket += now - mark;
+    mark = now;
+  };
+  lap(t.dgemm);
+  for (const auto& step : schedule) {
+    const auto& panel = step.panel;  // M = b: one inner step per outer step
+    const std::int64_t a_count = rows * panel.width(), b_count = panel.width() * cols;
+    if (grid.col_in_group() == panel.a_col % gc)
+      t.outer += panel_bcast(buffer, a_count, panel.a_col / gc, grid.outer_row_comm());
+    if (grid.row_in_group() == panel.b_row % gr)
+      t.outer += panel_bcast(buffer, b_count, panel.b_row / gr, grid.outer_col_comm());
+    t.inner += panel_bcast(buffer, a_count, panel.a_col % gc, grid.inner_row_comm());
+    t.inner += panel_bcast(buffer, b_count, panel.b_row % gr, grid.inner_col_comm());
+    lap(t.bcast);
+    smpi_execute_flops(2.0 * static_cast<double>(rows) * static_cast<double>(cols) *
+                       static_cast<double>(panel.width()));
+    lap(t.dgemm);
+    marks.insert(marks.end(), {mark - start, t.bcast, t.dgemm});
+  }
+  lap(t.bcast);
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double barrier = MPI_Wtime() - mark;
+  t.sync = barrier;
+  t.total = mark + barrier - start;
+  return t;
+}
+
+// The app's reduce_max: the slowest rank's times, then its counts (two world allreduces).
+Times slowest(const Times& t) {
+  double local[4] = {t.total, t.bcast, t.sync, t.dgemm}, global[4];
+  MPI_Allreduce(local, global, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  long long counts[2] = {t.outer, t.inner}, gcounts[2];
+  MPI_Allreduce(counts, gcounts, 2, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+  return {global[0], global[1], global[2], global[3], gcounts[0], gcounts[1]};
+}
+
+// The rows of one multiply: its barrier-closed time, then one per step mark (the marks have no
+// sync time and no broadcast counts: those columns stay empty).
+void write_rows(std::FILE* f, const Options& o, int ranks, const Variant& v, const Times& t, const double* marks,
+                std::size_t steps, std::int64_t max_steps) {
+  auto head = [&](const char* basis, std::int64_t shown_steps, std::size_t steps_run) {
+    std::fprintf(f, "%s,pure,-,0,%lld,%lld,%lld,%lld,%lld,%d,%d,%d,%d,%lld,%lld,%d,%s", v.algorithm(),
+                 static_cast<long long>(o.n), static_cast<long long>(o.n), static_cast<long long>(o.n),
+                 static_cast<long long>(shown_steps), static_cast<long long>(steps_run) * o.b, o.P, o.Q, v.I, v.J,
+                 static_cast<long long>(o.b), static_cast<long long>(o.b), ranks, basis);
+  };
+  head("barrier", max_steps, steps);
+  std::fprintf(f, ",%.9g,%.9g,%.9g,%.9g,%lld,%lld\n", t.total, t.bcast, t.sync, t.dgemm, t.outer, t.inner);
+  for (std::size_t s = 0; s < steps; ++s) {
+    const double* m = marks + s * kMarkFields;
+    head("mark", static_cast<std::int64_t>(s + 1), s + 1);
+    std::fprintf(f, ",%.9g,%.9g,,%.9g,,\n", m[0], m[1], m[2]);
+  }
+}
+
+int finish(int code) {
+  MPI_Finalize();
+  return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, ranks = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  Options o;
+  const std::string error = hympi::skeleton::parse_options(argc, argv, ranks, o);
+  if (o.help || !error.empty()) {
+    if (rank == 0 && o.help) std::fputs(hympi::skeleton::usage().c_str(), stdout);
+    if (rank == 0 && !o.help) std::fprintf(stderr, "%s: error: %s\n", kName, error.c_str());
+    return finish(o.help ? 0 : 2);
+  }
+  // The app's setup, in its order (see the top): node topology, then the CSV verdict.
+  hympi::Topology::of(MPI_COMM_WORLD, hympi::layout_from_env());
+  std::FILE* csv = nullptr;
+  if (rank == 0 && !o.csv.empty()) csv = o.csv == "-" ? stdout : std::fopen(o.csv.c_str(), "w");
+  long long bad_csv = rank == 0 && !o.csv.empty() && !csv ? 1 : 0;
+  MPI_Bcast(&bad_csv, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+  if (bad_csv) {
+    if (rank == 0) std::fprintf(stderr, "%s: error: cannot write --csv '%s'\n", kName, o.csv.c_str());
+    return finish(2);
+  }
+
+  auto schedule = hympi::hsumma::hsumma_schedule(o.n, o.P, o.Q, o.b, o.b);
+  const std::int64_t max_steps = o.steps > 0 && o.steps < static_cast<std::int64_t>(schedule.size()) ? o.steps : 0;
+  if (max_steps > 0) schedule.resize(static_cast<std::size_t>(max_steps));
+  const std::size_t panel_bytes = static_cast<std::size_t>(std::max(o.n / o.P, o.n / o.Q) * o.b) * 8;
+  void* buffer = SMPI_SHARED_MALLOC(panel_bytes);  // one block for every rank: payloads are not read
+
+  std::vector<Times> times;
+  std::vector<double> marks;  // per multiply, per step: kMarkFields values
+  for (const Variant& v : o.variants) {
+    times.push_back(slowest(multiply(o, v, schedule, buffer, marks)));
+    if (rank == 0)
+      std::printf("%-8s G=%-6d %dx%d steps=%zu time %.9g s bcast %.9g s dgemm %.9g s\n", v.algorithm(), v.I * v.J,
+                  v.I, v.J, schedule.size(), times.back().total, times.back().bcast, times.back().dgemm);
+    std::fflush(stdout);
+  }
+  // The step marks' slowest ranks, after every multiply (so they cost none of them time).
+  std::vector<double> worst(marks.size());
+  MPI_Reduce(marks.data(), worst.data(), static_cast<int>(marks.size()), MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  if (csv) {
+    std::fputs("algorithm,policy,sync,lookahead,m,n,k,max_steps,k_run,P,Q,I,J,b,M,ranks,step_basis,time_s,bcast_s,"
+               "sync_s,dgemm_s,outer_bcasts,inner_bcasts\n",
+               csv);
+    for (std::size_t i = 0; i < o.variants.size(); ++i)
+      write_rows(csv, o, ranks, o.variants[i], times[i], worst.data() + i * schedule.size() * kMarkFields,
+                 schedule.size(), max_steps);
+    if (csv != stdout) std::fclose(csv);
+  }
+  SMPI_SHARED_FREE(buffer);
+  return finish(0);
+}

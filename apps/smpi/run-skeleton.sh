@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# Simulated SUMMA vs HSUMMA over G with the skeleton (hympi-smpi-summa-skeleton,
+# apps/smpi/probe/summa_skeleton.cpp): run-sweep.sh's options, platform and CSV columns
+# where they apply, plus app=skeleton and step_basis. The skeleton runs hympi-summa's
+# pure-policy multiply (the engine's communicators, schedule and phase order; MPI_Bcast +
+# smpi_execute_flops) at a fraction of its host time and memory; its simulated times are
+# hympi-summa's (tests/smpi/skeleton_test.sh checks them to the last printed digit).
+#
+# Rows: per multiply one step_basis=barrier row (hympi-summa's time: closing barrier
+# included, max_steps as run-sweep.sh writes it) and one step_basis=mark row per step
+# s = 1..S (the slowest rank's time at the end of step s): one run of --steps 4 gives
+# step_slope.py's 2- and 4-step times (apps/smpi/README.md, "The skeleton").
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+
+usage() {
+  cat <<USAGE
+usage: run-skeleton.sh [options]
+  --bin DIR         SMPI build's bin/ (default: \$HYMPI_SMPI_BIN or build-smpi/bin or build/smpi/bin)
+  --machine NAME    bgp-torus | bgp | xc40-dragonfly | ib-fattree   (default bgp-torus; bgp: the thesis'
+                    BG/P, mesh up to 1024 ranks, the faithful fidelity set unless --fidelity legacy)
+  --placement P     block | xyzt (make_platform.py's rank order)  (default block)
+  --ranks P         simulated ranks                              (default 256)
+  --grid PxQ        process grid, P x Q = --ranks                (default: the most square, P <= Q)
+  -n N              matrix size                                  (default 8192)
+  -b B              block size b = M                             (default 256)
+  --steps S         simulated steps of n/b (0 = all)             (default 4; every step is marked)
+  --groups LIST     comma list of G or IxJ (I | P, J | Q; a number G takes the model's shape of G)
+                    (default: 1,4,16,..,P on a square grid, every G of the model's shapes on another)
+  --shm-costs on|off  on-node copies and overheads charged (make_platform.py; default on)
+  --out FILE        CSV to append to (default results/simulated/skeleton.csv; with the fidelity
+                    settings in use, e.g. every --machine bgp run: results/simulated/skeleton-fidelity.csv)
+  --one-process     SUMMA and every G in one simulation (as run-sweep.sh --one-process)
+  --no-privatization  smpi/privatization:no: one copy of the program for all ranks (host memory at
+                    16384 ranks; the skeleton keeps no per-rank state in globals: same times, checked
+                    by smpi.skeleton at 64 ranks)
+  --dry-run         print the commands only
+The skeleton is the pure policy only (no --policy/--sync). Unlike run-sweep.sh it writes no
+alpha-beta model CSV. Fidelity settings as run-sweep.sh's (apps/smpi/README.md "Fidelity settings";
+the legacy --bcast default is binomial_tree, scatter_LR_allgather for --machine bgp):
+USAGE
+  fidelity_usage
+}
+
+privatization=(); bin="${HYMPI_SMPI_BIN:-}"; machine=bgp-torus; ranks=256; grid=""; n=8192; b=256; steps=4; groups=""
+placement=block; shm_costs=on; out=""; dry=0; one=0
+flag_option() {
+  case "$1" in
+    --one-process) one=1 ;;
+    --dry-run) dry=1 ;;
+    --no-privatization) privatization=(--cfg=smpi/privatization:no) ;;
+    *) return 1 ;;
+  esac
+}
+script=run-skeleton.sh valued="bin machine ranks grid n b steps groups placement shm_costs out"
+source "$here/run-common.sh"
+fidelity="" sharing="" overheads="" eager_bytes="" bcast="" ring_merge=""
+valued+=" $fidelity_options"
+read_options "$@"
+case "$machine" in
+  bgp-torus|bgp|xc40-dragonfly|ib-fattree) ;;
+  *) echo "run-skeleton.sh: --machine must be bgp-torus, bgp, xc40-dragonfly or ib-fattree, got '$machine'" >&2; exit 2 ;;
+esac
+# The settings as run-sweep.sh resolves them; the skeleton links hympi-summa's glue (the simulated
+# MPI layer included), so it charges what hympi-summa charges under each of them.
+fidelity_setup "$machine" "$([ "$machine" = bgp ] && echo scatter_LR_allgather || echo binomial_tree)"
+[ -n "$out" ] || { out="$root/results/simulated/skeleton.csv"; [ "$fidelity_in_use" = 0 ] || out="${out%.csv}-fidelity.csv"; }
+# The grid, the size checks and the groups as IxJ, as run-sweep.sh plans them: "P Q IxJ,..." or exit 2.
+plan=$(python3 - "$ranks" "$grid" "$n" "$b" "$groups" "$steps" "$root/apps/model" <<'PY'
+import sys
+ranks, grid, n, b, groups, steps, model = sys.argv[1:]
+sys.path.insert(0, model)
+from hympi_model import group_shapes, parse_grid, square_grid  # noqa: E402
+
+
+def fail(message):
+    print("run-skeleton.sh: " + message, file=sys.stderr)
+    sys.exit(2)
+
+
+def whole(text, what):
+    if not text.isdigit() or int(text) < 1:
+        fail(f"{what} must be a positive integer, got '{text}'")
+    return int(text)
+
+
+ranks, n, b = whole(ranks, "--ranks"), whole(n, "-n"), whole(b, "-b")
+if not steps.isdigit():
+    fail(f"--steps must be 0 (all) or a positive integer, got '{steps}'")
+try:
+    P, Q = parse_grid(grid, "--grid") if grid else square_grid(ranks)
+except ValueError as e:
+    fail(str(e))
+if P * Q != ranks:
+    fail(f"--grid {P}x{Q} has {P * Q} ranks but --ranks is {ranks}")
+if n % P or n % Q:
+    fail(f"-n {n} must be a multiple of the grid's P = {P} and Q = {Q}")
+if (n // P) % b or (n // Q) % b:
+    fail(f"n/P = {n // P} and n/Q = {n // Q} must be multiples of b = {b} (whole panel steps)")
+shapes = {I * J: (I, J) for I, J in group_shapes(P, Q)}
+if not groups:
+    groups = ",".join(str(g) for g in shapes if P != Q or (g & (g - 1) == 0 and g.bit_length() % 2))
+splits = []
+for g in groups.split(","):
+    if "x" in g.lower():
+        try:
+            I, J = parse_grid(g, "a --groups entry")
+        except ValueError as e:
+            fail(str(e))
+        if P % I or Q % J:
+            fail(f"groups {g} must divide the grid {P}x{Q} (I | P and J | Q)")
+    elif not g.isdigit() or int(g) not in shapes:
+        fail(f"G={g} has no I x J shape dividing the grid {P}x{Q} (I | P, J | Q); give another G or IxJ")
+    else:
+        I, J = shapes[int(g)]
+    splits.append(f"{I}x{J}")
+print(P, Q, ",".join(splits))
+PY
+) || exit 2
+read -r P Q split_list <<< "$plan"
+IFS=, read -r -a splits <<< "$split_list"
+require_smpi_bin hympi-smpi-summa-skeleton
+k=$n
+[ "$steps" -gt 0 ] && [ $((steps * b)) -lt "$n" ] && k=$((steps * b))
+
+source "$here/smpi-flags.sh"
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+platform="$work/$machine-$ranks.xml"  # the names run-sweep.sh gives the same platform
+[ "$shm_costs" = on ] || platform="$work/$machine-$ranks-shmoff.xml"
+[ "$placement" = block ] || platform="${platform%.xml}-$placement.xml"
+[ "$sharing" = route ] || platform="${platform%.xml}-$sharing.xml"
+python3 "$here/platforms/make_platform.py" "$machine" --ranks "$ranks" --shm-costs "$shm_costs" \
+  --placement "$placement" "${fidelity_platform[@]}" --out "$platform" >/dev/null
+mkdir -p "$(dirname "$out")"
+keep="$(dirname "$out")/platforms"; mkdir -p "$keep"
+keep_copy "$keep" "${platform%.xml}.hosts"
+platform_rec="$(cd "$keep" && pwd)/$(basename "$platform")"
+if [ "$(stat -c %s "$platform")" -gt 200000 ]; then  # a mesh's explicit routes: keep the command
+  echo "apps/smpi/platforms/make_platform.py $machine --ranks $ranks --shm-costs $shm_costs --placement $placement${fidelity_platform[*]:+ ${fidelity_platform[*]}}" \
+    > "$keep/$(basename "$platform").cmd"
+  platform_rec="$platform_rec.cmd"
+else
+  keep_copy "$keep" "$platform"
+fi
+platform_rec="${platform_rec#"$root"/}"
+
+echo "# SIMULATED (SimGrid SMPI, skeleton) $machine P=$ranks (${P}x$Q) n=$n b=M=$b k_sim=$k bcast=$bcast groups=$split_list${fidelity_labels[*]:+ fidelity=$fidelity}"
+optional_labels=()  # as run-sweep.sh: placement, the fidelity settings (fidelity_setup)
+[ "$machine" = bgp ] || [ "$placement" != block ] && optional_labels=(placement="$placement")
+optional_labels+=("${fidelity_labels[@]}")
+runs=0
+git_rev=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+simulate() {  # simulate GROUPS LABEL: one smpirun, its rows labelled and appended to --out
+  local csv="$work/run-$runs.csv"; runs=$((runs + 1))
+  local cmd=(smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}"
+       "${fidelity_cfg[@]}" "${privatization[@]}" "$bin/hympi-smpi-summa-skeleton" --grid "${P}x$Q" -n "$n" -b "$b"
+       --steps "$steps" --groups "$1" --csv "$csv")
+  if [ "$dry" = 1 ]; then echo "$(env | grep '^HYMPI_SIM_' | sort | tr '\n' ' ')${cmd[*]}"; return; fi
+  local t0; t0=$(date +%s)
+  "${cmd[@]}" > "$work/log" 2>&1 || { cat "$work/log" >&2; echo "run-skeleton.sh: $2 failed" >&2; exit 1; }
+  echo "$2: $(grep -E '^(summa|hsumma) ' "$work/log" | awk '{printf "%s/%s %.4gs  ", $1, $3, $6}')[host $(( $(date +%s) - t0 )) s]"
+  python3 "$here/label_csv.py" "$csv" "$out" kind=simulated app=skeleton machine="$machine" platform="$platform_rec" \
+    smpi_bcast="$smpi_bcast_column" "${optional_labels[@]}" k_simulated="$k" k_full="$n" \
+    sweep_process="$([ "$one" = 1 ] && echo one || echo per-G)" date="$(date -u +%Y-%m-%dT%H:%M:%SZ)" git="$git_rev" \
+    --scale auto
+}
+if [ "$one" = 1 ]; then
+  simulate "summa,$split_list" "SUMMA and G = $split_list (one process)"  # SUMMA first, as run-sweep.sh
+else
+  for ij in "${splits[@]}"; do
+    if [ "$ij" = 1x1 ]; then simulate summa,1x1 "G=1 (1x1)"; else simulate "$ij" "G=$((${ij%x*} * ${ij#*x})) ($ij)"; fi
+  done
+fi
