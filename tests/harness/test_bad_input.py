@@ -131,6 +131,12 @@ class ValidatedKeys(Case):
         err = self.refused(self.harness("--tiny", "--dry-run", path), f"{path}:7", "'axis'", "axes")
         self.assertNotIn("-np 64", err)
 
+    def test_misspelled_axis_in_tiny_axes_does_not_launch_the_full_axes(self):
+        # [tiny.axes] rnaks = [1] was a new axis: --tiny kept ranks = [64] and added --rnaks 1.
+        path = self.experiment('[tiny.axes]\nrnaks = [1]\n', axes="ranks = [64]\n")
+        err = self.refused(self.harness("--tiny", "--dry-run", path), f"{path}:7", "'rnaks'", "'ranks'")
+        self.assertNotIn("-np 64", err)
+
     def test_misspelled_section(self):
         path = self.experiment('[tiny.axis]\nranks = [1]\n')
         self.refused(self.harness("--dry-run", path), f"{path}:6", "axis")

@@ -94,7 +94,8 @@ KEYS = [
     Key("options", "*", TEXT, "the flag of a parameter (default `--name-with-dashes`; \"\" keeps it off the "
         "command line)"),
     Key("env", "*", TEXT_OR_NUMBER, "a variable's value"),
-    Key("tiny", "axes", TABLE, "axes replacing those of `[axes]` with the same name"),
+    Key("tiny", "axes", TABLE, "axes replacing those of `[axes]` with the same name (a name not in `[axes]` "
+        "is an error)"),
     Key("tiny", "args", WORDS, "replaces `args`"),
     Key("tiny", "timeout", SECONDS, "replaces `timeout`"),
     Key("tiny", "exclude", TABLES, "replaces `[[exclude]]`"),
@@ -174,6 +175,15 @@ class _Checker:
                         shown = f"{name} = {_shown(values)}" + (f" ({param} = {_shown(v)})" if param != name else "")
                         self.fail(where + (name,), f"{title} {shown}: {param}: {problem}")
 
+    def replacements(self, table, axes, where):
+        """[tiny.axes] only replaces axes: a misspelled name would add an axis and keep the full one."""
+        for name in table:
+            if name not in axes:
+                close = difflib.get_close_matches(name, list(axes), n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                self.fail(where + (name,), f"[{'.'.join(where)}] '{name}' is not an axis of [axes]{hint}; "
+                                           f"[tiny.axes] only replaces axes: {', '.join(axes)}")
+
     def exclude(self, entries, where):
         for i, entry in enumerate(entries):
             self.section("exclude", entry, where + (i,))
@@ -191,6 +201,7 @@ def validate(doc, path, text):
     tiny = doc.get("tiny", {})
     check.section("tiny", tiny, ("tiny",))
     check.axes(tiny.get("axes", {}), ("tiny", "axes"))
+    check.replacements(tiny.get("axes", {}), doc.get("axes", {}), ("tiny", "axes"))
     check.exclude(tiny.get("exclude", []), ("tiny", "exclude"))
     return check.lines
 
