@@ -8,12 +8,15 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 
 namespace hympi::hsumma::scalapack {
+
+void (*tuning_file_before_replace)(const std::string& path) = nullptr;
 
 namespace {
 
@@ -73,32 +76,71 @@ std::vector<std::string> measured_lines(const std::string& path) {
   return out;
 }
 
-// Header, comment and body, through a temporary file and a rename (the directory
-// exists: locked() made it).
-std::string write_atomically(const std::string& path, const std::string& body) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path target(path);
-  const std::string tmp = path + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(tmp);
-    if (!out) return "cannot create " + tmp;
-    out << kHeader << "\n# measured by hympi's drop-in pdgemm (groups=auto) on " << host_name()
-        << "; delete the file to measure again\n"
-        << body;
-    if (!out.flush()) return "cannot write " + tmp;
-  }
-  if (const std::string refused = target_of(path).refused; !refused.empty()) {  // replaced meanwhile
-    fs::remove(tmp, ec);
+// Puts the file `tmp` at `path` over a regular file or nothing, never over
+// anything else, with no window between the check and the rename: the two are
+// swapped atomically (renameat2 RENAME_EXCHANGE) and swapped back when what was
+// at `path` is not a regular file (a node put there since target_of looked); a
+// missing `path` is taken with RENAME_NOREPLACE. Where the file system has no
+// such renames (EINVAL: NFS and some others) it falls back to checking and then
+// renaming, a window of a few system calls. `tmp` is gone afterwards (unless a
+// swap back fails: then the message names where the node is). "" or the problem.
+std::string replace_regular(const std::string& tmp, const std::string& path) {
+  const auto left_alone = [&](const std::string& refused) {
+    ::unlink(tmp.c_str());
     return path + " is " + refused + ": left alone";
+  };
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, path.c_str(), RENAME_EXCHANGE) == 0) {
+      struct stat old {};
+      if (::lstat(tmp.c_str(), &old) != 0 || S_ISREG(old.st_mode)) {
+        ::unlink(tmp.c_str());  // the old regular file (or nothing left of it)
+        return "";
+      }
+      if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, path.c_str(), RENAME_EXCHANGE) != 0)
+        return "cannot put back " + path + " (" + kind_of(old) + ", now at " + tmp + "): " + std::strerror(errno);
+      return left_alone(kind_of(old) + ", not a regular file");
+    }
+    if (errno == ENOENT && ::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) == 0)
+      return "";
+    if (errno == EEXIST || errno == ENOENT) continue;  // appeared or vanished meanwhile: look again
+    if (errno != EINVAL && errno != ENOSYS) break;
+    if (const std::string refused = target_of(path).refused; !refused.empty()) return left_alone(refused);
+    if (::rename(tmp.c_str(), path.c_str()) == 0) return "";
+    break;
   }
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    const std::string why = "cannot write " + path + ": " + ec.message();
-    fs::remove(tmp, ec);
-    return why;
+  const std::string why = "cannot write " + path + ": " + std::strerror(errno);
+  ::unlink(tmp.c_str());
+  return why;
+}
+
+// Header, comment and body, through a temporary file and replace_regular (the
+// directory exists: locked() made it). The temporary file is new (O_EXCL,
+// O_NOFOLLOW): never written through a link or a node left at its name.
+std::string write_atomically(const std::string& path, const std::string& body) {
+  const std::string tmp = path + ".tmp." + std::to_string(getpid());
+  ::unlink(tmp.c_str());  // a leftover of a killed process with this pid
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) return "cannot create " + tmp + ": " + std::strerror(errno);
+  std::ostringstream text;
+  text << kHeader << "\n# measured by hympi's drop-in pdgemm (groups=auto) on " << host_name()
+       << "; delete the file to measure again\n"
+       << body;
+  const std::string bytes = text.str();
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<std::size_t>(n);
   }
-  return "";
+  const bool written = done == bytes.size() && ::close(fd) == 0;
+  if (!written) {
+    if (done != bytes.size()) ::close(fd);
+    ::unlink(tmp.c_str());
+    return "cannot write " + tmp;
+  }
+  if (tuning_file_before_replace) tuning_file_before_replace(path);
+  return replace_regular(tmp, path);
 }
 
 // Runs `update` (a read-modify-write of the file at `path`) under a POSIX record

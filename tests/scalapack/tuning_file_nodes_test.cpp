@@ -118,3 +118,26 @@ TEST_F(TuningFileNodes, LinkToRegularFileIsWrittenThrough) {
   ASSERT_TRUE(values);
   EXPECT_EQ(*values, (std::vector<double>{1.0, 2.0}));
 }
+
+// The check-then-rename window: a FIFO put at the path after the last check
+// (tuning_file_before_replace) must survive the replacement, as the same node.
+TEST_F(TuningFileNodes, NodePutThereAfterTheCheckSurvives) {
+  const std::string path = (dir_ / "tuning.txt").string();
+  { std::ofstream(path) << ""; }
+  static std::string swapped;
+  swapped.clear();
+  scalapack::tuning_file_before_replace = [](const std::string& p) {
+    fs::remove(p);
+    if (::mkfifo(p.c_str(), 0644) == 0) swapped = p;
+  };
+  const std::string error = scalapack::write_measured(path, "some.key", {1.0});
+  scalapack::tuning_file_before_replace = nullptr;
+  ASSERT_EQ(swapped, path) << "the hook did not run";
+  struct stat st {};
+  ASSERT_EQ(::lstat(path.c_str(), &st), 0) << path << " is gone";
+  EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the FIFO put at " << path << " was replaced";
+  EXPECT_NE(error.find("a FIFO"), std::string::npos) << error;
+  EXPECT_NE(error.find("left alone"), std::string::npos) << error;
+  for (const auto& name : listing())  // no temporary file left behind
+    EXPECT_EQ(name.find(".tmp."), std::string::npos) << name;
+}
