@@ -134,6 +134,11 @@ def parameter_problem(name, value):
     return lookup("parameter", name).kind.problem(value)
 
 
+def _did_you_mean(name, known):
+    close = difflib.get_close_matches(name, known, n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
 class _Checker:
     def __init__(self, path, text):
         self.path = path
@@ -149,9 +154,8 @@ class _Checker:
         for name, value in table.items():
             key = lookup(section, name)
             if key is None:
-                close = difflib.get_close_matches(name, known, n=1)
-                hint = f" (did you mean '{close[0]}'?)" if close else ""
-                self.fail(where + (name,), f"{_title(section)}: unknown key '{name}'{hint}; known: {', '.join(known)}")
+                self.fail(where + (name,), f"{_title(section)}: unknown key '{name}'{_did_you_mean(name, known)}; "
+                                           f"known: {', '.join(known)}")
             problem = key.kind.problem(value)
             if problem and section == "" and name == "exclude" and isinstance(value, dict):
                 self.fail(where + (name,), "[exclude] is a single table: write [[exclude]] (one per dropped "
@@ -179,9 +183,8 @@ class _Checker:
         """[tiny.axes] only replaces axes: a misspelled name would add an axis and keep the full one."""
         for name in table:
             if name not in axes:
-                close = difflib.get_close_matches(name, list(axes), n=1)
-                hint = f" (did you mean '{close[0]}'?)" if close else ""
-                self.fail(where + (name,), f"[{'.'.join(where)}] '{name}' is not an axis of [axes]{hint}; "
+                self.fail(where + (name,), f"[{'.'.join(where)}] '{name}' is not an axis of [axes]"
+                                           f"{_did_you_mean(name, list(axes))}; "
                                            f"[tiny.axes] only replaces axes: {', '.join(axes)}")
 
     def exclude(self, entries, where):
