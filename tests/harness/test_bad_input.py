@@ -150,6 +150,12 @@ class ValidatedKeys(Case):
         self.refused(self.harness("--dry-run", path), f"{path}:5", "ranks", "integer")
         self.refused(self.harness("--dry-run", "--set", "ranks=yes", self.experiment()), "--set", "ranks")
 
+    def test_set_with_an_empty_value(self):
+        # "size=1,,2" made a point with `--size ''`; "size=4," one with nothing after the comma.
+        for bad in ("size=1,,2", "size=4,", "size= "):
+            with self.subTest(set=bad):
+                self.refused(self.harness("--dry-run", "--set", bad, self.experiment()), "--set", "empty")
+
     def test_wrong_types_elsewhere(self):
         cases = {  # body after [axes] ranks = [1]; the line the message must name; the key
             'title = 3\n': ("head", 4, "title"),

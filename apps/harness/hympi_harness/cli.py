@@ -185,7 +185,8 @@ def parse_args(argv, config, script_dir):
     ap.add_argument("--fresh", action="store_true",
                     help="delete the experiment's earlier CSV, state, index and logs first (re-measure everything)")
     ap.add_argument("--skip-failed", action="store_true", help="do not retry points that failed before")
-    ap.add_argument("--dry-run", action="store_true", help="print the command of every point, run nothing and write nothing")
+    ap.add_argument("--dry-run", action="store_true",
+                    help="print the command of every point, run nothing and write nothing")
     ap.add_argument("--list", action="store_true", help="print the points and their status, run nothing")
     ap.add_argument("--plan", action="store_true",
                     help="print nodes and node-hours (bounded by the timeouts) per point and per job, run nothing")

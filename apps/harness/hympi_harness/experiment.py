@@ -288,6 +288,8 @@ class Experiment:
             self.timeout = float(t.get("timeout", self.timeout))
             self.exclude = list(t.get("exclude", self.exclude))
         for key, text in (overrides or {}).items():
+            if any(not item.strip() for item in text.split(",")):
+                raise ExperimentError(f"--set {key}={text}: an empty value (a comma too many?)")
             values = _parse_set_value(text)
             for value in values:
                 problem = parameter_problem(key, value)
