@@ -217,6 +217,18 @@ class KeyLines(unittest.TestCase):
         self.assertEqual(line_of(lines, ("tiny",)), 15)
 
 
+class CountOptions(Case):
+    """Counts of ranks, nodes and cores are whole numbers >= 1: --max-ranks 0 was no limit,
+    --max-ranks -1 and --cores-per-node -4 skipped every point with exit 0."""
+
+    def test_counts_below_one(self):
+        path = self.experiment()
+        for option in ("--max-ranks", "--max-nodes", "--cores-per-node", "--nodes"):
+            for bad in ("0", "-1", "2.5", "many"):
+                with self.subTest(option=option, value=bad):
+                    self.refused(self.harness("--dry-run", option, bad, path), option)
+
+
 class UnknownMetric(Case):
     def test_ci_width_with_an_unknown_metric(self):
         """Item 11: one launch, no statistics and exit 0 before; now exit 2 naming the columns."""

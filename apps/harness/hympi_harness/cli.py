@@ -7,7 +7,7 @@ import shutil
 import signal
 import sys
 
-from .arguments import number
+from .arguments import count, number
 from .booleans import is_set
 from .experiment import Experiment, ExperimentError
 from .full_node import job_end_time, detect_cores_per_node
@@ -166,13 +166,13 @@ def parse_args(argv, config, script_dir):
                     help="use each experiment's [tiny] section (seconds-long runs for tests; $HYMPI_TINY=1)")
     ap.add_argument("--set", action="append", default=[], metavar="AXIS=V1,V2",
                     help="replace an axis of every experiment, e.g. --set ranks_per_node=24 (repeatable)")
-    ap.add_argument("--max-ranks", type=int, help="skip points with more ranks (not counted as failed)")
-    ap.add_argument("--max-nodes", type=int, help="skip points with more real nodes (not counted as failed)")
-    ap.add_argument("--cores-per-node", type=int, default=None,
+    ap.add_argument("--max-ranks", type=count(), help="skip points with more ranks (not counted as failed)")
+    ap.add_argument("--max-nodes", type=count(), help="skip points with more real nodes (not counted as failed)")
+    ap.add_argument("--cores-per-node", type=count(), default=None,
                     help='what ranks_per_node = "full" means; points with fuller nodes are skipped (default '
                          "$HYMPI_CORES_PER_NODE, else the cores the job got on this node: $SLURM_CPUS_ON_NODE "
                          "over lscpu's threads per core)")
-    ap.add_argument("--nodes", type=int, default=_int_env("SLURM_JOB_NUM_NODES"),
+    ap.add_argument("--nodes", type=count(), default=_int_env("SLURM_JOB_NUM_NODES"),
                     help="nodes of the allocation: points needing more are skipped; without a job, --dry-run "
                          "and --plan use it to show the lines of a job that size (default $SLURM_JOB_NUM_NODES)")
     ap.add_argument("--binding", choices=BINDINGS, default=env("HYMPI_BINDING", "core"),
