@@ -150,6 +150,23 @@ class ValidatedKeys(Case):
         self.refused(self.harness("--dry-run", path), f"{path}:5", "ranks", "integer")
         self.refused(self.harness("--dry-run", "--set", "ranks=yes", self.experiment()), "--set", "ranks")
 
+    def test_exclude_naming_no_parameter(self):
+        # [[exclude]] rnaks = 2 excluded nothing: the point it was meant to drop ran.
+        path = self.experiment('[[exclude]]\nranks = 1\n[[exclude]]\nrnaks = 2\n', axes="ranks = [1, 2]\n")
+        err = self.refused(self.harness("--dry-run", path), f"{path}:9", "'rnaks'", "'ranks'")
+        self.assertNotIn("-np 2", err)
+        tiny = self.experiment('[tiny]\nexclude = [{ sise = 1 }]\n', axes="ranks = [1]\nsize = [1, 2]\n")
+        self.refused(self.harness("--tiny", "--dry-run", tiny), f"{tiny}:8", "'sise'", "'size'")
+        from hympi_harness.experiment import Experiment  # every committed file's excludes name parameters
+        for kind in ("laptop", "cluster"):
+            for name in sorted(os.listdir(os.path.join(SOURCE, "results", "experiments", kind))):
+                for tiny in (False, True):
+                    Experiment(os.path.join(SOURCE, "results", "experiments", kind, name), tiny=tiny).points(128)
+
+    def test_derived_value_not_finite(self):
+        path = self.experiment('[derive]\nx = "1e308 * 10"\n')
+        self.refused(self.harness("--dry-run", path), f"{path}:7", "x", "inf")
+
     def test_set_with_an_empty_value(self):
         # "size=1,,2" made a point with `--size ''`; "size=4," one with nothing after the comma.
         for bad in ("size=1,,2", "size=4,", "size= "):

@@ -89,8 +89,10 @@ KEYS = [
     Key("axes", "*", AXIS, "a parameter's values; a table value sets several parameters at once "
         "(`{ranks = 4, grid = \"2x2\"}`)"),
     Key("derive", "*", TEXT_OR_NUMBER, "an expression over the point's parameters with + - * / // % and "
-        "parentheses; naming ranks, nodes, ranks_per_node, _grid_p or _grid_q it is computed after the layout"),
-    Key("exclude", "*", VALUE, "a parameter's value (node_sizes also as \"2,1\")"),
+        "parentheses; naming ranks, nodes, ranks_per_node, _grid_p or _grid_q it is computed after the layout; "
+        "a result that is not finite is an error"),
+    Key("exclude", "*", VALUE, "a parameter's value (node_sizes also as \"2,1\"); a name no point has is "
+        "an error"),
     Key("options", "*", TEXT, "the flag of a parameter (default `--name-with-dashes`; \"\" keeps it off the "
         "command line)"),
     Key("env", "*", TEXT_OR_NUMBER, "a variable's value"),
@@ -134,7 +136,7 @@ def parameter_problem(name, value):
     return lookup("parameter", name).kind.problem(value)
 
 
-def _did_you_mean(name, known):
+def did_you_mean(name, known):
     close = difflib.get_close_matches(name, known, n=1)
     return f" (did you mean '{close[0]}'?)" if close else ""
 
@@ -154,7 +156,7 @@ class _Checker:
         for name, value in table.items():
             key = lookup(section, name)
             if key is None:
-                self.fail(where + (name,), f"{_title(section)}: unknown key '{name}'{_did_you_mean(name, known)}; "
+                self.fail(where + (name,), f"{_title(section)}: unknown key '{name}'{did_you_mean(name, known)}; "
                                            f"known: {', '.join(known)}")
             problem = key.kind.problem(value)
             if problem and section == "" and name == "exclude" and isinstance(value, dict):
@@ -184,7 +186,7 @@ class _Checker:
         for name in table:
             if name not in axes:
                 self.fail(where + (name,), f"[{'.'.join(where)}] '{name}' is not an axis of [axes]"
-                                           f"{_did_you_mean(name, list(axes))}; "
+                                           f"{did_you_mean(name, list(axes))}; "
                                            f"[tiny.axes] only replaces axes: {', '.join(axes)}")
 
     def exclude(self, entries, where):
