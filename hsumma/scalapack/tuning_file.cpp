@@ -127,17 +127,16 @@ std::string write_atomically(const std::string& path, const std::string& body) {
        << body;
   const std::string bytes = text.str();
   std::size_t done = 0;
-  while (done < bytes.size()) {
+  int error = 0;
+  while (done < bytes.size() && !error) {
     const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    done += static_cast<std::size_t>(n);
+    if (n > 0) done += static_cast<std::size_t>(n);
+    else if (n == 0 || errno != EINTR) error = n == 0 ? EIO : errno;
   }
-  const bool written = done == bytes.size() && ::close(fd) == 0;
-  if (!written) {
-    if (done != bytes.size()) ::close(fd);
+  if (::close(fd) != 0 && !error) error = errno;  // a full NFS or quota can report here only
+  if (error) {
     ::unlink(tmp.c_str());
-    return "cannot write " + tmp;
+    return "cannot write " + tmp + ": " + std::strerror(error);
   }
   if (tuning_file_before_replace) tuning_file_before_replace(path);
   return replace_regular(tmp, path);
