@@ -167,6 +167,23 @@ class ValidatedKeys(Case):
         path = self.experiment('[derive]\nx = "1e308 * 10"\n')
         self.refused(self.harness("--dry-run", path), f"{path}:7", "x", "inf")
 
+    def test_empty_exclude_entry(self):
+        # An empty [[exclude]] matched every point: 0 points, exit 0.
+        path = self.experiment('[[exclude]]\n', axes="ranks = [1, 2]\n")
+        self.refused(self.harness("--dry-run", path), f"{path}:6", "[[exclude]]", "empty")
+
+    def test_output_outside_the_results_directory(self):
+        # output = "../../x.csv" or "/abs/x.csv" wrote outside the results directory.
+        for bad in ("../../escape.csv", "/abs/x.csv", "fam/../../x.csv", ""):
+            with self.subTest(output=bad):
+                path = self.file(f'[experiment]\napp = "{FAKE_APP}"\noutput = "{bad}"\n[axes]\nranks = [1]\n')
+                self.refused(self.harness("--dry-run", path), f"{path}:3", "output")
+
+    def test_top_level_exclude_not_an_array_of_tables(self):
+        path = self.file(f'exclude = 3\n[experiment]\napp = "{FAKE_APP}"\n[axes]\nranks = [1]\n')
+        err = self.refused(self.harness("--dry-run", path), f"{path}:1", "[[exclude]]")
+        self.assertNotIn("write [exclude]", err)
+
     def test_set_with_an_empty_value(self):
         # "size=1,,2" made a point with `--size ''`; "size=4," one with nothing after the comma.
         for bad in ("size=1,,2", "size=4,", "size= "):

@@ -41,6 +41,17 @@ TEXT = Kind("text", lambda v: isinstance(v, str))
 SECONDS = Kind("number > 0", lambda v: _number(v) and v > 0)
 WORDS = Kind("list of texts or numbers", lambda v: isinstance(v, list) and all(isinstance(x, str) or _number(x)
                                                                              for x in v))
+def _output_problem(v):
+    """The CSV stays inside the results directory: a relative path without "..", not empty."""
+    if not isinstance(v, str):
+        return "expected text"
+    parts = v.replace("\\", "/").split("/")
+    if not v.strip() or v.startswith(("/", "~")) or ".." in parts:
+        return "expected a path inside the results directory (relative, no '..')"
+    return None
+
+
+OUTPUT = Kind("relative path (no '..')", problem=_output_problem)
 TABLE = Kind("table", lambda v: isinstance(v, dict))
 TABLES = Kind("array of tables", lambda v: isinstance(v, list) and all(isinstance(x, dict) for x in v))
 TEXT_OR_NUMBER = Kind("text or number", lambda v: isinstance(v, str) or _number(v))
@@ -79,7 +90,7 @@ KEYS = [
         "or a path", required=True),
     Key("experiment", "name", TEXT, "the experiment's name (default: the file name without .toml)"),
     Key("experiment", "title", TEXT, "printed with the progress (default: the name)"),
-    Key("experiment", "output", TEXT, "the CSV, relative to the results directory (default: `<name>.csv`)"),
+    Key("experiment", "output", OUTPUT, "the CSV, relative to the results directory (default: `<name>.csv`)"),
     Key("experiment", "args", WORDS, 'fixed arguments; `"{name}"` is replaced by the point\'s parameter or by '
         "`source_dir` / `results_dir`"),
     Key("experiment", "timeout", SECONDS, "seconds per point (default 600)"),
@@ -162,7 +173,9 @@ class _Checker:
             if problem and section == "" and name == "exclude" and isinstance(value, dict):
                 self.fail(where + (name,), "[exclude] is a single table: write [[exclude]] (one per dropped "
                                            "combination of values)")
-            if problem and section == "" and not isinstance(value, dict):
+            if problem and section == "" and key.kind is TABLES:
+                problem = f"expected an array of tables: write [[{name}]] on a line of its own, then its keys"
+            elif problem and section == "" and not isinstance(value, dict):
                 problem = f"expected a table: write [{name}] on a line of its own, then its keys"
             if problem:
                 self.fail(where + (name,), f"{_title(section, name)} = {_shown(value)}: {problem}")
@@ -191,6 +204,8 @@ class _Checker:
 
     def exclude(self, entries, where):
         for i, entry in enumerate(entries):
+            if not entry:  # all() of nothing: it would drop every point
+                self.fail(where + (i,), f"[[{'.'.join(where)}]] entry {i + 1} is empty: it would drop every point")
             self.section("exclude", entry, where + (i,))
 
 
