@@ -263,6 +263,17 @@ class CountOptions(Case):
                     self.refused(self.harness("--dry-run", option, bad, path), option)
 
 
+class MissingLauncher(Case):
+    def test_mpiexec_not_found(self):
+        # --mpiexec /nonexistent ran every point into "FAILED", exit 1 ("a point failed").
+        path = self.experiment()
+        missing = os.path.join(self.dir, "no-such-mpirun")
+        self.refused(self.harness("--mpiexec", missing, path), missing, "not found")
+        self.assertFalse(os.path.exists(os.path.join(self.results, "fam", "e.index.csv")), "a point was recorded")
+        dry = self.harness("--dry-run", "--mpiexec", missing, path)  # looking needs no launcher
+        self.assertEqual(dry.returncode, 0, dry.stdout + dry.stderr)
+
+
 class UnknownMetric(Case):
     def test_ci_width_with_an_unknown_metric(self):
         """Item 11: one launch, no statistics and exit 0 before; now exit 2 naming the columns."""

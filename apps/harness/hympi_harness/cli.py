@@ -55,7 +55,7 @@ Subcommands: `compare RUN REFERENCE` (within the reference's intervals? see comp
 `keys` (every key of an experiment file with its type: unknown keys and wrong types are errors).
 Exit status: 0 all points ok (or done before); 1 some point failed (the sweep went on); 2 bad
 usage or input, before or instead of a sweep: an option, an experiment file (its file:line and
-key named), an app or metric not found, a results directory or --output that cannot be written
+key named), an app, launcher or metric not found, a results directory or --output that cannot be written
 (read-only, full, a directory); 130 interrupted (finished points are kept).
 """
 
@@ -297,6 +297,8 @@ def main(argv, script_dir):
                             srun_mpi=args.srun_mpi, hosts=hosts, binding=args.binding)
     except LaunchError as e:
         return _error(e)
+    if not looking and not shutil.which(launcher.mpiexec):  # else every point "fails" (exit 1)
+        return _error(f"launcher '{launcher.mpiexec}' not found (give --mpiexec, or put it on PATH)")
     try:
         names = {"source_dir": _source_dir(config, script_dir), "results_dir": os.path.abspath(args.results_dir)}
         settings = _run_settings(args, launcher)
