@@ -10,13 +10,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 
 namespace hympi::hsumma::scalapack {
 
-void (*tuning_file_before_replace)(const std::string& path) = nullptr;
+void (*tuning_file_after_check)(const std::string& path, const char* moment) = nullptr;
 
 namespace {
 
@@ -60,6 +59,28 @@ Target target_of(const std::string& path) {
   return t;
 }
 
+// The text of the regular file `path` (after target_of accepted it), or
+// nothing when it cannot be opened or is no longer a regular file: opened
+// without blocking (a FIFO put there since the check must not hang the
+// reader) and checked again on the open descriptor.
+std::optional<std::string> regular_text(const std::string& path) {
+  if (tuning_file_after_check) tuning_file_after_check(path, "read");
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  std::optional<std::string> text;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    text.emplace();
+    char buffer[4096];
+    ssize_t n = 0;
+    while ((n = ::read(fd, buffer, sizeof buffer)) > 0 || (n < 0 && errno == EINTR))
+      if (n > 0) text->append(buffer, static_cast<std::size_t>(n));
+    if (n < 0) text.reset();
+  }
+  ::close(fd);
+  return text;
+}
+
 const std::string kMeasured = "measured.";
 constexpr std::size_t kMaxMeasured = 256;  // entries kept
 
@@ -68,9 +89,11 @@ std::vector<std::string> measured_lines(const std::string& path) {
   std::vector<std::string> out;
   const Target target = target_of(path);
   if (!target.refused.empty()) return out;  // never opened: a FIFO would block
-  std::ifstream in(target.path);
+  const auto text = regular_text(target.path);
+  if (!text) return out;
+  std::istringstream in(*text);
   std::string line;
-  if (!in || !std::getline(in, line) || line != kHeader) return out;
+  if (!std::getline(in, line) || line != kHeader) return out;
   while (std::getline(in, line))
     if (line.rfind(kMeasured, 0) == 0) out.push_back(line);
   return out;
@@ -138,7 +161,7 @@ std::string write_atomically(const std::string& path, const std::string& body) {
     ::unlink(tmp.c_str());
     return "cannot write " + tmp + ": " + std::strerror(error);
   }
-  if (tuning_file_before_replace) tuning_file_before_replace(path);
+  if (tuning_file_after_check) tuning_file_after_check(path, "replace");
   return replace_regular(tmp, path);
 }
 
@@ -201,8 +224,11 @@ std::optional<model::Machine> read_tuning_file(const std::string& path) {
   };
   const Target file = target_of(path);
   if (!file.refused.empty()) return corrupt("it is " + file.refused + "; left alone, nothing is saved there");
-  std::ifstream in(file.path);
-  if (!in) return std::nullopt;
+  struct stat st {};
+  if (::stat(file.path.c_str(), &st) != 0) return std::nullopt;  // missing: silently
+  const auto content = regular_text(file.path);
+  if (!content) return corrupt("it cannot be read or is no longer a regular file; left alone");
+  std::istringstream in(*content);
   std::string line;
   if (!std::getline(in, line) || line != kHeader) return corrupt("first line is not '" + std::string(kHeader) + "'");
   std::map<std::string, double> values;

@@ -37,9 +37,10 @@ std::optional<std::vector<double>> read_measured(const std::string& path, const 
 // Adds or replaces one entry, keeping every other line; "" or the problem.
 std::string write_measured(const std::string& path, const std::string& key, const std::vector<double>& values);
 
-// Tests only: called with the file's path after the last check that it is a
-// regular file and before the new one replaces it (where another process could
-// put a device or a directory there). Null in programs.
-extern void (*tuning_file_before_replace)(const std::string& path);
+// Tests only: called with the file's path between the check that it is a
+// regular file and its use (`moment`: "read" before it is opened, "replace"
+// before the new file takes its place), where another process could put a
+// FIFO, a device or a directory there. Null in programs.
+extern void (*tuning_file_after_check)(const std::string& path, const char* moment);
 
 }  // namespace hympi::hsumma::scalapack
