@@ -5,15 +5,16 @@ are paired by their path relative to the directory, points by point id and row (
 reference written with other run settings - older point ids -, by the columns that say what
 a row measured: layout, operation, variant, size, iterations, ...). Per point
 the run's median (of the reference's metric column: the first of median_us, time_s,
-seconds_per_iteration, seconds_total it has) is checked against the reference's 95% interval of the median (widened by
---tolerance percent of its ends' size, so negative values widen too); per ratio (each variant
+seconds_per_iteration, seconds_total it has) is checked against the reference's 95%
+interval of the median (widened by --tolerance percent of its ends' size, so negative
+values widen too); per ratio (each variant
 or policy against pure at the same operation and size) the run's ratio against every ratio
 the reference's intervals allow. A median that is not a number (nan) is outside when the
 reference has a number, and "n/a" (not counted) when neither has one or when the reference
 lacks one; so is a ratio over a zero or nan median. Exit status 0: everything compared is
-within; 1: something is outside; 2: bad input (a damaged CSV: a row with too few or many fields, a
-last line without its line end; a run without the reference's metric column; a bad
---tolerance) or nothing in common."""
+within; 1: something is outside; 2: bad input (a damaged CSV: a row with too few or many
+fields, a last line without its line end; a run without the reference's metric column; a
+bad --tolerance) or nothing in common."""
 import argparse
 import csv
 import io
