@@ -3,9 +3,9 @@
 // p?gemm_ (the next definition
 // in the lookup order: dlsym(RTLD_NEXT) works linked first or LD_PRELOADed),
 // blacs_gridexit (retires the context's engines, locally; BLACS's own blacs_exit
-// ends every context through it) and MPI_Finalize (through PMPI: frees the
-// engines still held, and prints the counters when HYMPI_PDGEMM_STATS=1, a line
-// per precision used).
+// ends every context through it) and MPI_Finalize (through PMPI) and Fortran's
+// mpi_finalize_: frees the engines still held, and prints the counters when
+// HYMPI_PDGEMM_STATS=1, a line per precision used.
 #include <dlfcn.h>
 #include <mpi.h>
 
@@ -105,6 +105,30 @@ void print_local_stats() {
   long long mine[4 * kCounters];
   gather_counts(mine);
   print_all(mine, 0);
+}
+
+// Before MPI ends (the C MPI_Finalize or Fortran's), once: frees every grid
+// still held, in an order all ranks agree on, and prints the counters
+// (HYMPI_PDGEMM_STATS=1). Collective over MPI_COMM_WORLD, as finalizing is.
+void before_finalize() {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  try {
+    hs::GridCache::instance().free_all();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "hympi pdgemm: at MPI_Finalize: %s\n", e.what());
+  }
+  if (hs::settings().stats) {
+    long long mine[4 * kCounters], sum[4 * kCounters];
+    gather_counts(mine);
+    int rank = 0, size = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Reduce(mine, sum, 4 * kCounters, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (rank == 0) print_all(sum, size);
+    stats_printed = true;
+  }
 }
 
 // Runs the call through hympi or passes it on; counts which.
@@ -302,22 +326,17 @@ int hympi_pdgemm_retired_grids(void) {
 }
 
 int MPI_Finalize(void) {
-  try {  // every grid still held, freed in an order all ranks agree on
-    hs::GridCache::instance().free_all();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "hympi pdgemm: at MPI_Finalize: %s\n", e.what());
-  }
-  if (hs::settings().stats) {
-    long long mine[4 * kCounters], sum[4 * kCounters];
-    gather_counts(mine);
-    int rank = 0, size = 1;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Reduce(mine, sum, 4 * kCounters, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (rank == 0) print_all(sum, size);
-    stats_printed = true;
-  }
+  before_finalize();
   return PMPI_Finalize();
+}
+
+// Fortran's MPI_FINALIZE (mpif.h and `use mpi`): Open MPI's does not pass
+// through the C MPI_Finalize above (MPICH's does: then before_finalize runs
+// once, here). `use mpi_f08` is not seen: its grids go to MPI's finalization.
+void mpi_finalize_(MPI_Fint* ierr) {
+  before_finalize();
+  static const auto real = next_definition<void (*)(MPI_Fint*)>("mpi_finalize_");
+  real(ierr);
 }
 
 }  // extern "C"

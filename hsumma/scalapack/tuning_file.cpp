@@ -8,12 +8,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 
 namespace hympi::hsumma::scalapack {
+
+void (*tuning_file_after_check)(const std::string& path, const char* moment) = nullptr;
 
 namespace {
 
@@ -57,6 +59,28 @@ Target target_of(const std::string& path) {
   return t;
 }
 
+// The text of the regular file `path` (after target_of accepted it), or
+// nothing when it cannot be opened or is no longer a regular file: opened
+// without blocking (a FIFO put there since the check must not hang the
+// reader) and checked again on the open descriptor.
+std::optional<std::string> regular_text(const std::string& path) {
+  if (tuning_file_after_check) tuning_file_after_check(path, "read");
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  std::optional<std::string> text;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    text.emplace();
+    char buffer[4096];
+    ssize_t n = 0;
+    while ((n = ::read(fd, buffer, sizeof buffer)) > 0 || (n < 0 && errno == EINTR))
+      if (n > 0) text->append(buffer, static_cast<std::size_t>(n));
+    if (n < 0) text.reset();
+  }
+  ::close(fd);
+  return text;
+}
+
 const std::string kMeasured = "measured.";
 constexpr std::size_t kMaxMeasured = 256;  // entries kept
 
@@ -65,40 +89,80 @@ std::vector<std::string> measured_lines(const std::string& path) {
   std::vector<std::string> out;
   const Target target = target_of(path);
   if (!target.refused.empty()) return out;  // never opened: a FIFO would block
-  std::ifstream in(target.path);
+  const auto text = regular_text(target.path);
+  if (!text) return out;
+  std::istringstream in(*text);
   std::string line;
-  if (!in || !std::getline(in, line) || line != kHeader) return out;
+  if (!std::getline(in, line) || line != kHeader) return out;
   while (std::getline(in, line))
     if (line.rfind(kMeasured, 0) == 0) out.push_back(line);
   return out;
 }
 
-// Header, comment and body, through a temporary file and a rename (the directory
-// exists: locked() made it).
-std::string write_atomically(const std::string& path, const std::string& body) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path target(path);
-  const std::string tmp = path + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(tmp);
-    if (!out) return "cannot create " + tmp;
-    out << kHeader << "\n# measured by hympi's drop-in pdgemm (groups=auto) on " << host_name()
-        << "; delete the file to measure again\n"
-        << body;
-    if (!out.flush()) return "cannot write " + tmp;
-  }
-  if (const std::string refused = target_of(path).refused; !refused.empty()) {  // replaced meanwhile
-    fs::remove(tmp, ec);
+// Puts the file `tmp` at `path` over a regular file or nothing, never over
+// anything else, with no window between the check and the rename: the two are
+// swapped atomically (renameat2 RENAME_EXCHANGE) and swapped back when what was
+// at `path` is not a regular file (a node put there since target_of looked); a
+// missing `path` is taken with RENAME_NOREPLACE. Where the file system has no
+// such renames (EINVAL: NFS and some others) it falls back to checking and then
+// renaming, a window of a few system calls. `tmp` is gone afterwards (unless a
+// swap back fails: then the message names where the node is). "" or the problem.
+std::string replace_regular(const std::string& tmp, const std::string& path) {
+  const auto left_alone = [&](const std::string& refused) {
+    ::unlink(tmp.c_str());
     return path + " is " + refused + ": left alone";
+  };
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, path.c_str(), RENAME_EXCHANGE) == 0) {
+      struct stat old {};
+      if (::lstat(tmp.c_str(), &old) != 0 || S_ISREG(old.st_mode)) {
+        ::unlink(tmp.c_str());  // the old regular file (or nothing left of it)
+        return "";
+      }
+      if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, path.c_str(), RENAME_EXCHANGE) != 0)
+        return "cannot put back " + path + " (" + kind_of(old) + ", now at " + tmp + "): " + std::strerror(errno);
+      return left_alone(kind_of(old) + ", not a regular file");
+    }
+    if (errno == ENOENT && ::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) == 0)
+      return "";
+    if (errno == EEXIST || errno == ENOENT) continue;  // appeared or vanished meanwhile: look again
+    if (errno != EINVAL && errno != ENOSYS) break;
+    if (const std::string refused = target_of(path).refused; !refused.empty()) return left_alone(refused);
+    if (::rename(tmp.c_str(), path.c_str()) == 0) return "";
+    break;
   }
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    const std::string why = "cannot write " + path + ": " + ec.message();
-    fs::remove(tmp, ec);
-    return why;
+  const std::string why = "cannot write " + path + ": " + std::strerror(errno);
+  ::unlink(tmp.c_str());
+  return why;
+}
+
+// Header, comment and body, through a temporary file and replace_regular (the
+// directory exists: locked() made it). The temporary file is new (O_EXCL,
+// O_NOFOLLOW): never written through a link or a node left at its name.
+std::string write_atomically(const std::string& path, const std::string& body) {
+  const std::string tmp = path + ".tmp." + std::to_string(getpid());
+  ::unlink(tmp.c_str());  // a leftover of a killed process with this pid
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) return "cannot create " + tmp + ": " + std::strerror(errno);
+  std::ostringstream text;
+  text << kHeader << "\n# measured by hympi's drop-in pdgemm (groups=auto) on " << host_name()
+       << "; delete the file to measure again\n"
+       << body;
+  const std::string bytes = text.str();
+  std::size_t done = 0;
+  int error = 0;
+  while (done < bytes.size() && !error) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n > 0) done += static_cast<std::size_t>(n);
+    else if (n == 0 || errno != EINTR) error = n == 0 ? EIO : errno;
   }
-  return "";
+  if (::close(fd) != 0 && !error) error = errno;  // a full NFS or quota can report here only
+  if (error) {
+    ::unlink(tmp.c_str());
+    return "cannot write " + tmp + ": " + std::strerror(error);
+  }
+  if (tuning_file_after_check) tuning_file_after_check(path, "replace");
+  return replace_regular(tmp, path);
 }
 
 // Runs `update` (a read-modify-write of the file at `path`) under a POSIX record
@@ -160,8 +224,11 @@ std::optional<model::Machine> read_tuning_file(const std::string& path) {
   };
   const Target file = target_of(path);
   if (!file.refused.empty()) return corrupt("it is " + file.refused + "; left alone, nothing is saved there");
-  std::ifstream in(file.path);
-  if (!in) return std::nullopt;
+  struct stat st {};
+  if (::stat(file.path.c_str(), &st) != 0) return std::nullopt;  // missing: silently
+  const auto content = regular_text(file.path);
+  if (!content) return corrupt("it cannot be read or is no longer a regular file; left alone");
+  std::istringstream in(*content);
   std::string line;
   if (!std::getline(in, line) || line != kHeader) return corrupt("first line is not '" + std::string(kHeader) + "'");
   std::map<std::string, double> values;

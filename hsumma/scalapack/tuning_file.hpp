@@ -5,7 +5,9 @@
 // Only a regular file (or a symbolic link to one: written through) is used: a
 // device, FIFO, directory, socket or a link to one or to nothing is refused by
 // every function here with a message saying what it is, and left alone (never
-// opened, renamed over, or given a lock file beside it).
+// opened, renamed over, or given a lock file beside it); the replacement itself
+// is an atomic swap undone when a non-regular node appeared after the check
+// (tuning_file.cpp: replace_regular).
 #pragma once
 #include <optional>
 #include <string>
@@ -34,5 +36,11 @@ std::string write_tuning_file(const std::string& path, const model::Machine& mc)
 std::optional<std::vector<double>> read_measured(const std::string& path, const std::string& key);
 // Adds or replaces one entry, keeping every other line; "" or the problem.
 std::string write_measured(const std::string& path, const std::string& key, const std::vector<double>& values);
+
+// Tests only: called with the file's path between the check that it is a
+// regular file and its use (`moment`: "read" before it is opened, "replace"
+// before the new file takes its place), where another process could put a
+// FIFO, a device or a directory there. Null in programs.
+extern void (*tuning_file_after_check)(const std::string& path, const char* moment);
 
 }  // namespace hympi::hsumma::scalapack

@@ -131,6 +131,12 @@ class ValidatedKeys(Case):
         err = self.refused(self.harness("--tiny", "--dry-run", path), f"{path}:7", "'axis'", "axes")
         self.assertNotIn("-np 64", err)
 
+    def test_misspelled_axis_in_tiny_axes_does_not_launch_the_full_axes(self):
+        # [tiny.axes] rnaks = [1] was a new axis: --tiny kept ranks = [64] and added --rnaks 1.
+        path = self.experiment('[tiny.axes]\nrnaks = [1]\n', axes="ranks = [64]\n")
+        err = self.refused(self.harness("--tiny", "--dry-run", path), f"{path}:7", "'rnaks'", "'ranks'")
+        self.assertNotIn("-np 64", err)
+
     def test_misspelled_section(self):
         path = self.experiment('[tiny.axis]\nranks = [1]\n')
         self.refused(self.harness("--dry-run", path), f"{path}:6", "axis")
@@ -143,6 +149,46 @@ class ValidatedKeys(Case):
         path = self.experiment(axes="ranks = [true]\n")
         self.refused(self.harness("--dry-run", path), f"{path}:5", "ranks", "integer")
         self.refused(self.harness("--dry-run", "--set", "ranks=yes", self.experiment()), "--set", "ranks")
+
+    def test_exclude_naming_no_parameter(self):
+        # [[exclude]] rnaks = 2 excluded nothing: the point it was meant to drop ran.
+        path = self.experiment('[[exclude]]\nranks = 1\n[[exclude]]\nrnaks = 2\n', axes="ranks = [1, 2]\n")
+        err = self.refused(self.harness("--dry-run", path), f"{path}:9", "'rnaks'", "'ranks'")
+        self.assertNotIn("-np 2", err)
+        tiny = self.experiment('[tiny]\nexclude = [{ sise = 1 }]\n', axes="ranks = [1]\nsize = [1, 2]\n")
+        self.refused(self.harness("--tiny", "--dry-run", tiny), f"{tiny}:8", "'sise'", "'size'")
+        from hympi_harness.experiment import Experiment  # every committed file's excludes name parameters
+        for kind in ("laptop", "cluster"):
+            for name in sorted(os.listdir(os.path.join(SOURCE, "results", "experiments", kind))):
+                for tiny in (False, True):
+                    Experiment(os.path.join(SOURCE, "results", "experiments", kind, name), tiny=tiny).points(128)
+
+    def test_derived_value_not_finite(self):
+        path = self.experiment('[derive]\nx = "1e308 * 10"\n')
+        self.refused(self.harness("--dry-run", path), f"{path}:7", "x", "inf")
+
+    def test_empty_exclude_entry(self):
+        # An empty [[exclude]] matched every point: 0 points, exit 0.
+        path = self.experiment('[[exclude]]\n', axes="ranks = [1, 2]\n")
+        self.refused(self.harness("--dry-run", path), f"{path}:6", "[[exclude]]", "empty")
+
+    def test_output_outside_the_results_directory(self):
+        # output = "../../x.csv" or "/abs/x.csv" wrote outside the results directory.
+        for bad in ("../../escape.csv", "/abs/x.csv", "fam/../../x.csv", ""):
+            with self.subTest(output=bad):
+                path = self.file(f'[experiment]\napp = "{FAKE_APP}"\noutput = "{bad}"\n[axes]\nranks = [1]\n')
+                self.refused(self.harness("--dry-run", path), f"{path}:3", "output")
+
+    def test_top_level_exclude_not_an_array_of_tables(self):
+        path = self.file(f'exclude = 3\n[experiment]\napp = "{FAKE_APP}"\n[axes]\nranks = [1]\n')
+        err = self.refused(self.harness("--dry-run", path), f"{path}:1", "[[exclude]]")
+        self.assertNotIn("write [exclude]", err)
+
+    def test_set_with_an_empty_value(self):
+        # "size=1,,2" made a point with `--size ''`; "size=4," one with nothing after the comma.
+        for bad in ("size=1,,2", "size=4,", "size= "):
+            with self.subTest(set=bad):
+                self.refused(self.harness("--dry-run", "--set", bad, self.experiment()), "--set", "empty")
 
     def test_wrong_types_elsewhere(self):
         cases = {  # body after [axes] ranks = [1]; the line the message must name; the key
@@ -203,6 +249,29 @@ class KeyLines(unittest.TestCase):
         self.assertEqual(line_of(lines, ("exclude", 1, "ranks")), 14)
         self.assertEqual(line_of(lines, ("tiny", "axes", "ranks")), 16)  # inside an inline table: its line
         self.assertEqual(line_of(lines, ("tiny",)), 15)
+
+
+class CountOptions(Case):
+    """Counts of ranks, nodes and cores are whole numbers >= 1: --max-ranks 0 was no limit,
+    --max-ranks -1 and --cores-per-node -4 skipped every point with exit 0."""
+
+    def test_counts_below_one(self):
+        path = self.experiment()
+        for option in ("--max-ranks", "--max-nodes", "--cores-per-node", "--nodes"):
+            for bad in ("0", "-1", "2.5", "many"):
+                with self.subTest(option=option, value=bad):
+                    self.refused(self.harness("--dry-run", option, bad, path), option)
+
+
+class MissingLauncher(Case):
+    def test_mpiexec_not_found(self):
+        # --mpiexec /nonexistent ran every point into "FAILED", exit 1 ("a point failed").
+        path = self.experiment()
+        missing = os.path.join(self.dir, "no-such-mpirun")
+        self.refused(self.harness("--mpiexec", missing, path), missing, "not found")
+        self.assertFalse(os.path.exists(os.path.join(self.results, "fam", "e.index.csv")), "a point was recorded")
+        dry = self.harness("--dry-run", "--mpiexec", missing, path)  # looking needs no launcher
+        self.assertEqual(dry.returncode, 0, dry.stdout + dry.stderr)
 
 
 class UnknownMetric(Case):

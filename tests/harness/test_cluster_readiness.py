@@ -8,6 +8,7 @@ under this build's mpirun."""
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -223,6 +224,27 @@ class LaunchLinesTest(Case):
                                    r"-N 2 --distribution=arbitrary -w node001,node002 --cpu-bind=verbose,cores app "
                                    r"--ranks-per-node 0 --csv ")
         self.assertIn("skipped (needs 8 nodes > --max-nodes 4)", proc.stdout)
+
+    def test_dry_run_writes_no_host_file(self):
+        """A dry run writes nothing: the irregular srun point's host file is named where the
+        run would put it (the results' logs), not written there nor into the current directory."""
+        exp = self.experiment("""
+            [experiment]
+            app = "app"
+            [axes]
+            node_sizes = ["full,1"]
+            """)
+        cwd = os.path.join(self.dir, "cwd")
+        os.makedirs(cwd)
+        cmd = [sys.executable, HARNESS, "--results-dir", self.results, "--dry-run", "--launcher", "srun",
+               "--nodes", "2", "--cores-per-node", "4", exp]
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                              timeout=60, env=self.env(), cwd=cwd)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        named = re.search(r"SLURM_HOSTFILE=(\S+)", proc.stdout).group(1)
+        self.assertEqual(os.path.dirname(named), os.path.join(self.results, "exp.logs"), proc.stdout)
+        self.assertEqual(os.listdir(cwd), [], "a dry run wrote into the current directory")
+        self.assertFalse(os.path.exists(self.results), "a dry run wrote into the results directory")
 
     def test_point_id_follows_the_settings_that_change_results(self):
         exp = self.fake_sweep()

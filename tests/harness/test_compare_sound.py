@@ -117,6 +117,31 @@ class Refused(Case):
             f.truncate(os.path.getsize(path) - 8)  # the last row loses its repetition, row and point_id
         self.refused(self.compare(path), f"{path}:289", "fields")
 
+    def test_last_row_cut_inside_its_last_field(self):
+        # "p17\n" cut to "p1": every field is there, and the launch joined point p1.
+        path = self.write(lambda r, *_: 10 + r.random())
+        with open(path, "rb+") as f:
+            f.truncate(os.path.getsize(path) - 2)
+        self.refused(self.compare(path), f"{path}:289", "truncated")
+
+    def test_run_and_reference_measured_in_other_columns(self):
+        # The run has median_us and time_s, the reference time_s only: the run's median_us
+        # (microseconds) was compared with the reference's time_s (seconds), "outside".
+        run_path, ref_path = (os.path.join(self.dir, n) for n in ("run.csv", "ref.csv"))
+        with open(run_path, "w") as f:
+            f.write("point_id,row,repetition,median_us,time_s\n" +
+                    "".join(f"p,0,{i},{100 + i},{(100 + i) / 1e6}\n" for i in range(5)))
+        with open(ref_path, "w") as f:
+            f.write("point_id,row,repetition,time_s\n" + "".join(f"p,0,{i},{(100 + i) / 1e6}\n" for i in range(5)))
+        proc = self.compare(run_path, reference=ref_path)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)  # both in time_s, the reference's
+        self.assertIn("1 of 1 within", proc.stdout)
+        self.refused(self.compare(ref_path, reference=run_path), "median_us", ref_path)  # the run lacks it
+        nothing = os.path.join(self.dir, "nothing.csv")
+        with open(nothing, "w") as f:
+            f.write("a,b\n1,2\n")
+        self.refused(self.compare(nothing), "no metric column", "time_s")
+
     def test_quiet_sample_must_measure_something(self):
         for bad in ("0", "-1", "nan"):
             with self.subTest(sample=bad):

@@ -118,3 +118,51 @@ TEST_F(TuningFileNodes, LinkToRegularFileIsWrittenThrough) {
   ASSERT_TRUE(values);
   EXPECT_EQ(*values, (std::vector<double>{1.0, 2.0}));
 }
+
+// The check-then-rename window: a FIFO put at the path after the last check
+// (tuning_file_after_check, "replace") must survive the replacement.
+TEST_F(TuningFileNodes, NodePutThereAfterTheCheckSurvives) {
+  const std::string path = (dir_ / "tuning.txt").string();
+  { std::ofstream(path) << ""; }
+  static std::string swapped;
+  swapped.clear();
+  scalapack::tuning_file_after_check = [](const std::string& p, const char* moment) {
+    if (std::string(moment) != "replace") return;
+    fs::remove(p);
+    if (::mkfifo(p.c_str(), 0644) == 0) swapped = p;
+  };
+  const std::string error = scalapack::write_measured(path, "some.key", {1.0});
+  scalapack::tuning_file_after_check = nullptr;
+  ASSERT_EQ(swapped, path) << "the hook did not run";
+  struct stat st {};
+  ASSERT_EQ(::lstat(path.c_str(), &st), 0) << path << " is gone";
+  EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the FIFO put at " << path << " was replaced";
+  EXPECT_NE(error.find("a FIFO"), std::string::npos) << error;
+  EXPECT_NE(error.find("left alone"), std::string::npos) << error;
+  for (const auto& name : listing())  // no temporary file left behind
+    EXPECT_EQ(name.find(".tmp."), std::string::npos) << name;
+}
+
+// The check-then-open window: a FIFO put at the path after the check
+// (tuning_file_after_check, "read") must not block the reader (the ctest
+// TIMEOUT catches a hang), and is left there.
+TEST_F(TuningFileNodes, FifoPutThereAfterTheCheckDoesNotBlockTheReader) {
+  const std::string path = (dir_ / "tuning.txt").string();
+  { std::ofstream(path) << "# hympi tuning file v1\nmeasured.some.key=1\n"; }
+  scalapack::tuning_file_after_check = [](const std::string& p, const char* moment) {
+    if (std::string(moment) != "read") return;
+    fs::remove(p);
+    ASSERT_EQ(::mkfifo(p.c_str(), 0644), 0);
+  };
+  EXPECT_FALSE(scalapack::read_measured(path, "some.key"));
+  fs::remove(path);  // a regular file again, for the other reader
+  { std::ofstream(path) << "# hympi tuning file v1\nalpha=1e-6\nbeta=1e-9\ngamma=1e9\n"; }
+  testing::internal::CaptureStderr();
+  EXPECT_FALSE(scalapack::read_tuning_file(path));
+  const std::string warning = testing::internal::GetCapturedStderr();
+  scalapack::tuning_file_after_check = nullptr;
+  EXPECT_NE(warning.find("no longer a regular file"), std::string::npos) << warning;
+  struct stat st {};
+  ASSERT_EQ(::lstat(path.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+}

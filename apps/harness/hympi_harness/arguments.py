@@ -19,3 +19,16 @@ def number(minimum=None, above=None):
             raise argparse.ArgumentTypeError(f"{text} must be above {above:g}")
         return value
     return parse
+
+
+def count(minimum=1):
+    """An argparse type: a whole number >= minimum (ranks, nodes, cores)."""
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number")
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{text} is below {minimum}")
+        return value
+    return parse

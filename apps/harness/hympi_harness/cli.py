@@ -7,7 +7,7 @@ import shutil
 import signal
 import sys
 
-from .arguments import number
+from .arguments import count, number
 from .booleans import is_set
 from .experiment import Experiment, ExperimentError
 from .full_node import job_end_time, detect_cores_per_node
@@ -55,7 +55,7 @@ Subcommands: `compare RUN REFERENCE` (within the reference's intervals? see comp
 `keys` (every key of an experiment file with its type: unknown keys and wrong types are errors).
 Exit status: 0 all points ok (or done before); 1 some point failed (the sweep went on); 2 bad
 usage or input, before or instead of a sweep: an option, an experiment file (its file:line and
-key named), an app or metric not found, a results directory or --output that cannot be written
+key named), an app, launcher or metric not found, a results directory or --output that cannot be written
 (read-only, full, a directory); 130 interrupted (finished points are kept).
 """
 
@@ -166,13 +166,13 @@ def parse_args(argv, config, script_dir):
                     help="use each experiment's [tiny] section (seconds-long runs for tests; $HYMPI_TINY=1)")
     ap.add_argument("--set", action="append", default=[], metavar="AXIS=V1,V2",
                     help="replace an axis of every experiment, e.g. --set ranks_per_node=24 (repeatable)")
-    ap.add_argument("--max-ranks", type=int, help="skip points with more ranks (not counted as failed)")
-    ap.add_argument("--max-nodes", type=int, help="skip points with more real nodes (not counted as failed)")
-    ap.add_argument("--cores-per-node", type=int, default=None,
+    ap.add_argument("--max-ranks", type=count(), help="skip points with more ranks (not counted as failed)")
+    ap.add_argument("--max-nodes", type=count(), help="skip points with more real nodes (not counted as failed)")
+    ap.add_argument("--cores-per-node", type=count(), default=None,
                     help='what ranks_per_node = "full" means; points with fuller nodes are skipped (default '
                          "$HYMPI_CORES_PER_NODE, else the cores the job got on this node: $SLURM_CPUS_ON_NODE "
                          "over lscpu's threads per core)")
-    ap.add_argument("--nodes", type=int, default=_int_env("SLURM_JOB_NUM_NODES"),
+    ap.add_argument("--nodes", type=count(), default=_int_env("SLURM_JOB_NUM_NODES"),
                     help="nodes of the allocation: points needing more are skipped; without a job, --dry-run "
                          "and --plan use it to show the lines of a job that size (default $SLURM_JOB_NUM_NODES)")
     ap.add_argument("--binding", choices=BINDINGS, default=env("HYMPI_BINDING", "core"),
@@ -185,7 +185,8 @@ def parse_args(argv, config, script_dir):
     ap.add_argument("--fresh", action="store_true",
                     help="delete the experiment's earlier CSV, state, index and logs first (re-measure everything)")
     ap.add_argument("--skip-failed", action="store_true", help="do not retry points that failed before")
-    ap.add_argument("--dry-run", action="store_true", help="print the command of every point, run nothing")
+    ap.add_argument("--dry-run", action="store_true",
+                    help="print the command of every point, run nothing and write nothing")
     ap.add_argument("--list", action="store_true", help="print the points and their status, run nothing")
     ap.add_argument("--plan", action="store_true",
                     help="print nodes and node-hours (bounded by the timeouts) per point and per job, run nothing")
@@ -296,6 +297,8 @@ def main(argv, script_dir):
                             srun_mpi=args.srun_mpi, hosts=hosts, binding=args.binding)
     except LaunchError as e:
         return _error(e)
+    if not looking and not shutil.which(launcher.mpiexec):  # else every point "fails" (exit 1)
+        return _error(f"launcher '{launcher.mpiexec}' not found (give --mpiexec, or put it on PATH)")
     try:
         names = {"source_dir": _source_dir(config, script_dir), "results_dir": os.path.abspath(args.results_dir)}
         settings = _run_settings(args, launcher)

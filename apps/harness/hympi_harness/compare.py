@@ -4,14 +4,17 @@ RUN and REFERENCE are harness CSVs or directories of them (a run directory, resu
 are paired by their path relative to the directory, points by point id and row (or, for a
 reference written with other run settings - older point ids -, by the columns that say what
 a row measured: layout, operation, variant, size, iterations, ...). Per point
-the run's median is checked against the reference's 95% interval of the median (widened by
---tolerance percent of its ends' size, so negative values widen too); per ratio (each variant
+the run's median (of the reference's metric column: the first of median_us, time_s,
+seconds_per_iteration, seconds_total it has) is checked against the reference's 95%
+interval of the median (widened by --tolerance percent of its ends' size, so negative
+values widen too); per ratio (each variant
 or policy against pure at the same operation and size) the run's ratio against every ratio
 the reference's intervals allow. A median that is not a number (nan) is outside when the
 reference has a number, and "n/a" (not counted) when neither has one or when the reference
 lacks one; so is a ratio over a zero or nan median. Exit status 0: everything compared is
-within; 1: something is outside; 2: bad input (a damaged CSV, a bad --tolerance) or nothing
-in common."""
+within; 1: something is outside; 2: bad input (a damaged CSV: a row with too few or many
+fields, a last line without its line end; a run without the reference's metric column; a
+bad --tolerance) or nothing in common."""
 import argparse
 import csv
 import io
@@ -20,7 +23,7 @@ import os
 import sys
 
 from .arguments import number
-from .repetitions import summarize
+from .repetitions import DEFAULT_METRICS, metric_of, summarize
 from .run_dirs import RUNS
 
 _SIDE_FILES = (".index.csv", ".stats.csv")
@@ -73,20 +76,31 @@ def read_dict_rows(path):
             rows.append(row)
     except csv.Error as e:
         raise DamagedCsv(f"{path}:{reader.line_num}: not a CSV: {e}")
+    # Every writer ends its lines (\r too: read as \n): a last line without an end was cut, maybe
+    # inside a field that still parses ("p17" cut to "p1", another point's launch).
+    if text and not text.endswith("\n"):
+        raise DamagedCsv(f"{path}:{text.count(chr(10)) + 1}: the last line has no line end (a truncated file)")
     return rows
 
 
-def point_lines(path):
-    """{(point_id, row): stats line} of one harness CSV; rows without a row column are numbered
-    in file order within their point (one launch per point, as before repetitions)."""
+def point_lines(path, metric=None):
+    """(metric, {(point_id, row): stats line}) of one harness CSV, about `metric` (default: the
+    file's usual one); rows without a row column are numbered in file order within their point
+    (one launch per point, as before repetitions). A file without the metric is DamagedCsv."""
     rows = read_dict_rows(path)
+    if not rows:
+        return metric, {}
+    chosen = metric_of(list(rows[0].keys()), metric)
+    if chosen is None:
+        raise DamagedCsv(f"{path}: no metric column ({metric}, the reference's)" if metric else
+                         f"{path}: no metric column (one of {', '.join(DEFAULT_METRICS)})")
     seen = {}
     for r in rows:
         if "row" not in r:
             pid = r.get("point_id", "")
             r["row"] = str(seen.get(pid, 0))
             seen[pid] = seen.get(pid, 0) + 1
-    return {(line.get("point_id", ""), line["row"]): line for line in summarize(rows)}
+    return chosen, {(line.get("point_id", ""), line["row"]): line for line in summarize(rows, chosen)}
 
 
 def widened(line, tolerance):
@@ -153,7 +167,8 @@ def paired(run, ref):
 
 def compare_file(name, run_path, ref_path, tolerance, out):
     """Prints the table of one CSV pair; returns (compared, outside, not compared: n/a)."""
-    run, ref = point_lines(run_path), point_lines(ref_path)
+    metric, ref = point_lines(ref_path)
+    _, run = point_lines(run_path, metric)  # the same column on both sides: the reference's
     compared = outside = missing = 0
     matched = {}
     for line, r in paired(run, ref):

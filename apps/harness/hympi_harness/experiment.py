@@ -33,7 +33,7 @@ import os
 from .booleans import parse_bool
 from .compat import toml_reader
 from .grid import square_grid
-from .schema import ExperimentError, parameter_problem, validate
+from .schema import ExperimentError, did_you_mean, parameter_problem, validate
 from .toml_lines import line_of
 
 LAYOUT_KEYS = ("ranks", "nodes", "ranks_per_node", "node_sizes", "placement")
@@ -79,6 +79,8 @@ def evaluate(expression, names):
         value = walk(ast.parse(str(expression), mode="eval"))
     except SyntaxError as e:
         raise ExperimentError(f"derive '{expression}': {e.msg}")
+    if isinstance(value, float) and not math.isfinite(value):  # 1e308 * 10: no number to pass on
+        raise ExperimentError(f"derive '{expression}': gives {value}, not a finite number")
     return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
@@ -280,6 +282,7 @@ class Experiment:
         self.options = dict(doc.get("options", {}))
         self.axes = dict(doc.get("axes", {}))
         self.exclude = list(doc.get("exclude", []))
+        self.exclude_where = ("exclude",)  # where the entries are in the file, for messages
         self.derive = dict(doc.get("derive", {}))
         if tiny and "tiny" in doc:
             t = doc["tiny"]
@@ -287,7 +290,10 @@ class Experiment:
             self.args = list(t.get("args", self.args))
             self.timeout = float(t.get("timeout", self.timeout))
             self.exclude = list(t.get("exclude", self.exclude))
+            self.exclude_where = ("tiny", "exclude") if "exclude" in t else self.exclude_where
         for key, text in (overrides or {}).items():
+            if any(not item.strip() for item in text.split(",")):
+                raise ExperimentError(f"--set {key}={text}: an empty value (a comma too many?)")
             values = _parse_set_value(text)
             for value in values:
                 problem = parameter_problem(key, value)
@@ -310,7 +316,7 @@ class Experiment:
     def points(self, cores_per_node=None):
         names = list(self.axes)
         value_lists = [_as_list(n, self.axes[n]) for n in names]
-        seen = set()
+        seen, named = set(), set()
         out = []
         for combo in itertools.product(*value_lists):
             params = {}
@@ -329,10 +335,21 @@ class Experiment:
                 for name, expression in late.items():
                     params[name] = self._derived(name, expression, {**params, **grid})
                 params.update((k, v) for k, v in grid.items() if k not in params)
+            named.update(params)
             if any(all(_same(params.get(k), v) for k, v in ex.items()) for ex in self.exclude):
                 continue
             point = Point(params, self)
             if point.id not in seen:
                 seen.add(point.id)
                 out.append(point)
+        self._check_exclude_names(named)
         return out
+
+    def _check_exclude_names(self, named):
+        """An [[exclude]] key no point has would drop nothing (a misspelling runs what it meant to drop)."""
+        for i, entry in enumerate(self.exclude):
+            for key in entry:
+                if key not in named:
+                    line = line_of(self.lines, self.exclude_where + (i, key))
+                    raise ExperimentError(f"{self.path}:{line}: [[exclude]] '{key}' is no parameter of any point"
+                                          f"{did_you_mean(key, sorted(named))}; the entry would drop nothing")

@@ -60,6 +60,7 @@ class Launcher:
         self.srun_mpi = srun_mpi
         self.hosts = list(hosts) if hosts else []
         self.hostfile_dir = None  # where srun's arbitrary-distribution host files go
+        self.write_hostfiles = True  # False in a dry run: the file is only named, never written
         if kind == "srun":
             self.mpiexec = shutil.which("srun") or "srun"
             self.mpi_family = mpi_family or "other"
@@ -121,8 +122,9 @@ class Launcher:
                     # Irregular nodes: one host per rank in a file, in rank order.
                     per_rank = _rank_hosts(hosts, sizes, roundrobin)
                     path = os.path.join(self.hostfile_dir or ".", f"hosts-{point.id}.txt")
-                    with open(path, "w") as f:
-                        f.write("\n".join(per_rank) + "\n")
+                    if self.write_hostfiles:
+                        with open(path, "w") as f:
+                            f.write("\n".join(per_rank) + "\n")
                     extra_env["SLURM_HOSTFILE"] = path
                     cmd += ["--distribution=arbitrary", "-w", ",".join(hosts)]
                     if self.binding != "launcher":

@@ -173,9 +173,11 @@ class Sweep:
         """Returns True when no point failed."""
         n = len(self.points)
         width = len(str(n))
+        # Host files go with the run's logs; a dry run names them there and writes nothing.
+        self.launcher.hostfile_dir = self.store.logs_dir
+        self.launcher.write_hostfiles = not self.dry_run
         if not self.dry_run:
             self.store.prepare()
-            self.launcher.hostfile_dir = self.store.logs_dir
         self.say(f"== {self.exp.name}: {self.exp.title}")
         self.say(f"   {n} points, app {self.app_path}, launcher {self.launcher.kind}"
                  f"{' (emulated nodes)' if self.launcher.emulate else ''}, csv {self.store.csv_path}")

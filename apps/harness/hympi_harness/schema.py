@@ -41,6 +41,17 @@ TEXT = Kind("text", lambda v: isinstance(v, str))
 SECONDS = Kind("number > 0", lambda v: _number(v) and v > 0)
 WORDS = Kind("list of texts or numbers", lambda v: isinstance(v, list) and all(isinstance(x, str) or _number(x)
                                                                              for x in v))
+def _output_problem(v):
+    """The CSV stays inside the results directory: a relative path without "..", not empty."""
+    if not isinstance(v, str):
+        return "expected text"
+    parts = v.replace("\\", "/").split("/")
+    if not v.strip() or v.startswith(("/", "~")) or ".." in parts:
+        return "expected a path inside the results directory (relative, no '..')"
+    return None
+
+
+OUTPUT = Kind("relative path (no '..')", problem=_output_problem)
 TABLE = Kind("table", lambda v: isinstance(v, dict))
 TABLES = Kind("array of tables", lambda v: isinstance(v, list) and all(isinstance(x, dict) for x in v))
 TEXT_OR_NUMBER = Kind("text or number", lambda v: isinstance(v, str) or _number(v))
@@ -79,7 +90,7 @@ KEYS = [
         "or a path", required=True),
     Key("experiment", "name", TEXT, "the experiment's name (default: the file name without .toml)"),
     Key("experiment", "title", TEXT, "printed with the progress (default: the name)"),
-    Key("experiment", "output", TEXT, "the CSV, relative to the results directory (default: `<name>.csv`)"),
+    Key("experiment", "output", OUTPUT, "the CSV, relative to the results directory (default: `<name>.csv`)"),
     Key("experiment", "args", WORDS, 'fixed arguments; `"{name}"` is replaced by the point\'s parameter or by '
         "`source_dir` / `results_dir`"),
     Key("experiment", "timeout", SECONDS, "seconds per point (default 600)"),
@@ -89,12 +100,15 @@ KEYS = [
     Key("axes", "*", AXIS, "a parameter's values; a table value sets several parameters at once "
         "(`{ranks = 4, grid = \"2x2\"}`)"),
     Key("derive", "*", TEXT_OR_NUMBER, "an expression over the point's parameters with + - * / // % and "
-        "parentheses; naming ranks, nodes, ranks_per_node, _grid_p or _grid_q it is computed after the layout"),
-    Key("exclude", "*", VALUE, "a parameter's value (node_sizes also as \"2,1\")"),
+        "parentheses; naming ranks, nodes, ranks_per_node, _grid_p or _grid_q it is computed after the layout; "
+        "a result that is not finite is an error"),
+    Key("exclude", "*", VALUE, "a parameter's value (node_sizes also as \"2,1\"); a name no point has is "
+        "an error"),
     Key("options", "*", TEXT, "the flag of a parameter (default `--name-with-dashes`; \"\" keeps it off the "
         "command line)"),
     Key("env", "*", TEXT_OR_NUMBER, "a variable's value"),
-    Key("tiny", "axes", TABLE, "axes replacing those of `[axes]` with the same name"),
+    Key("tiny", "axes", TABLE, "axes replacing those of `[axes]` with the same name (a name not in `[axes]` "
+        "is an error)"),
     Key("tiny", "args", WORDS, "replaces `args`"),
     Key("tiny", "timeout", SECONDS, "replaces `timeout`"),
     Key("tiny", "exclude", TABLES, "replaces `[[exclude]]`"),
@@ -133,6 +147,11 @@ def parameter_problem(name, value):
     return lookup("parameter", name).kind.problem(value)
 
 
+def did_you_mean(name, known):
+    close = difflib.get_close_matches(name, known, n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
 class _Checker:
     def __init__(self, path, text):
         self.path = path
@@ -148,14 +167,15 @@ class _Checker:
         for name, value in table.items():
             key = lookup(section, name)
             if key is None:
-                close = difflib.get_close_matches(name, known, n=1)
-                hint = f" (did you mean '{close[0]}'?)" if close else ""
-                self.fail(where + (name,), f"{_title(section)}: unknown key '{name}'{hint}; known: {', '.join(known)}")
+                self.fail(where + (name,), f"{_title(section)}: unknown key '{name}'{did_you_mean(name, known)}; "
+                                           f"known: {', '.join(known)}")
             problem = key.kind.problem(value)
             if problem and section == "" and name == "exclude" and isinstance(value, dict):
                 self.fail(where + (name,), "[exclude] is a single table: write [[exclude]] (one per dropped "
                                            "combination of values)")
-            if problem and section == "" and not isinstance(value, dict):
+            if problem and section == "" and key.kind is TABLES:
+                problem = f"expected an array of tables: write [[{name}]] on a line of its own, then its keys"
+            elif problem and section == "" and not isinstance(value, dict):
                 problem = f"expected a table: write [{name}] on a line of its own, then its keys"
             if problem:
                 self.fail(where + (name,), f"{_title(section, name)} = {_shown(value)}: {problem}")
@@ -174,8 +194,18 @@ class _Checker:
                         shown = f"{name} = {_shown(values)}" + (f" ({param} = {_shown(v)})" if param != name else "")
                         self.fail(where + (name,), f"{title} {shown}: {param}: {problem}")
 
+    def replacements(self, table, axes, where):
+        """[tiny.axes] only replaces axes: a misspelled name would add an axis and keep the full one."""
+        for name in table:
+            if name not in axes:
+                self.fail(where + (name,), f"[{'.'.join(where)}] '{name}' is not an axis of [axes]"
+                                           f"{did_you_mean(name, list(axes))}; "
+                                           f"[tiny.axes] only replaces axes: {', '.join(axes)}")
+
     def exclude(self, entries, where):
         for i, entry in enumerate(entries):
+            if not entry:  # all() of nothing: it would drop every point
+                self.fail(where + (i,), f"[[{'.'.join(where)}]] entry {i + 1} is empty: it would drop every point")
             self.section("exclude", entry, where + (i,))
 
 
@@ -191,6 +221,7 @@ def validate(doc, path, text):
     tiny = doc.get("tiny", {})
     check.section("tiny", tiny, ("tiny",))
     check.axes(tiny.get("axes", {}), ("tiny", "axes"))
+    check.replacements(tiny.get("axes", {}), doc.get("axes", {}), ("tiny", "axes"))
     check.exclude(tiny.get("exclude", []), ("tiny", "exclude"))
     return check.lines
 
