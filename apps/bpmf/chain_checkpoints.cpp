@@ -144,12 +144,23 @@ void ChainCheckpoints::resume(Sampler& sampler) {
   resumed_ = ChainState();
 }
 
-void ChainCheckpoints::write(const Sampler& sampler) const {
-  const ChainState state = sampler.gather_state(0);
-  on_root(comm_, rank_, [&] { write_checkpoint(o_.checkpoint_dir, id_, state); });
+void ChainCheckpoints::keep_locks() {
+  for (DirectoryLock* lock : {&checkpoint_lock_, &samples_lock_})
+    if (lock->relock_if_removed(id_.chain))
+      std::fprintf(stderr, "hympi-bpmf: warning: %s was removed while chain %s ran: locked again\n",
+                   lock_path(lock == &checkpoint_lock_ ? o_.checkpoint_dir : o_.samples_dir).c_str(),
+                   id_.chain.c_str());
 }
 
-bool ChainCheckpoints::after_iteration(const Sampler& sampler) const {
+void ChainCheckpoints::write(const Sampler& sampler) {
+  const ChainState state = sampler.gather_state(0);
+  on_root(comm_, rank_, [&] {
+    keep_locks();
+    write_checkpoint(o_.checkpoint_dir, id_, state);
+  });
+}
+
+bool ChainCheckpoints::after_iteration(const Sampler& sampler) {
   const int it = sampler.iteration();
   if (it == o_.stop_after) std::_Exit(kStoppedHard);
   if (o_.checkpoint_every <= 0) return false;
