@@ -5,7 +5,8 @@
 # checkpoint (no periodic one: everything would be lost). Open MPI 4's mpirun exits
 # at once on a second signal and its ranks die about a second later without any
 # signal; MPICH's mpiexec forwards each SIGTERM. Three rounds of each, to show it is
-# not luck. Last, the documented safe way: one SIGUSR1 to the launcher. The ranks
+# not luck. Then the documented safe way: one SIGUSR1 to the launcher; last Ctrl-Z and
+# bg of the launcher (SIGTSTP, SIGCONT: a stop under Open MPI, nothing under MPICH). The ranks
 # may outlive the launcher by that second: the chain is over when nobody holds its
 # chain.lock.
 # Usage: stop_through_launcher.sh BPMF WORK LAUNCH... (the launcher up to its -np flag)
@@ -62,4 +63,33 @@ kill -USR1 "$launcher"
 wait "$launcher"
 check "$dir" "$out" "one SIGUSR1 to the launcher"
 grep -q "stopped by SIGUSR1 after iteration" "$out" || { echo "no 'stopped by SIGUSR1' line"; cat "$out"; failed=1; }
+# Ctrl-Z and then bg of the launcher (SIGTSTP, SIGCONT to it). Open MPI's mpirun turns
+# the SIGTSTP into SIGSTOP of the ranks and forwards the SIGCONT, which the ranks take
+# as its stop request (bpmf/README.md, 'Stopping a chain': documented): they stop with
+# a checkpoint. MPICH's mpiexec forwards neither: the chain runs on until a SIGUSR1.
+dir=$work/tstp out=$work/tstp.out
+"${launch[@]}" 2 "$bpmf" "${model[@]}" --checkpoint-dir "$dir" > "$out" 2>&1 &
+launcher=$!
+wait_started "$out" || { echo "the chain did not start"; cat "$out"; kill "$launcher"; exit 1; }
+sleep 0.3
+kill -TSTP "$launcher"
+sleep 1
+kill -CONT "$launcher"
+if "${launch[0]}" --version 2>&1 | grep -q OpenRTE; then
+  for _ in $(seq 200); do kill -0 "$launcher" 2> /dev/null || break; sleep 0.1; done
+  if kill -0 "$launcher" 2> /dev/null; then
+    echo "Open MPI: the chain still runs 20 s after SIGTSTP and SIGCONT to the launcher"
+    failed=1
+    kill -USR1 "$launcher"
+  fi
+  wait "$launcher"
+  check "$dir" "$out" "Ctrl-Z and bg of Open MPI's launcher"
+  grep -q "stopped by SIGCONT from mpirun after iteration" "$out" || { echo "no 'stopped by SIGCONT' line"; cat "$out"; failed=1; }
+else
+  sleep 2
+  kill -0 "$launcher" 2> /dev/null || { echo "the chain ended after SIGTSTP and SIGCONT to the launcher"; cat "$out"; failed=1; }
+  kill -USR1 "$launcher"
+  wait "$launcher"
+  check "$dir" "$out" "Ctrl-Z and bg of the launcher, then one SIGUSR1"
+fi
 exit $failed
