@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "bpmf/durable_file.hpp"
 #include "bpmf/matrix_market.hpp"
 #include "hympi/error.hpp"
 #include "on_root.hpp"
@@ -106,6 +107,11 @@ void ChainCheckpoints::claim_directories(const Dataset& data, const ModelInfo& m
   id_ = chain_identity(data.training(), data.test, o_.sampler);
   // The lock first: what is read below cannot change under it.
   if (checkpointing) checkpoint_lock_ = DirectoryLock(o_.checkpoint_dir, "(starting)");
+  // A chain killed while writing its checkpoint left a temporary as large as one.
+  if (checkpoint_lock_.held())
+    if (const int n = remove_leftover_temporaries(checkpoint_path(o_.checkpoint_dir)))
+      std::printf("removed %d temporary checkpoint file(s) of a chain killed while writing in %s\n", n,
+                  o_.checkpoint_dir.c_str());
   if (resuming) resumed_ = read_checkpoint(o_.resume, id_, &id_.chain);  // this chain's data and model; adopts its id
   // A chain checkpointed before chain ids (HYBPMFC1) gets one now; its samples'
   // model.txt, from the same version, names no chain.

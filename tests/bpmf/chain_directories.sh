@@ -97,12 +97,19 @@ refused "new chain into X's --samples-dir" "holds the samples of another run" \
 [ "$(digest_dir "$work/x/ckpt")" = "$x_ckpt" ] || fail "a refused run changed X's checkpoint"
 [ "$(digest_dir "$work/x/samples")" = "$x_samples" ] || fail "a refused run changed X's samples"
 
-# 4. Y resumed into its own directories: runs to the end, its samples under its chain id.
+# 4. Y resumed into its own directories: runs to the end, its samples under its chain id;
+#    the temporary of a checkpoint write cut by a kill (<file>.tmp.<pid>) is removed,
+#    a file only named alike is kept.
+head -c 1000 /dev/zero > "$work/y/ckpt/chain.ckpt.tmp.4242424"
+echo mine > "$work/y/ckpt/chain.ckpt.tmp.notes"
 ran "resume Y into its own directories" --samples 6 --checkpoint-every 2 --resume "$work/y/ckpt" \
   --save-samples-every 1 --samples-dir "$work/y/samples"
 chain=$(grep -o "resumed chain [0-9a-f]\{32\}" "$work/ran.out" | cut -d' ' -f3)
 [ -n "$chain" ] && grep -qx "chain = $chain" "$work/y/samples/model.txt" || fail "Y's model.txt does not name chain '$chain'"
 [ "$(ls "$work"/y/samples/sample-*-V.npy | wc -l)" -eq 6 ] || fail "Y's samples directory does not hold 6 samples"
+[ ! -e "$work/y/ckpt/chain.ckpt.tmp.4242424" ] && [ -e "$work/y/ckpt/chain.ckpt.tmp.notes" ] ||
+  fail "the leftover temporary checkpoint was not removed, or a file only named alike was"
+grep -q "removed 1 temporary checkpoint file(s)" "$work/ran.out" || { cat "$work/ran.out"; fail "no line about the removed temporary"; }
 # 5. A chain checkpointed before chain ids (format HYBPMFC1, written by the code of
 #    2026-11-26 after iteration 2 of 6): resumed, it gets an id, keeps it, and ends with
 #    the digests of that code's uninterrupted chain.
