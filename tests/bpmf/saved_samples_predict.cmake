@@ -1,7 +1,7 @@
 # Saved samples and `hympi-bpmf predict`: a 2-rank run saves every sample (.npy);
 # predict on 1 and 3 ranks (another layout) gives the digests of the run's own test
 # predictions and standard deviations (bitwise), for both std kinds; a model
-# directory without samples, a sample with a file missing, pairs outside the model
+# directory without samples, a sample with a file missing (also sample 1000000), pairs outside the model
 # and a new run saving into another run's samples are refused (exit 2).
 # Inputs: SYNTH, BPMF, LAUNCH ('|'-separated launcher prefix up to the -np flag), WORK.
 string(REPLACE "|" ";" launch "${LAUNCH}")
@@ -66,6 +66,17 @@ foreach(part V Lambda_V)
     message(FATAL_ERROR "predict with sample-000003-${part}.npy missing: exit ${rc}:\n${out}${err}")
   endif()
 endforeach()
+
+# Sample 1000000 (%06d writes 7 digits) counts as a sample too: alone it is incomplete.
+file(REMOVE_RECURSE ${WORK}/incomplete)
+file(COPY ${WORK}/noise/ DESTINATION ${WORK}/incomplete)
+file(COPY_FILE ${WORK}/incomplete/sample-000003-V.npy ${WORK}/incomplete/sample-1000000-V.npy)
+execute_process(COMMAND ${launch} 2 ${BPMF} predict --model ${WORK}/incomplete --pairs ${WORK}/test.mm
+                        --mean-output ${WORK}/mean.mm --std-output ${WORK}/std.mm
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+if(NOT rc EQUAL 2 OR NOT "${out}${err}" MATCHES "hympi-bpmf: error: [^\n]*sample 1000000 [^\n]*sample-1000000-U.npy' is missing")
+  message(FATAL_ERROR "predict with a lone sample-1000000-V.npy: exit ${rc}:\n${out}${err}")
+endif()
 
 set(refusals "holds no saved samples#--model|${WORK}|--pairs|${WORK}/test.mm"
              "outside the training matrix#--model|${WORK}/noise|--pairs|${WORK}/outside.mm")
