@@ -52,13 +52,16 @@ bool parent_is_open_mpi_launcher() {
 void catch_stop_signals() {
   struct sigaction plain {};
   plain.sa_handler = on_stop_signal;
+  // SA_RESTART: a stop request must not fail a blocked write (stdio drops the line
+  // it was writing to a full pipe on EINTR) or any other system call.
+  plain.sa_flags = SA_RESTART;
   sigemptyset(&plain.sa_mask);
   for (const int sig : {SIGTERM, SIGINT, SIGUSR1}) sigaction(sig, &plain, nullptr);
   if (parent_is_open_mpi_launcher()) {
     launcher = ::getppid();
     struct sigaction cont {};
     cont.sa_sigaction = on_sigcont;
-    cont.sa_flags = SA_SIGINFO;
+    cont.sa_flags = SA_SIGINFO | SA_RESTART;
     sigemptyset(&cont.sa_mask);
     sigaction(SIGCONT, &cont, nullptr);
     // Two signals in quick succession (`timeout` sends one to mpirun and one to its
