@@ -24,6 +24,15 @@ failed=0
 wait_started() { for _ in $(seq 400); do grep -q "train 200 x 150" "$1" 2>/dev/null && return 0; sleep 0.05; done; return 1; }
 # Until no process holds the chain's lock, at most 20 s.
 wait_released() { for _ in $(seq 200); do flock -n "$1/chain.lock" true 2>/dev/null && return 0; sleep 0.1; done; return 1; }
+# start_chain NAME: a chain with its checkpoint in $work/NAME (sets dir, out, launcher),
+# started and running for 0.3 s.
+start_chain() {
+  dir=$work/$1 out=$work/$1.out
+  "${launch[@]}" 2 "$bpmf" "${model[@]}" --checkpoint-dir "$dir" > "$out" 2>&1 &
+  launcher=$!
+  wait_started "$out" || { echo "the chain did not start"; cat "$out"; kill "$launcher"; exit 1; }
+  sleep 0.3
+}
 check() {  # check DIR OUT WHAT
   wait_released "$1" || { echo "$3: the ranks still hold $1/chain.lock after 20 s"; failed=1; return; }
   if [ -s "$1/chain.ckpt" ] && ! ls "$1"/chain.ckpt.tmp.* > /dev/null 2>&1; then
@@ -36,12 +45,8 @@ check() {  # check DIR OUT WHAT
 }
 
 for round in 1 2 3; do
-  dir=$work/two-$round out=$work/two-$round.out
   start=$(date +%s%N)
-  "${launch[@]}" 2 "$bpmf" "${model[@]}" --checkpoint-dir "$dir" > "$out" 2>&1 &
-  launcher=$!
-  wait_started "$out" || { echo "the chain did not start"; cat "$out"; kill "$launcher"; exit 1; }
-  sleep 0.3
+  start_chain two-$round
   kill -TERM "$launcher"
   sleep 0.05
   kill -TERM "$launcher" 2> /dev/null
@@ -55,11 +60,7 @@ for round in 1 2 3; do
   check "$dir" "$out" "timeout 3, round $round ($(( ($(date +%s%N) - start) / 1000000 )) ms)"
 done
 # The documented safe way: one SIGUSR1 to the launcher (both forward it, neither escalates).
-dir=$work/usr1 out=$work/usr1.out
-"${launch[@]}" 2 "$bpmf" "${model[@]}" --checkpoint-dir "$dir" > "$out" 2>&1 &
-launcher=$!
-wait_started "$out" || { echo "the chain did not start"; cat "$out"; kill "$launcher"; exit 1; }
-sleep 0.3
+start_chain usr1
 kill -USR1 "$launcher"
 wait "$launcher"
 check "$dir" "$out" "one SIGUSR1 to the launcher"
@@ -68,11 +69,7 @@ grep -q "stopped by SIGUSR1 after iteration" "$out" || { echo "no 'stopped by SI
 # the SIGTSTP into SIGSTOP of the ranks and forwards the SIGCONT, which the ranks take
 # as its stop request (bpmf/README.md, 'Stopping a chain': documented): they stop with
 # a checkpoint. MPICH's mpiexec forwards neither: the chain runs on until a SIGUSR1.
-dir=$work/tstp out=$work/tstp.out
-"${launch[@]}" 2 "$bpmf" "${model[@]}" --checkpoint-dir "$dir" > "$out" 2>&1 &
-launcher=$!
-wait_started "$out" || { echo "the chain did not start"; cat "$out"; kill "$launcher"; exit 1; }
-sleep 0.3
+start_chain tstp
 kill -TSTP "$launcher"
 sleep 1
 kill -CONT "$launcher"
@@ -97,11 +94,7 @@ fi
 # ranks take their parent's death as the stop request (PR_SET_PDEATHSIG) and leave a
 # checkpoint; without that they exit about 1 s later with none. MPICH: not checked.
 if "${launch[0]}" --version 2>&1 | grep -q OpenRTE; then
-  dir=$work/kill9 out=$work/kill9.out
-  "${launch[@]}" 2 "$bpmf" "${model[@]}" --checkpoint-dir "$dir" > "$out" 2>&1 &
-  launcher=$!
-  wait_started "$out" || { echo "the chain did not start"; cat "$out"; kill "$launcher"; exit 1; }
-  sleep 0.3
+  start_chain kill9
   kill -KILL "$launcher"
   wait "$launcher"
   check "$dir" "$out" "SIGKILL to Open MPI's launcher"
