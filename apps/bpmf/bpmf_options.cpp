@@ -115,7 +115,8 @@ void add_options(CLI::App& app, Options& o) {
       "MPICH's mpiexec is safe; to Open MPI 4's mpirun it also works, but mpirun "
       "SIGKILLs the ranks about 2 s later (raise OMPI_MCA_odls_base_sigkill_timeout above one iteration plus a "
       "checkpoint write) and a second signal within 5 s kills them about 1 s later: never send two, and use "
-      "'timeout --foreground' (plain timeout signals mpirun twice). See bpmf/README.md, 'Stopping a chain'.");
+      "'timeout --foreground -s USR1' (plain timeout signals mpirun twice). Under Open MPI's mpirun, Ctrl-Z "
+      "and then fg or bg also stops the chain (with a checkpoint). See bpmf/README.md, 'Stopping a chain'.");
 }
 
 void resolve_paths(Options& o) {

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "bpmf/durable_file.hpp"
 #include "bpmf/matrix_market.hpp"
 #include "hympi/error.hpp"
 #include "on_root.hpp"
@@ -51,13 +52,16 @@ bool parent_is_open_mpi_launcher() {
 void catch_stop_signals() {
   struct sigaction plain {};
   plain.sa_handler = on_stop_signal;
+  // SA_RESTART: a stop request must not fail a blocked write (stdio drops the line
+  // it was writing to a full pipe on EINTR) or any other system call.
+  plain.sa_flags = SA_RESTART;
   sigemptyset(&plain.sa_mask);
   for (const int sig : {SIGTERM, SIGINT, SIGUSR1}) sigaction(sig, &plain, nullptr);
   if (parent_is_open_mpi_launcher()) {
     launcher = ::getppid();
     struct sigaction cont {};
     cont.sa_sigaction = on_sigcont;
-    cont.sa_flags = SA_SIGINFO;
+    cont.sa_flags = SA_SIGINFO | SA_RESTART;
     sigemptyset(&cont.sa_mask);
     sigaction(SIGCONT, &cont, nullptr);
     // Two signals in quick succession (`timeout` sends one to mpirun and one to its
@@ -106,6 +110,11 @@ void ChainCheckpoints::claim_directories(const Dataset& data, const ModelInfo& m
   id_ = chain_identity(data.training(), data.test, o_.sampler);
   // The lock first: what is read below cannot change under it.
   if (checkpointing) checkpoint_lock_ = DirectoryLock(o_.checkpoint_dir, "(starting)");
+  // A chain killed while writing its checkpoint left a temporary as large as one.
+  if (checkpoint_lock_.held())
+    if (const int n = remove_leftover_temporaries(checkpoint_path(o_.checkpoint_dir)))
+      std::printf("removed %d temporary checkpoint file(s) of a chain killed while writing in %s\n", n,
+                  o_.checkpoint_dir.c_str());
   if (resuming) resumed_ = read_checkpoint(o_.resume, id_, &id_.chain);  // this chain's data and model; adopts its id
   // A chain checkpointed before chain ids (HYBPMFC1) gets one now; its samples'
   // model.txt, from the same version, names no chain.
@@ -144,12 +153,23 @@ void ChainCheckpoints::resume(Sampler& sampler) {
   resumed_ = ChainState();
 }
 
-void ChainCheckpoints::write(const Sampler& sampler) const {
-  const ChainState state = sampler.gather_state(0);
-  on_root(comm_, rank_, [&] { write_checkpoint(o_.checkpoint_dir, id_, state); });
+void ChainCheckpoints::keep_locks() {
+  for (DirectoryLock* lock : {&checkpoint_lock_, &samples_lock_})
+    if (lock->relock_if_removed(id_.chain))
+      std::fprintf(stderr, "hympi-bpmf: warning: %s was removed while chain %s ran: locked again\n",
+                   lock_path(lock == &checkpoint_lock_ ? o_.checkpoint_dir : o_.samples_dir).c_str(),
+                   id_.chain.c_str());
 }
 
-bool ChainCheckpoints::after_iteration(const Sampler& sampler) const {
+void ChainCheckpoints::write(const Sampler& sampler) {
+  const ChainState state = sampler.gather_state(0);
+  on_root(comm_, rank_, [&] {
+    keep_locks();
+    write_checkpoint(o_.checkpoint_dir, id_, state);
+  });
+}
+
+bool ChainCheckpoints::after_iteration(const Sampler& sampler) {
   const int it = sampler.iteration();
   if (it == o_.stop_after) std::_Exit(kStoppedHard);
   if (o_.checkpoint_every <= 0) return false;

@@ -42,13 +42,17 @@ class ChainCheckpoints {
   void resume(Sampler& sampler);
   // Collective, after each iteration. True when a stop signal reached some rank:
   // the checkpoint is written and the run must stop.
-  bool after_iteration(const Sampler& sampler) const;
+  bool after_iteration(const Sampler& sampler);
+  // Rank 0, before each write into the chain's directories: a chain.lock removed
+  // while the chain runs is locked again (a warning); throws InputError when another
+  // chain has taken the directory since.
+  void keep_locks();
   // The chain id on rank 0 ("" elsewhere, or when no checkpoint or sample is involved).
   const std::string& chain() const { return id_.chain; }
 
  private:
   void claim_directories(const Dataset& data, const ModelInfo& model);
-  void write(const Sampler& sampler) const;
+  void write(const Sampler& sampler);
   const Options& o_;
   MPI_Comm comm_;
   int rank_ = 0;

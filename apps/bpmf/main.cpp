@@ -38,9 +38,10 @@ void save_values(const Options& o, const Dataset& data, const std::vector<double
 
 // Every --save-samples-every-th post-burn-in sample, written by rank 0 (U and V are whole on every rank).
 void save_sample_if_due(const Options& o, const Sampler& sampler, const IterationReport& r, const ModelInfo& info,
-                        int rank) {
+                        ChainCheckpoints& checkpoints, int rank) {
   if (o.save_samples_every <= 0 || r.burnin || r.samples_averaged % o.save_samples_every != 0) return;
   on_root(MPI_COMM_WORLD, rank, [&] {
+    checkpoints.keep_locks();
     save_sample(o.samples_dir, r.samples_averaged, info, sampler.rows_latent(), sampler.cols_latent(),
                 sampler.hyperparameters(0), sampler.hyperparameters(1));
   });
@@ -87,7 +88,7 @@ int run(Options& o) {
     totals.add(last);
     if (rank == 0 && !o.quiet) print_iteration(last, total);
     trace.write(trace_record(o, info, last));
-    save_sample_if_due(o, sampler, last, saved_model, rank);
+    save_sample_if_due(o, sampler, last, saved_model, checkpoints, rank);
     if (checkpoints.after_iteration(sampler)) return hympi::apps::kCheckFailed;  // not finished: resume later
   }
   if (totals.iterations == 0) last = sampler.current_report();  // resumed at the end of the chain

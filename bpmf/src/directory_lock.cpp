@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -61,7 +62,24 @@ DirectoryLock::DirectoryLock(const std::string& dir, const std::string& chain) {
     throw InputError("cannot lock '" + path + "': " + std::strerror(error));
   }
   fd_ = fd;
+  dir_ = dir;
   describe(chain);
+}
+
+bool DirectoryLock::relock_if_removed(const std::string& chain) {
+  if (fd_ < 0) return false;
+  struct stat held {
+  }, now{};
+  if (::fstat(fd_, &held) == 0 && ::stat(lock_path(dir_).c_str(), &now) == 0 && held.st_dev == now.st_dev &&
+      held.st_ino == now.st_ino)
+    return false;
+  try {
+    *this = DirectoryLock(dir_, chain);
+  } catch (const InputError& e) {
+    throw InputError("'" + lock_path(dir_) + "' was removed while this chain ran, and another chain took the " +
+                     "directory since (" + e.what() + "): this chain stops without writing into '" + dir_ + "'");
+  }
+  return true;
 }
 
 void DirectoryLock::describe(const std::string& chain) const {
@@ -76,12 +94,14 @@ DirectoryLock::~DirectoryLock() {
   if (fd_ >= 0) ::close(fd_);  // releases the flock
 }
 
-DirectoryLock::DirectoryLock(DirectoryLock&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+DirectoryLock::DirectoryLock(DirectoryLock&& other) noexcept
+    : fd_(std::exchange(other.fd_, -1)), dir_(std::move(other.dir_)) {}
 
 DirectoryLock& DirectoryLock::operator=(DirectoryLock&& other) noexcept {
   if (this != &other) {
     if (fd_ >= 0) ::close(fd_);
     fd_ = std::exchange(other.fd_, -1);
+    dir_ = std::move(other.dir_);
   }
   return *this;
 }

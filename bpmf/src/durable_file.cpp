@@ -57,6 +57,21 @@ void write_file_durably(const std::string& path, const std::string& bytes) {
   }
 }
 
+int remove_leftover_temporaries(const std::string& path) {
+  const std::filesystem::path target(path);
+  const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
+  const std::string prefix = target.filename().string() + ".tmp.";
+  int removed = 0;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+    if (name.find_first_not_of("0123456789", prefix.size()) != std::string::npos) continue;
+    if (entry.is_regular_file(ec) && std::filesystem::remove(entry.path(), ec)) ++removed;
+  }
+  return removed;
+}
+
 std::string read_whole_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) fail("open", path, errno);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -101,14 +102,17 @@ namespace {
 const char* const kSampleParts[] = {"U", "V", "mu_U", "Lambda_U", "mu_V", "Lambda_V"};
 
 // The numbers of the samples with any file in `dir`, ascending and distinct; empty
-// when it has none or does not exist.
+// when it has none or does not exist. %06d writes sample 1000000 with 7 digits.
 std::vector<int> sample_numbers(const std::string& dir, std::error_code& ec) {
   std::vector<int> out;
-  static const std::regex name(R"(sample-(\d{6})-(U|V|mu_U|Lambda_U|mu_V|Lambda_V)\.npy)");
+  static const std::regex name(R"(sample-(\d{6,})-(U|V|mu_U|Lambda_U|mu_V|Lambda_V)\.npy)");
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
     std::smatch m;
     const std::string file = entry.path().filename().string();
-    if (std::regex_match(file, m, name)) out.push_back(std::stoi(m[1]));
+    if (!std::regex_match(file, m, name)) continue;
+    if (m[1].length() > 10 || std::stoll(m[1]) > std::numeric_limits<int>::max())
+      throw InputError("'" + dir + "/" + file + "' is not a sample this program writes (its number is too large)");
+    out.push_back(std::stoi(m[1]));
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());

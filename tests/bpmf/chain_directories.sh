@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A chain owns its directories (issue 42): a second chain started on the checkpoint
 # directory of a running one is refused; a lock left by a chain killed with SIGKILL
-# does not block the next one; --resume into a --checkpoint-dir or --samples-dir of
+# does not block the next one; a chain.lock removed while its chain runs is locked
+# again before the chain's next write; --resume into a --checkpoint-dir or --samples-dir of
 # another chain - the same data, model and seed, only another chain id - is refused
 # and leaves that chain's files as they were; resuming one's own chain still works,
 # also from a checkpoint written before chain ids.
@@ -61,6 +62,25 @@ first=
 [ ! -e "$dir/chain.ckpt" ] || fail "the killed chain left a checkpoint (it should have had none yet)"
 ran "new chain on the directory of a chain killed with SIGKILL" --samples 5 --checkpoint-every 1 --checkpoint-dir "$dir"
 
+# 2b. chain.lock removed while a chain runs (it locks the file at that path again
+#     before its next write) and a resume of that chain into the same directory
+#     started after: refused, not a second writer of one checkpoint.
+dir=$work/removed
+"${launch[@]}" 2 "$bpmf" "${model[@]}" --samples 10000000 --checkpoint-every 20 --checkpoint-dir "$dir" \
+  > "$work/removed.out" 2>&1 &
+first=$!
+wait_started "$work/removed.out" || { cat "$work/removed.out"; fail "the chain did not start"; }
+for _ in $(seq 200); do [ -e "$dir/chain.ckpt" ] && break; sleep 0.1; done
+rm -f "$dir/chain.lock"
+for _ in $(seq 200); do [ -e "$dir/chain.lock" ] && break; sleep 0.1; done
+refused "resume into a running chain's directory after its chain.lock was removed" \
+  "'$dir' is in use by another running chain" --samples 5 --checkpoint-every 1 --resume "$dir"
+grep -q "warning: $dir/chain.lock was removed while chain [0-9a-f]\{32\} ran: locked again" "$work/removed.out" ||
+  { cat "$work/removed.out"; fail "no warning about the removed chain.lock"; }
+kill -USR1 "$first"
+wait "$first"
+first=
+
 # 3. Chains X and Y: the same data, model and seed; Y stopped hard after iteration 3.
 ran "chain X" --samples 6 --checkpoint-every 2 --checkpoint-dir "$work/x/ckpt" --save-samples-every 1 \
   --samples-dir "$work/x/samples"
@@ -77,12 +97,19 @@ refused "new chain into X's --samples-dir" "holds the samples of another run" \
 [ "$(digest_dir "$work/x/ckpt")" = "$x_ckpt" ] || fail "a refused run changed X's checkpoint"
 [ "$(digest_dir "$work/x/samples")" = "$x_samples" ] || fail "a refused run changed X's samples"
 
-# 4. Y resumed into its own directories: runs to the end, its samples under its chain id.
+# 4. Y resumed into its own directories: runs to the end, its samples under its chain id;
+#    the temporary of a checkpoint write cut by a kill (<file>.tmp.<pid>) is removed,
+#    a file only named alike is kept.
+head -c 1000 /dev/zero > "$work/y/ckpt/chain.ckpt.tmp.4242424"
+echo mine > "$work/y/ckpt/chain.ckpt.tmp.notes"
 ran "resume Y into its own directories" --samples 6 --checkpoint-every 2 --resume "$work/y/ckpt" \
   --save-samples-every 1 --samples-dir "$work/y/samples"
 chain=$(grep -o "resumed chain [0-9a-f]\{32\}" "$work/ran.out" | cut -d' ' -f3)
 [ -n "$chain" ] && grep -qx "chain = $chain" "$work/y/samples/model.txt" || fail "Y's model.txt does not name chain '$chain'"
 [ "$(ls "$work"/y/samples/sample-*-V.npy | wc -l)" -eq 6 ] || fail "Y's samples directory does not hold 6 samples"
+[ ! -e "$work/y/ckpt/chain.ckpt.tmp.4242424" ] && [ -e "$work/y/ckpt/chain.ckpt.tmp.notes" ] ||
+  fail "the leftover temporary checkpoint was not removed, or a file only named alike was"
+grep -q "removed 1 temporary checkpoint file(s)" "$work/ran.out" || { cat "$work/ran.out"; fail "no line about the removed temporary"; }
 # 5. A chain checkpointed before chain ids (format HYBPMFC1, written by the code of
 #    2026-11-26 after iteration 2 of 6): resumed, it gets an id, keeps it, and ends with
 #    the digests of that code's uninterrupted chain.

@@ -1,7 +1,7 @@
 # Saved samples and `hympi-bpmf predict`: a 2-rank run saves every sample (.npy);
 # predict on 1 and 3 ranks (another layout) gives the digests of the run's own test
 # predictions and standard deviations (bitwise), for both std kinds; a model
-# directory without samples, a sample with a file missing, pairs outside the model
+# directory without samples, a sample with a file missing (also sample 1000000), pairs outside the model
 # and a new run saving into another run's samples are refused (exit 2).
 # Inputs: SYNTH, BPMF, LAUNCH ('|'-separated launcher prefix up to the -np flag), WORK.
 string(REPLACE "|" ";" launch "${LAUNCH}")
@@ -55,15 +55,27 @@ endif()
 
 # A sample with a file missing is refused, not left out of the average (only the
 # first sample's U was checked: a missing -V.npy gave "from 11 samples" and exit 0).
-foreach(part V Lambda_V)
+# Sample 1000000 (%06d writes 7 digits) counts as a sample too: alone it is incomplete
+# (it was ignored).
+foreach(case "V#3#V" "Lambda_V#3#Lambda_V" "added#1000000#U")
+  string(REPLACE "#" ";" case "${case}")
+  list(GET case 0 part)
+  list(GET case 1 index)
+  list(GET case 2 missing)
   file(REMOVE_RECURSE ${WORK}/incomplete)
   file(COPY ${WORK}/noise/ DESTINATION ${WORK}/incomplete)
-  file(REMOVE ${WORK}/incomplete/sample-000003-${part}.npy)
+  if(part STREQUAL "added")
+    file(COPY_FILE ${WORK}/incomplete/sample-000003-V.npy ${WORK}/incomplete/sample-1000000-V.npy)
+    set(file sample-1000000-${missing}.npy)
+  else()
+    file(REMOVE ${WORK}/incomplete/sample-000003-${part}.npy)
+    set(file sample-000003-${missing}.npy)
+  endif()
   execute_process(COMMAND ${launch} 2 ${BPMF} predict --model ${WORK}/incomplete --pairs ${WORK}/test.mm
                           --mean-output ${WORK}/mean.mm --std-output ${WORK}/std.mm
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
-  if(NOT rc EQUAL 2 OR NOT "${out}${err}" MATCHES "hympi-bpmf: error: [^\n]*sample 3 [^\n]*sample-000003-${part}.npy' is missing")
-    message(FATAL_ERROR "predict with sample-000003-${part}.npy missing: exit ${rc}:\n${out}${err}")
+  if(NOT rc EQUAL 2 OR NOT "${out}${err}" MATCHES "hympi-bpmf: error: [^\n]*sample ${index} [^\n]*${file}' is missing")
+    message(FATAL_ERROR "predict with sample ${index} incomplete (${part}): exit ${rc}:\n${out}${err}")
   endif()
 endforeach()
 
