@@ -224,11 +224,16 @@ def ring_allgather_rounds(members: list[int], root: int, nbytes: float, merge: i
     Returns [(flows, merged steps - 1)]."""
     p = len(members)
     piece = math.ceil(nbytes / p)
+    pairs = [(members[(rel + root) % p], members[(rel + 1 + root) % p]) for rel in range(p)]
     out = []
     for t0 in range(0, p - 1, merge):
         steps = range(t0, min(t0 + merge, p - 1))
-        flows = [(members[(rel + root) % p], members[(rel + 1 + root) % p],
-                  sum(_block_bytes(nbytes, piece, (rel - t) % p, 1) for t in steps)) for rel in range(p)]
+        if piece * p == nbytes:  # equal pieces (the usual case: quick)
+            size = float(piece * len(steps))
+            flows = [(s, d, size) for s, d in pairs]
+        else:
+            flows = [(s, d, sum(_block_bytes(nbytes, piece, (rel - t) % p, 1) for t in steps))
+                     for rel, (s, d) in enumerate(pairs)]
         out.append((flows, len(steps) - 1))
     return out
 
@@ -506,9 +511,29 @@ def _timed_round(net: Torus, free: list[float], flows, share: bool, ledger=None,
                  for link in on}
     for i, (s, d, nb, r) in enumerate(flows):
         k = 1
-        if share and ledger is not None:  # the flow itself is in `there`: its full overlap is the 1
-            h = len(r) if weighted else 0
-            k = max((_overlap_load(starts[i], ends[i], there[link], h) for link in r), default=1)
+        if share and ledger is not None and r:  # the flow itself is in `there`: its full overlap is the 1
+            # _overlap_load for each link, inlined (the replay's inner loop): the busiest link's load
+            si, ei = starts[i], ends[i]
+            dur = ei - si
+            if dur <= 0:
+                k = 0.0
+            else:
+                h = len(r)
+                best = -1.0
+                for link in r:
+                    acc = 0.0
+                    for iv in there[link]:
+                        b0, b1 = iv[0], iv[1]
+                        if b1 > si and b0 < ei:
+                            if weighted:
+                                acc += ((ei if ei < b1 else b1) - (si if si > b0 else b0)) * h / iv[2]
+                            else:
+                                acc += (ei if ei < b1 else b1) - (si if si > b0 else b0)
+                    if acc > best:
+                        best = acc
+                k = best / dur
+        elif share and ledger is not None:
+            k = 1
         elif share:
             for link in r:
                 if weighted:
@@ -653,13 +678,14 @@ def main(argv=None) -> int:
     import csv
     import resource
     import time
-    from hympi_model import parse_grid, square_grid
+    from hympi_model import group_shapes, parse_grid, square_grid
     ap = argparse.ArgumentParser(description="Route-aware SUMMA/HSUMMA time on a bgp platform of make_platform.py "
                                  "(block placement, 4 ranks per node); one CSV row per G.")
     ap.add_argument("-n", type=int, required=True, help="matrix order")
     ap.add_argument("-b", type=int, required=True, help="block (b = M)")
     ap.add_argument("-p", type=int, required=True, help="ranks (a multiple of 4; most square grid)")
-    ap.add_argument("--groups", default="1x1", help="comma list of I x J, e.g. 1x1,8x8 (default SUMMA)")
+    ap.add_argument("--groups", default="1x1", help="comma list of I x J or G (hympi-model's shape of G), e.g. "
+                    "1x1,8x8 or 1,64 (default SUMMA)")
     ap.add_argument("--machine", choices=MACHINES, default="bgp-torus",
                     help="bgp-torus (--shm-costs off, the committed torus sweeps; default) or bgp (the thesis' "
                          "BG/P, on-node costs on)")
@@ -681,11 +707,14 @@ def main(argv=None) -> int:
     if len(steps) not in (1, 2) or min(steps) < 1 or (len(steps) == 2 and steps[0] >= steps[1]):
         ap.error(f"--steps {a.steps!r}: one count >= 1 or two increasing counts")
     cases = []
+    shapes = {I * J: (I, J) for I, J in group_shapes(P, Q)}
     for g in a.groups.split(","):
         try:
-            I, J = parse_grid(g)
-        except (ValueError, SystemExit):
-            ap.error(f"--groups {g!r}: expected I x J, e.g. 8x8")
+            I, J = shapes[int(g)] if g.isdigit() else parse_grid(g)
+        except KeyError:
+            ap.error(f"--groups {g}: no I x J shape of G = {g} divides the grid {P}x{Q}")
+        except ValueError:
+            ap.error(f"--groups {g!r}: expected I x J (e.g. 8x8) or a number G (hympi-model's shape of G)")
         if P % I or Q % J:
             ap.error(f"groups {g} do not divide the grid {P}x{Q}")
         cases.append(Case(a.n, a.b, P, Q, I, J, bcast, machine=a.machine))
