@@ -41,7 +41,8 @@ def shm_costs(row, root=ROOT):
     path = row.get("platform", "")
     full = path if os.path.isabs(path) else os.path.join(root, path)
     try:
-        text = open(full).read(1 << 20)
+        with open(full) as f:
+            text = f.read(1 << 20)
     except OSError:
         raise Refused(f"platform {path!r} not found: its on-node costs are unknown")
     if path.endswith(".cmd"):
