@@ -445,22 +445,30 @@ def _onnode_rate(net: Torus, node: int, nbytes: float, start: float, copies: dic
 
 
 def _charges(net: Torus, st: Settings, flows, kinds, eager: bool):
-    """Per flow: (sender's overhead before, receiver's charge after the data arrived, eager)."""
+    """Per flow, as the simulated MPI layer charges it (apps/smpi/glue/sim_p2p.cpp): (the sender's
+    overhead before the message, the receiver's charge after the data arrived, eager).
+    all: every message's overheads (off-node send + receive, on-node the shm overhead at the
+    sender); smpi: SMPI's op-cost callbacks (the send side on eager or nonblocking sends, the
+    receive side when the sender was eager). fair: the receiver then sleeps hops x hop latency.
+    A merged ring message of 1 + m steps: the receiver then sleeps m x the step charge (the
+    route's latency + the overheads a piece would have been charged)."""
     out = []
     fair = st.sharing == "fair"
+    shm = net.shm[0] if net.shm else 0.0
     for i, (s, d, nb, r) in enumerate(flows):
         nonblocking, merged = kinds[i] if kinds else (False, 0)
         detached = eager and nb < st.eager_bytes
-        if r:
-            o_s, o_r = net.net_send, net.net_recv
-        else:
-            o_s, o_r = (net.shm[0] if net.shm else 0.0), 0.0
+        o_s, o_r = (net.net_send, net.net_recv) if r else (shm, 0.0)
         if st.overheads != "all":
             o_s = o_s if (detached or nonblocking) else 0.0
             o_r = o_r if detached else 0.0
         hop = len(r) * net.hop_lat
-        after = o_r * (1 + merged) + hop * merged + (hop if fair else 0.0)
-        out.append((o_s * (1 + merged), after, detached))
+        after = o_r + (hop if fair else 0.0)
+        if merged:
+            step_o = ((net.net_send + net.net_recv) if r else shm) if (
+                st.overheads == "all" or (eager and nb / (1 + merged) < st.eager_bytes)) else 0.0
+            after += merged * (hop + step_o)
+        out.append((o_s, after, detached))
     return out
 
 
@@ -483,8 +491,11 @@ def _timed_round(net: Torus, free: list[float], flows, share: bool, ledger=None,
     wire_lat = settings.sharing != "fair"
     charged = bool(net.net_send or net.net_recv or net.shm or not wire_lat or settings.ring_merge > 1)
     charges = _charges(net, settings, flows, kinds, eager) if charged else None
-    if charges:
-        starts = [max(free[s] + c[0], free[d]) for (s, d, _, _), c in zip(flows, charges)]
+    if charges:  # the sender's overhead first; a sendrecv posts its receive after its own send's
+        pre = {s: c[0] for (s, _, _, _), c in zip(flows, charges) if c[0]}
+        starts = [max(free[s] + c[0], free[d] + pre.get(d, 0.0)) for (s, d, _, _), c in zip(flows, charges)]
+        got: dict = {}
+        post: dict = {}
     else:
         starts = [max(free[s], free[d]) for s, d, _, _ in flows]
     floor = min(free) if ledger is not None else 0.0  # no later flow starts before it
@@ -543,17 +554,19 @@ def _timed_round(net: Torus, free: list[float], flows, share: bool, ledger=None,
                     k = max(k, sum(1 for j in on[link] if starts[j] < ends[i] and starts[i] < ends[j]))
         end = starts[i] + _seconds(net, r, nb, k, wire_lat, rates[i] if rates else 0.0)
         placed.append((r, starts[i], end))
-        if charges:
+        if charges:  # a rank's charges after its messages of the round (a sendrecv: after both)
             o_s, after, detached = charges[i]
-            new[d] = max(new.get(d, 0.0), end + after)
-            if not detached:
-                new[s] = max(new.get(s, 0.0), end)
-            elif o_s:
-                new[s] = max(new.get(s, 0.0), free[s] + o_s)
+            got[d] = max(got.get(d, 0.0), end)
+            post[d] = max(post.get(d, 0.0), after)
+            sent = free[s] + o_s if detached else end
+            new[s] = max(new.get(s, 0.0), sent)
             continue
         new[d] = max(new.get(d, 0.0), end)
         if not (eager and nb < settings.eager_bytes):
             new[s] = max(new.get(s, 0.0), end)
+    if charges:
+        for d, t in got.items():
+            new[d] = max(new.get(d, 0.0), t) + post[d]
     if ledger is not None:
         for r, st, end in placed:
             h = len(r)

@@ -137,6 +137,29 @@ class Selection(unittest.TestCase):
                               kinds=[(True, 3)])
         # one message of 4 pieces + 3 more steps' charges: 4 x (1.25 + 1.25 + 0.1) us
         self.assertAlmostEqual(one[4], 4 * 2.6e-6 + 416 / 425e6, places=12)
+        self.assertAlmostEqual(one[0], 1.25e-6, places=12)  # 400 B < 1200: eager, the sender goes on
+
+
+class Sendrecv(unittest.TestCase):
+    def test_charges_after_both_halves(self):
+        # rank 0 sends 64 KiB to rank 4 (1 hop) and receives 100 B from rank 8 (2 hops) in one sendrecv:
+        # both messages wait for their senders' overheads, and rank 0's receive charges (2 hops + 1.25 us)
+        # come after its send has ended, as the layer's sendrecv charges them after PMPI_Sendrecv
+        net = rm.platform("bgp", 256)
+        flows = [flow(net, 0, 4, 65536), flow(net, 8, 0, 100)]
+        got = rm._timed_round(net, [0.0] * 256, flows, True, {}, settings=rm.FAITHFUL, kinds=[(True, 0)] * 2)
+        big_end = 1.25e-6 + (65536 + 16) / 425e6
+        self.assertAlmostEqual(got[0], big_end + 2 * 0.1e-6 + 1.25e-6, places=12)
+        self.assertAlmostEqual(got[4], big_end + 0.1e-6 + 1.25e-6, places=12)
+        self.assertAlmostEqual(got[8], 1.25e-6, places=12)  # eager: gone after its overhead
+
+    def test_receive_posted_after_the_own_send_overhead(self):
+        # rank 0 sends 100 B off-node (1.25 us first) and receives 64 KiB from rank 1 on its node, whose
+        # sender pays 0.9 us: the receive is posted at 1.25 us, so the copy starts then
+        net = rm.platform("bgp", 256)
+        flows = [flow(net, 0, 4, 100), flow(net, 1, 0, 65536)]
+        got = rm._timed_round(net, [0.0] * 256, flows, True, {}, settings=rm.FAITHFUL, kinds=[(True, 0)] * 2)
+        self.assertAlmostEqual(got[0], 1.25e-6 + 0.1e-6 + (65536 + 16) / 3e9, places=12)
 
 
 class Cli(unittest.TestCase):
