@@ -261,9 +261,9 @@ def bcast_plan(bcast: str, members: list[int], root: int, nbytes: float, ring_me
         return []
     if bcast == "mpich":
         bcast = mpich_algorithm(p, nbytes)
-    elif bcast == "dcmf":
-        import dcmf_model
-        return dcmf_model.plan(members, root, nbytes, ring_merge, net)
+    elif bcast == "dcmf":  # BG/P's rectangle broadcasts (apps/smpi/glue/dcmf_*.cpp): not replayed yet
+        raise NotImplementedError("--bcast dcmf (BG/P's DCMF selection, the faithful default) is not modelled yet: "
+                                  "give --bcast mpich (or binomial / vandegeijn)")
     if bcast == "binomial":
         return [(f, False, 0) for f in binomial_rounds(members, root, nbytes)]
     if bcast == "vandegeijn":  # SMPI's scatter_LR_allgather: its ring is sendrecv
@@ -665,6 +665,9 @@ def settings_from_args(a, ap) -> tuple[Settings, str]:
                   base.eager_bytes if a.eager_bytes is None else a.eager_bytes,
                   base.ring_merge if a.ring_merge is None else a.ring_merge)
     bcast = a.bcast or bcast
+    if bcast == "dcmf":
+        ap.error("--bcast dcmf (BG/P's DCMF selection, the faithful default) is not modelled yet: give --bcast mpich "
+                 "(or binomial / vandegeijn)")
     if st.eager_bytes < 0 or st.ring_merge < 1:
         ap.error(f"--eager-bytes {st.eager_bytes} must be >= 0 and --ring-merge {st.ring_merge} >= 1")
     if st.ring_merge > 1 and bcast not in ("mpich", "dcmf"):
