@@ -26,6 +26,13 @@ last rank's (the closing barrier), scaled like the simulated rows (scaled_time).
 predict() is the static form (all communicators in lockstep; a step costs the longer of
 the row and column phases): cheaper, for comparison. Plain alpha-beta (hympi_model.py)
 is the lower bound.
+
+Fidelity settings (2026-11-27; Settings, platform()): the simulation's four settings with
+the same meaning - link sharing fair | route (SimGrid's latency-weighted max-min) |
+unweighted (the model before them), overheads all | smpi, the eager limit, the broadcast
+(SMPI's binomial / van de Geijn, or the layer's MPICH rule with its ring merge) - on the
+bgp-torus platform or the thesis' bgp (apps/smpi/README.md, "The model's fidelity
+settings"). The legacy preset gives the numbers of the model before them, exactly.
 """
 from __future__ import annotations
 
