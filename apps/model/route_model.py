@@ -97,7 +97,8 @@ class Torus:
     mesh: bool = False        # no wrap-around (bgp up to 256 nodes): X, then Y, then Z, straight
     net_send: float = 0.0     # software overhead per off-node message, s (hympi_net_send_overhead_us)
     net_recv: float = 0.0
-    shm: tuple | None = None  # on-node costs (onnode_cost.cpp): (overhead s, core B/s, node B/s, cache bytes, cache B/s)
+    # on-node costs (onnode_cost.cpp): (overhead s, core B/s, node B/s, cache bytes, cache B/s)
+    shm: tuple | None = None
     gamma: float = GAMMA
 
     @functools.cached_property
@@ -201,7 +202,8 @@ def scatter_rounds(members: list[int], root: int, nbytes: float) -> list[list[tu
         for rel in range(0, p, 2 * mask):
             c = rel + mask
             if c < p and nbytes - c * piece > 0:
-                flows.append((members[(rel + root) % p], members[(c + root) % p], min(mask * piece, nbytes - c * piece)))
+                flows.append((members[(rel + root) % p], members[(c + root) % p],
+                              min(mask * piece, nbytes - c * piece)))
         rounds.append(flows)
         mask >>= 1
     return rounds
@@ -519,7 +521,8 @@ def _timed_round(net: Torus, free: list[float], flows, share: bool, ledger=None,
     else:
         k0 = [max((len(on[link]) for link in r), default=1) if share else 1 for _, _, _, r in flows]
     if rates:
-        ends = [st + _seconds(net, r, nb, k, wire_lat, rt) for st, (_, _, nb, r), k, rt in zip(starts, flows, k0, rates)]
+        ends = [st + _seconds(net, r, nb, k, wire_lat, rt)
+                for st, (_, _, nb, r), k, rt in zip(starts, flows, k0, rates)]
     else:
         ends = [st + _seconds(net, r, nb, k, wire_lat) for st, (_, _, nb, r), k in zip(starts, flows, k0)]
     new: dict = {}
@@ -638,7 +641,8 @@ def alpha_beta_lower_bound(case: Case) -> float:
     routes, no sharing, so a lower bound. The layer's selections count as van de Geijn."""
     import hympi_model as hm
     net = case.net
-    alpha = 3e-6 if case.machine == "bgp-torus" else net.net_send + net.net_recv + mean_torus_hops(net.dims) * net.hop_lat
+    alpha = (3e-6 if case.machine == "bgp-torus"
+             else net.net_send + net.net_recv + mean_torus_hops(net.dims) * net.hop_lat)
     pb = hm.Problem(case.n, case.n, case.n, case.b, case.b, case.P, case.Q)
     mc = hm.Machine(alpha, 1 / net.link_Bps, net.gamma, case.elem_bytes)
     bcast = case.bcast if case.bcast in ("binomial", "vandegeijn") else "vandegeijn"
