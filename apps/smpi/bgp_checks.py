@@ -82,14 +82,21 @@ def summa_rows():
 
 
 def model_rows():
-    """The route model's full-scale rows (apps/model/route_model.py; model-bgp-*.csv)."""
+    """The route model's full-scale rows (apps/model/route_model.py; model-bgp-*.csv): t_model
+    total, t_comp the local updates; one configuration per (fidelity, ring merge); a file
+    without SUMMA (G = 1) gives no gains."""
     for path in sorted(glob.glob(os.path.join(SIM, "model-bgp-*.csv"))):
         rows = list(csv.DictReader(open(path)))
-        for fidelity in sorted({fidelity_of(r) for r in rows}):
-            mine = [r for r in rows if fidelity_of(r) == fidelity]
-            ranks = int(mine[0]["ranks"])
-            where = f"n={mine[0]['n']}, b={mine[0]['b']}, {os.path.basename(path)}"
-            yield from gain_rows(mine, ranks, "route model", where, fidelity)
+        for fidelity, merge in sorted({(fidelity_of(r), r.get("ring_merge", "1")) for r in rows}):
+            mine = [dict(r, algorithm="summa" if r["G"] == "1" else "hsumma", ranks=r["p"],
+                         time_s_scaled=r["t_model"], dgemm_s_scaled=r["t_comp"])
+                    for r in rows if fidelity_of(r) == fidelity and r.get("ring_merge", "1") == merge]
+            if not any(r["algorithm"] == "summa" for r in mine):
+                continue
+            first = mine[0]
+            merged = f", ring merge {merge}" if merge != "1" else ""
+            where = f"n={first['n']}, b={first['b']}, bcast {first['bcast']}{merged}, {os.path.basename(path)}"
+            yield from gain_rows(mine, int(first["p"]), "route model", where, fidelity)
 
 
 def verdicts(rows):
@@ -119,7 +126,8 @@ def main(argv=None):
         for check, ranks, value, paper, tol, within, basis, where, fidelity in verdicts(
                 list(bcast_rows()) + list(summa_rows()) + list(model_rows())):
             why = EXPLAIN.get((check, ranks, fidelity), "") if within.startswith("no") else ""
-            w.writerow(["simulated", "bgp", check, ranks, f"{value:.4g}", paper if paper else "", tol or "", within,
+            kind = "modelled" if basis == "route model" else "simulated"
+            w.writerow([kind, "bgp", check, ranks, f"{value:.4g}", paper if paper else "", tol or "", within,
                         basis, where, fidelity, why])
             print(f"{check:18s} p={ranks:5d} simulated {value:8.4g}" +
                   (f"  paper {paper} (+-{tol:.0%}): {within}" if paper else "") + f"  [{basis}; {fidelity}; {where}]")
