@@ -33,7 +33,7 @@ usage: run-skeleton.sh [options]
                     settings in use, e.g. every --machine bgp run: results/simulated/skeleton-fidelity.csv)
   --one-process     SUMMA and every G in one simulation (as run-sweep.sh --one-process)
   --no-privatization  smpi/privatization:no: one copy of the program for all ranks (host memory at
-                    16384 ranks; the skeleton keeps no per-rank state in globals: same times, checked
+                    16384 ranks; legacy set only: the simulated MPI layer keeps per-rank state in globals; same times, checked
                     by smpi.skeleton at 64 ranks)
   --dry-run         print the commands only
 The skeleton is the pure policy only (no --policy/--sync). Unlike run-sweep.sh it writes no
@@ -65,6 +65,15 @@ esac
 # The settings as run-sweep.sh resolves them; the skeleton links hympi-summa's glue (the simulated
 # MPI layer included), so it charges what hympi-summa charges under each of them.
 fidelity_setup "$machine" "$([ "$machine" = bgp ] && echo scatter_LR_allgather || echo binomial_tree)"
+# The simulated MPI layer keeps per-rank state in the program's globals: with one program copy
+# for all ranks its charges go wrong (64 ranks, faithful, 1 step: 0.06774 s privatized, 0.09244 s
+# not; 2026-11-27), so --no-privatization is for runs the layer does not charge.
+if [ ${#privatization[@]} -gt 0 ] && { [ "${HYMPI_SIM_SHARING:-route}" = fair ] || [ "${HYMPI_SIM_OVERHEADS:-smpi}" = all ] ||
+   [ "${HYMPI_SIM_BCAST:-smpi}" = dcmf ] || [ "${HYMPI_SIM_BCAST:-smpi}" = mpich ]; }; then
+  echo "run-skeleton.sh: --no-privatization needs a set the simulated MPI layer does not charge (--fidelity legacy" \
+       "with SMPI's broadcast): the layer keeps per-rank state in the program's globals" >&2
+  exit 2
+fi
 [ -n "$out" ] || { out="$root/results/simulated/skeleton.csv"; [ "$fidelity_in_use" = 0 ] || out="${out%.csv}-fidelity.csv"; }
 # The grid, the size checks and the groups as IxJ, as run-sweep.sh plans them: "P Q IxJ,..." or exit 2.
 plan=$(python3 - "$ranks" "$grid" "$n" "$b" "$groups" "$steps" "$root/apps/model" <<'PY'

@@ -34,8 +34,9 @@ for bcast in binomial_tree scatter_LR_allgather; do
   compare 256 1024 one --fidelity legacy --bcast "$bcast"
 done
 skeleton_only=(--no-privatization)  # one program copy for all ranks (scale runs): the same times
-compare 64 1024 per-G
+compare 64 1024 per-G --fidelity legacy --bcast binomial_tree
 skeleton_only=()
+compare 64 1024 per-G
 compare 256 1024 one
 
 # Usage errors: the skeleton itself (inside smpirun, every rank agrees, exit 2) and its runner.
@@ -65,5 +66,7 @@ expect_usage "run-skeleton.sh: groups 3x3 must divide the grid 8x8" "$root/apps/
 expect_usage "run-skeleton.sh: -n 1001 must be a multiple" "$root/apps/smpi/run-skeleton.sh" --ranks 64 -n 1001 \
   --out "$work/bad.csv"
 expect_usage "run-skeleton.sh: unknown option '--policy'" "$root/apps/smpi/run-skeleton.sh" --policy hybrid
+expect_usage "run-skeleton.sh: --no-privatization needs a set the simulated MPI layer does not charge" \
+  "$root/apps/smpi/run-skeleton.sh" --machine bgp --ranks 64 -n 1024 --no-privatization --out "$work/bad.csv"
 [ ! -e "$work/bad.csv" ] || { echo "FAIL: a refused run wrote rows"; exit 1; }
 echo "skeleton: equal to hympi-summa; usage errors refused"
