@@ -29,6 +29,9 @@ PAPER = {("bcast_gain", 2048): (1.87, 0.25), ("bcast_gain", 6142): (3.09, 0.25),
          ("hsumma_gain_total", 16384): (2.36, 0.20), ("hsumma_gain_comm", 16384): (5.89, 0.20),
          ("hsumma_gain_total", 2048): (1.2, 0.20), ("hsumma_gain_comm", 2048): (2.08, 0.20),
          ("hsumma_gain_total", 1024): (1.0, 0.05)}
+# Claims that are bounds, not values: at 1024 cores the thesis has SUMMA best ("best at G = 1 and
+# G = p", Fig 4.7), so any best-G gain up to 1 + tolerance agrees with it.
+AT_MOST = {("hsumma_gain_total", 1024)}
 
 
 # (check, ranks, fidelity) -> why a row outside its band misses: the missing mechanism and
@@ -104,7 +107,12 @@ def verdicts(rows):
     out = []
     for check, ranks, value, basis, where, fidelity in rows:
         paper, tol = PAPER.get((check, ranks), (None, None))
-        within = "" if paper is None else ("yes" if abs(value - paper) <= tol * paper else "no")
+        if paper is None:
+            within = ""
+        elif (check, ranks) in AT_MOST:
+            within = "yes" if value <= paper * (1 + tol) else "no"
+        else:
+            within = "yes" if abs(value - paper) <= tol * paper else "no"
         out.append([check, ranks, value, paper, tol, within, basis, where, fidelity])
     for row in out:
         if row[0] != "hsumma_gain_total" or row[5] != "yes":

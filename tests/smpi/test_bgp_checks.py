@@ -37,6 +37,13 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(self.verdict(rows, "hsumma_gain_total"), "yes")
         self.assertEqual(self.verdict(rows, "hsumma_gain_total", "legacy"), "no (communication)")
 
+    def test_no_gain_is_a_bound(self):
+        """1024 cores: SUMMA best in the thesis, so a best G slower than SUMMA agrees; a gain does not."""
+        slower = [("hsumma_gain_total", 1024, 0.9, "slope 2,4 steps", "best G=256", "faithful")]
+        faster = [("hsumma_gain_total", 1024, 1.15, "slope 2,4 steps", "best G=256", "faithful")]
+        self.assertEqual(checks.verdicts(slower)[0][5], "yes")
+        self.assertEqual(checks.verdicts(faster)[0][5], "no")
+
     def test_fidelity_of_old_rows(self):
         self.assertEqual(checks.fidelity_of({"time_s": "1"}), "legacy")
         self.assertEqual(checks.fidelity_of({"fidelity": "faithful;sharing=route"}), "faithful;sharing=route")
