@@ -75,59 +75,9 @@ if [ ${#privatization[@]} -gt 0 ] && { [ "${HYMPI_SIM_SHARING:-route}" = fair ] 
   exit 2
 fi
 [ -n "$out" ] || { out="$root/results/simulated/skeleton.csv"; [ "$fidelity_in_use" = 0 ] || out="${out%.csv}-fidelity.csv"; }
-# The grid, the size checks and the groups as IxJ, as run-sweep.sh plans them: "P Q IxJ,..." or exit 2.
-plan=$(python3 - "$ranks" "$grid" "$n" "$b" "$groups" "$steps" "$root/apps/model" <<'PY'
-import sys
-ranks, grid, n, b, groups, steps, model = sys.argv[1:]
-sys.path.insert(0, model)
-from hympi_model import group_shapes, parse_grid, square_grid  # noqa: E402
-
-
-def fail(message):
-    print("run-skeleton.sh: " + message, file=sys.stderr)
-    sys.exit(2)
-
-
-def whole(text, what):
-    if not text.isdigit() or int(text) < 1:
-        fail(f"{what} must be a positive integer, got '{text}'")
-    return int(text)
-
-
-ranks, n, b = whole(ranks, "--ranks"), whole(n, "-n"), whole(b, "-b")
-if not steps.isdigit():
-    fail(f"--steps must be 0 (all) or a positive integer, got '{steps}'")
-try:
-    P, Q = parse_grid(grid, "--grid") if grid else square_grid(ranks)
-except ValueError as e:
-    fail(str(e))
-if P * Q != ranks:
-    fail(f"--grid {P}x{Q} has {P * Q} ranks but --ranks is {ranks}")
-if n % P or n % Q:
-    fail(f"-n {n} must be a multiple of the grid's P = {P} and Q = {Q}")
-if (n // P) % b or (n // Q) % b:
-    fail(f"n/P = {n // P} and n/Q = {n // Q} must be multiples of b = {b} (whole panel steps)")
-shapes = {I * J: (I, J) for I, J in group_shapes(P, Q)}
-if not groups:
-    groups = ",".join(str(g) for g in shapes if P != Q or (g & (g - 1) == 0 and g.bit_length() % 2))
-splits = []
-for g in groups.split(","):
-    if "x" in g.lower():
-        try:
-            I, J = parse_grid(g, "a --groups entry")
-        except ValueError as e:
-            fail(str(e))
-        if P % I or Q % J:
-            fail(f"groups {g} must divide the grid {P}x{Q} (I | P and J | Q)")
-    elif not g.isdigit() or int(g) not in shapes:
-        fail(f"G={g} has no I x J shape dividing the grid {P}x{Q} (I | P, J | Q); give another G or IxJ")
-    else:
-        I, J = shapes[int(g)]
-    splits.append(f"{I}x{J}")
-print(P, Q, ",".join(splits))
-PY
-) || exit 2
-read -r P Q split_list <<< "$plan"
+# The grid, the size checks and the groups as IxJ (plan_grid.py, as run-sweep.sh), or exit 2.
+plan=$(python3 "$here/plan_grid.py" run-skeleton.sh "$ranks" "$grid" "$n" "$b" "$groups" "$steps") || exit 2
+read -r P Q _ split_list <<< "$plan"
 IFS=, read -r -a splits <<< "$split_list"
 require_smpi_bin hympi-smpi-summa-skeleton
 k=$n
