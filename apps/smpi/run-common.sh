@@ -188,3 +188,27 @@ fidelity_setup() {  # fidelity_setup MACHINE LEGACY_BCAST
   export HYMPI_SIM_SHARING="$sharing" HYMPI_SIM_OVERHEADS="$overheads" HYMPI_SIM_RING_MERGE="$ring_merge"
   case "$bcast" in dcmf|mpich) export HYMPI_SIM_BCAST="$bcast" ;; *) export HYMPI_SIM_BCAST=smpi ;; esac
 }
+
+sweep_platform() {  # sweep_platform WORK: the SUMMA runners' platform, kept beside --out
+  # Writes WORK/<machine>-<ranks>[-shmoff][-placement][-sharing].xml and its hostfile, keeps a copy of
+  # both in <out's folder>/platforms (a large mesh file: the command that makes it) and sets
+  # platform (the file to run) and platform_rec (the record for the rows, relative to the checkout).
+  platform="$1/$machine-$ranks.xml"
+  [ "$shm_costs" = on ] || platform="$1/$machine-$ranks-shmoff.xml"  # a distinct record of the older platform
+  [ "$placement" = block ] || platform="${platform%.xml}-$placement.xml"
+  [ "$sharing" = route ] || platform="${platform%.xml}-$sharing.xml"
+  python3 "$here/platforms/make_platform.py" "$machine" --ranks "$ranks" --shm-costs "$shm_costs" \
+    --placement "$placement" "${fidelity_platform[@]}" --out "$platform" >/dev/null
+  mkdir -p "$(dirname "$out")"
+  local keep; keep="$(dirname "$out")/platforms"; mkdir -p "$keep"
+  keep_copy "$keep" "${platform%.xml}.hosts"
+  platform_rec="$(cd "$keep" && pwd)/$(basename "$platform")"
+  if [ "$(stat -c %s "$platform")" -gt 200000 ]; then  # a mesh's explicit routes (0.6-14 MB): keep the command
+    echo "apps/smpi/platforms/make_platform.py $machine --ranks $ranks --shm-costs $shm_costs --placement $placement${fidelity_platform[*]:+ ${fidelity_platform[*]}}" \
+      > "$keep/$(basename "$platform").cmd"
+    platform_rec="$platform_rec.cmd"
+  else
+    keep_copy "$keep" "$platform"
+  fi
+  platform_rec="${platform_rec#"$root"/}"
+}

@@ -85,24 +85,7 @@ k=$n
 
 source "$here/smpi-flags.sh"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
-platform="$work/$machine-$ranks.xml"  # the names run-sweep.sh gives the same platform
-[ "$shm_costs" = on ] || platform="$work/$machine-$ranks-shmoff.xml"
-[ "$placement" = block ] || platform="${platform%.xml}-$placement.xml"
-[ "$sharing" = route ] || platform="${platform%.xml}-$sharing.xml"
-python3 "$here/platforms/make_platform.py" "$machine" --ranks "$ranks" --shm-costs "$shm_costs" \
-  --placement "$placement" "${fidelity_platform[@]}" --out "$platform" >/dev/null
-mkdir -p "$(dirname "$out")"
-keep="$(dirname "$out")/platforms"; mkdir -p "$keep"
-keep_copy "$keep" "${platform%.xml}.hosts"
-platform_rec="$(cd "$keep" && pwd)/$(basename "$platform")"
-if [ "$(stat -c %s "$platform")" -gt 200000 ]; then  # a mesh's explicit routes: keep the command
-  echo "apps/smpi/platforms/make_platform.py $machine --ranks $ranks --shm-costs $shm_costs --placement $placement${fidelity_platform[*]:+ ${fidelity_platform[*]}}" \
-    > "$keep/$(basename "$platform").cmd"
-  platform_rec="$platform_rec.cmd"
-else
-  keep_copy "$keep" "$platform"
-fi
-platform_rec="${platform_rec#"$root"/}"
+sweep_platform "$work"
 
 echo "# SIMULATED (SimGrid SMPI, skeleton) $machine P=$ranks (${P}x$Q) n=$n b=M=$b k_sim=$k bcast=$bcast groups=$split_list${fidelity_labels[*]:+ fidelity=$fidelity}"
 optional_labels=()  # as run-sweep.sh: placement, the fidelity settings (fidelity_setup)

@@ -73,24 +73,7 @@ if [ "$steps" -gt 0 ] && [ $((steps * b)) -lt "$n" ]; then k=$((steps * b)); max
 
 source "$here/smpi-flags.sh"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
-platform="$work/$machine-$ranks.xml"
-[ "$shm_costs" = on ] || platform="$work/$machine-$ranks-shmoff.xml"  # a distinct record of the older platform
-[ "$placement" = block ] || platform="${platform%.xml}-$placement.xml"
-[ "$sharing" = route ] || platform="${platform%.xml}-$sharing.xml"
-python3 "$here/platforms/make_platform.py" "$machine" --ranks "$ranks" --shm-costs "$shm_costs" \
-  --placement "$placement" "${fidelity_platform[@]}" --out "$platform" >/dev/null
-mkdir -p "$(dirname "$out")"
-keep="$(dirname "$out")/platforms"; mkdir -p "$keep"
-keep_copy "$keep" "${platform%.xml}.hosts"
-platform_rec="$(cd "$keep" && pwd)/$(basename "$platform")"
-if [ "$(stat -c %s "$platform")" -gt 200000 ]; then  # a mesh's explicit routes (0.6-14 MB): keep the command
-  echo "apps/smpi/platforms/make_platform.py $machine --ranks $ranks --shm-costs $shm_costs --placement $placement${fidelity_platform[*]:+ ${fidelity_platform[*]}}" \
-    > "$keep/$(basename "$platform").cmd"
-  platform_rec="$platform_rec.cmd"
-else
-  keep_copy "$keep" "$platform"
-fi
-platform_rec="${platform_rec#"$root"/}"
+sweep_platform "$work"
 export HYMPI_SMPI_FOLD_BYTES="${HYMPI_SMPI_FOLD_BYTES:-65536}" OPENBLAS_NUM_THREADS=1
 
 echo "# SIMULATED (SimGrid SMPI) $machine P=$ranks (${P}x$Q) n=$n b=M=$b k_sim=$k bcast=$bcast groups=$groups${fidelity_labels[*]:+ fidelity=$fidelity}"
