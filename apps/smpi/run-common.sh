@@ -32,6 +32,15 @@ require_smpi_bin() {  # require_smpi_bin EXE
   warn_map_count
 }
 
+# sim_layer_preload: smpirun's arguments that preload the simulated MPI layer (a program run
+# with smpi/privatization:no resolves MPI_* where SimGrid's come first: glue/sim_entry_points.cpp).
+# Sets the array preload; exits 77 if the SMPI build has no layer library.
+sim_layer_preload() {
+  local lib="$bin/../libhympi_sim_layer.so"
+  [ -f "$lib" ] || { echo "$script: no $lib (the SMPI build's simulated MPI layer)" >&2; exit 77; }
+  preload=(-wrapper "env LD_PRELOAD=$(cd "$(dirname "$lib")" && pwd)/libhympi_sim_layer.so")
+}
+
 # SMPI privatizes a copy of the program per rank, about 8 memory maps each: above
 # the kernel's limit a large run dies in dlopen with a message that names the compiler.
 warn_map_count() {

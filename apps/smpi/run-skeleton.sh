@@ -32,9 +32,9 @@ usage: run-skeleton.sh [options]
   --out FILE        CSV to append to (default results/simulated/skeleton.csv; with the fidelity
                     settings in use, e.g. every --machine bgp run: results/simulated/skeleton-fidelity.csv)
   --one-process     SUMMA and every G in one simulation (as run-sweep.sh --one-process)
-  --no-privatization  smpi/privatization:no: one copy of the program for all ranks (host memory at
-                    16384 ranks; legacy set only: the simulated MPI layer keeps per-rank state in globals; same times, checked
-                    by smpi.skeleton at 64 ranks)
+  --no-privatization  smpi/privatization:no: one copy of the program for all ranks (host memory and
+                    setup time at 16384 ranks); the simulated MPI layer is preloaded; same times under
+                    every fidelity set, checked by smpi.skeleton at 64 ranks
   --dry-run         print the commands only
 The skeleton is the pure policy only (no --policy/--sync). Unlike run-sweep.sh it writes no
 alpha-beta model CSV. Fidelity settings as run-sweep.sh's (apps/smpi/README.md "Fidelity settings";
@@ -65,21 +65,13 @@ esac
 # The settings as run-sweep.sh resolves them; the skeleton links hympi-summa's glue (the simulated
 # MPI layer included), so it charges what hympi-summa charges under each of them.
 fidelity_setup "$machine" "$([ "$machine" = bgp ] && echo scatter_LR_allgather || echo binomial_tree)"
-# The simulated MPI layer keeps per-rank state in the program's globals: with one program copy
-# for all ranks its charges go wrong (64 ranks, faithful, 1 step: 0.06774 s privatized, 0.09244 s
-# not; 2026-11-27), so --no-privatization is for runs the layer does not charge.
-if [ ${#privatization[@]} -gt 0 ] && { [ "${HYMPI_SIM_SHARING:-route}" = fair ] || [ "${HYMPI_SIM_OVERHEADS:-smpi}" = all ] ||
-   [ "${HYMPI_SIM_BCAST:-smpi}" = dcmf ] || [ "${HYMPI_SIM_BCAST:-smpi}" = mpich ]; }; then
-  echo "run-skeleton.sh: --no-privatization needs a set the simulated MPI layer does not charge (--fidelity legacy" \
-       "with SMPI's broadcast): the layer keeps per-rank state in the program's globals" >&2
-  exit 2
-fi
 [ -n "$out" ] || { out="$root/results/simulated/skeleton.csv"; [ "$fidelity_in_use" = 0 ] || out="${out%.csv}-fidelity.csv"; }
 # The grid, the size checks and the groups as IxJ (plan_grid.py, as run-sweep.sh), or exit 2.
 plan=$(python3 "$here/plan_grid.py" run-skeleton.sh "$ranks" "$grid" "$n" "$b" "$groups" "$steps") || exit 2
 read -r P Q _ split_list <<< "$plan"
 IFS=, read -r -a splits <<< "$split_list"
 require_smpi_bin hympi-smpi-summa-skeleton
+preload=(); [ ${#privatization[@]} -gt 0 ] && sim_layer_preload
 k=$n
 [ "$steps" -gt 0 ] && [ $((steps * b)) -lt "$n" ] && k=$((steps * b))
 
@@ -96,7 +88,7 @@ git_rev=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 simulate() {  # simulate GROUPS LABEL: one smpirun, its rows labelled and appended to --out
   local csv="$work/run-$runs.csv"; runs=$((runs + 1))
   local cmd=(smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}"
-       "${fidelity_cfg[@]}" "${privatization[@]}" "$bin/hympi-smpi-summa-skeleton" --grid "${P}x$Q" -n "$n" -b "$b"
+       "${fidelity_cfg[@]}" "${privatization[@]}" "${preload[@]}" "$bin/hympi-smpi-summa-skeleton" --grid "${P}x$Q" -n "$n" -b "$b"
        --steps "$steps" --groups "$1" --csv "$csv")
   if [ "$dry" = 1 ]; then echo "$(env | grep '^HYMPI_SIM_' | sort | tr '\n' ' ')${cmd[*]}"; return; fi
   local t0; t0=$(date +%s)

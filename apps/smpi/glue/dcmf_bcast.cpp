@@ -12,6 +12,7 @@
 
 #include "dcmf_rect.hpp"
 #include "sim_bcast_algorithms.hpp"
+#include "sim_comm.hpp"
 
 namespace hympi_sim {
 namespace {
@@ -25,8 +26,7 @@ int info_delete(MPI_Comm, int, void* value, void*) {
 }
 
 dcmf::CommInfo& info_of(MPI_Comm comm) {
-  static int keyval = MPI_KEYVAL_INVALID;  // per rank (SMPI privatizes it): fine, each rank keeps its own
-  if (keyval == MPI_KEYVAL_INVALID) PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, info_delete, &keyval, nullptr);
+  const int keyval = rank_keyval(info_delete);
   void* value = nullptr;
   int found = 0;
   PMPI_Comm_get_attr(comm, keyval, &value, &found);

@@ -158,15 +158,23 @@ s4u::CommPtr get(int world, int color, Packet** slot) {
       ->start();
 }
 
-std::vector<Packet*>& stash() {  // packets of broadcasts this rank has not reached yet
-  static std::vector<Packet*> s;
-  return s;
+// Per-rank state, keyed by the rank's actor: the layer is a shared library, one copy for
+// every rank (privatized or not).
+struct RankState {
+  std::vector<Packet*> stash;  // packets of broadcasts this rank has not reached yet
+  int described = 0;           // communicators described so far (their keys)
+};
+RankState& rank_state() {
+  static std::map<aid_t, RankState> table;
+  return table[s4u::this_actor::get_pid()];
 }
+
+std::vector<Packet*>& stash() { return rank_state().stash; }
 
 }  // namespace
 
 void describe(MPI_Comm comm, CommInfo& info) {
-  static int counter = 0;  // per rank: communicators described so far (their keys)
+  int& counter = rank_state().described;
   PMPI_Comm_rank(comm, &info.rank);
   PMPI_Comm_size(comm, &info.size);
   PMPI_Comm_size(MPI_COMM_WORLD, &info.world_size);

@@ -1,5 +1,5 @@
-// The simulated MPI layer's MPI_Bcast (a PMPI wrapper linked into every SMPI binary, like
-// win_sync_cost.cpp): HYMPI_SIM_BCAST=mpich|dcmf runs the layer's own algorithms, made of
+// The simulated MPI layer's MPI_Bcast (a PMPI wrapper, entered through sim_entry_points.cpp
+// or a preload): HYMPI_SIM_BCAST=mpich|dcmf runs the layer's own algorithms, made of
 // charged messages (sim_bcast_algorithms.hpp); unset or smpi calls SMPI's (PMPI_Bcast,
 // its smpi/bcast algorithm). HYMPI_SIM_BCAST_LOG=1: each broadcast's root prints the pick
 // (tests read it).
@@ -56,7 +56,7 @@ __attribute__((weak)) int bcast_dcmf(void* buf, int count, MPI_Datatype type, in
 
 }  // namespace hympi_sim
 
-extern "C" int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+extern "C" int hympi_sim_bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
   const hympi_sim::Bcast rule = hympi_sim::settings().bcast;
   int inter = 0, ranks = 1;
   if (comm != MPI_COMM_NULL) {
@@ -68,4 +68,9 @@ extern "C" int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_
   if (root < 0 || root >= ranks) return PMPI_Bcast(buf, count, type, root, comm);  // SMPI's error for a bad root
   if (rule == hympi_sim::Bcast::dcmf) return hympi_sim::bcast_dcmf(buf, count, type, root, comm);
   return hympi_sim::bcast_mpich(buf, count, type, root, comm);
+}
+
+// For a preloaded layer (an unprivatized program, sim_entry_points.cpp says why).
+extern "C" int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+  return hympi_sim_bcast(buf, count, type, root, comm);
 }

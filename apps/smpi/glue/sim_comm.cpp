@@ -3,8 +3,12 @@
 
 #include "sim_state.hpp"
 
+#include <simgrid/actor.h>
+
 #include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace hympi_sim {
@@ -25,9 +29,19 @@ int free_info(MPI_Comm, int, void* value, void*) {
   return MPI_SUCCESS;
 }
 
+}  // namespace
+
+int rank_keyval(MPI_Comm_delete_attr_function* del) {
+  static std::map<std::pair<aid_t, MPI_Comm_delete_attr_function*>, int> table;
+  auto [it, added] = table.try_emplace({sg_actor_self_get_pid(), del}, MPI_KEYVAL_INVALID);
+  if (added) PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, del, &it->second, nullptr);
+  return it->second;
+}
+
+namespace {
+
 CommInfo& info_of(MPI_Comm comm) {
-  static int keyval = MPI_KEYVAL_INVALID;  // per rank (privatized): each rank has its own
-  if (keyval == MPI_KEYVAL_INVALID) MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_info, &keyval, nullptr);
+  const int keyval = rank_keyval(free_info);
   void* value = nullptr;
   int found = 0;
   MPI_Comm_get_attr(comm, keyval, &value, &found);

@@ -15,5 +15,9 @@ sg_host_t host_of(MPI_Comm comm, int rank);
 // A key naming this broadcast on every rank alike: the communicator's world ranks, the
 // root and the number of merged-ring broadcasts on it before.
 std::string next_bcast_key(MPI_Comm comm, int root);
+// The calling rank's own attribute key for values deleted by `del` (created on first use).
+// Per rank, not per process: SMPI may share one communicator object between ranks (the
+// world), and the layer is a shared library, one copy for every rank.
+int rank_keyval(MPI_Comm_delete_attr_function* del);
 
 }  // namespace hympi_sim
