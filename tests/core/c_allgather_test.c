@@ -84,11 +84,18 @@ int main(int argc, char** argv) {
   if (hympi_node_info(MPI_COMM_WORLD, &node_rank, &node_size, &node_index, &num_nodes) != HYMPI_SUCCESS)
     bad += fail(rank, "node_info");
   /* Consistent over the world: one leader (node rank 0) per node, the leaders'
-   * node sizes add up to the world, ranks in range, world rank 0 leads node 0. */
+   * node sizes add up to the world, and the ranks that share a node index are
+   * node_size ranks numbered 0 .. node_size-1 by node_rank. */
   int leaders[2] = {node_rank == 0, node_rank == 0 ? node_size : 0}, counted[2] = {0, 0};
   MPI_Allreduce(leaders, counted, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (node_rank < 0 || node_rank >= node_size || node_index < 0 || node_index >= num_nodes ||
-      counted[0] != num_nodes || counted[1] != size || (rank == 0 && (node_index != 0 || node_rank != 0)))
+  MPI_Comm node;
+  int in_node = -1, of_node = -1;
+  MPI_Comm_split(MPI_COMM_WORLD, node_index, node_rank, &node);
+  MPI_Comm_rank(node, &in_node);
+  MPI_Comm_size(node, &of_node);
+  MPI_Comm_free(&node);
+  if (node_rank < 0 || node_index < 0 || node_index >= num_nodes || counted[0] != num_nodes || counted[1] != size ||
+      in_node != node_rank || of_node != node_size)
     bad += fail(rank, "node_info values");
 
   const char* policies[] = {"pure", "hybrid"};

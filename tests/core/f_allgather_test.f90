@@ -25,7 +25,8 @@ program f_allgather
   real(real64), allocatable :: own(:), expected(:)
   real(real64) :: t0
   integer :: rank, size, it, i, root, bad, ierr, p, step, calls_before
-  integer :: node_rank, node_size, node_index, num_nodes
+  integer :: node_rank, node_size, node_index, num_nodes, in_node, of_node
+  type(MPI_Comm) :: node
   character(len=32) :: nodes
 
   call MPI_Init()
@@ -34,7 +35,12 @@ program f_allgather
   bad = 0
   call hympi_node_info(MPI_COMM_WORLD, node_rank, node_size, node_index, num_nodes, ierr)
   if (ierr /= HYMPI_SUCCESS) bad = bad + 1
-  if (node_rank < 0 .or. node_rank >= node_size .or. node_index < 0 .or. node_index >= num_nodes) bad = bad + 1
+  ! The ranks that share a node index are node_size ranks numbered by node_rank.
+  call MPI_Comm_split(MPI_COMM_WORLD, node_index, node_rank, node)
+  call MPI_Comm_rank(node, in_node)
+  call MPI_Comm_size(node, of_node)
+  call MPI_Comm_free(node)
+  if (node_index < 0 .or. node_index >= num_nodes .or. in_node /= node_rank .or. of_node /= node_size) bad = bad + 1
   allocate(own(count), expected(count * size))
 
   do p = 1, 2
