@@ -9,7 +9,9 @@
 #define COUNT 5
 
 static int idle_calls = 0;
-static void count_idle(void) { ++idle_calls; }
+static void count_idle(void) {
+  ++idle_calls;
+}
 
 static int fail(int rank, const char* what) {
   fprintf(stderr, "[rank %d] c_allgather FAILED: %s (%s)\n", rank, what, hympi_last_error());

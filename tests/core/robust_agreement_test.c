@@ -26,9 +26,9 @@ enum kind {
   REDUCE_F,
   KINDS
 };
-static const char* const kind_names[KINDS] = {"allgatherv",   "allgather",   "bcast",   "bcast_overlap",
-                                              "allreduce",    "reduce",      "allgatherv_f", "allgather_f",
-                                              "bcast_f",      "allreduce_f", "reduce_f"};
+static const char* const kind_names[KINDS] = {"allgatherv", "allgather",   "bcast",        "bcast_overlap",
+                                              "allreduce",  "reduce",      "allgatherv_f", "allgather_f",
+                                              "bcast_f",    "allreduce_f", "reduce_f"};
 
 enum bad { POLICY, SYNC, NEGATIVE_COUNT, NULL_COUNTS, NEGATIVE_LEADERS, BADS };
 static const char* const bad_names[BADS] = {"invalid policy", "invalid sync", "negative count", "NULL counts",
@@ -44,8 +44,12 @@ static void fail(const char* what, const char* kind, const char* bad, int bad_ra
   ++failures;
 }
 
-static int is_allgatherv(enum kind k) { return k == ALLGATHERV || k == ALLGATHERV_F; }
-static int applies(enum kind k, enum bad b) { return b != NULL_COUNTS || is_allgatherv(k); }
+static int is_allgatherv(enum kind k) {
+  return k == ALLGATHERV || k == ALLGATHERV_F;
+}
+static int applies(enum kind k, enum bad b) {
+  return b != NULL_COUNTS || is_allgatherv(k);
+}
 
 /* The init of kind k; `b` applies on this rank when it is the bad rank. */
 static int init(enum kind k, MPI_Comm comm, int is_bad, enum bad b, hympi_request_t* request) {
@@ -65,17 +69,37 @@ static int init(enum kind k, MPI_Comm comm, int is_bad, enum bad b, hympi_reques
   const MPI_Fint fsum = MPI_Op_c2f(MPI_SUM);
   int rc;
   switch (k) {
-    case ALLGATHERV: rc = hympi_allgatherv_init(cnt, MPI_INT, comm, info, request); break;
-    case ALLGATHER: rc = hympi_allgather_init(count, MPI_INT, comm, info, request); break;
+    case ALLGATHERV:
+      rc = hympi_allgatherv_init(cnt, MPI_INT, comm, info, request);
+      break;
+    case ALLGATHER:
+      rc = hympi_allgather_init(count, MPI_INT, comm, info, request);
+      break;
     case BCAST:
-    case BCAST_OVERLAP: rc = hympi_bcast_init(count, MPI_INT, size - 1, comm, info, request); break;
-    case ALLREDUCE: rc = hympi_allreduce_init(count, MPI_INT, MPI_SUM, comm, info, request); break;
-    case REDUCE: rc = hympi_reduce_init(count, MPI_INT, MPI_SUM, 0, comm, info, request); break;
-    case ALLGATHERV_F: rc = hympi_allgatherv_init_f(cnt, size, fint, fcomm, finfo, request); break;
-    case ALLGATHER_F: rc = hympi_allgather_init_f(count, fint, fcomm, finfo, request); break;
-    case BCAST_F: rc = hympi_bcast_init_f(count, fint, size - 1, fcomm, finfo, request); break;
-    case ALLREDUCE_F: rc = hympi_allreduce_init_f(count, fint, fsum, fcomm, finfo, request); break;
-    default: rc = hympi_reduce_init_f(count, fint, fsum, 0, fcomm, finfo, request); break;
+    case BCAST_OVERLAP:
+      rc = hympi_bcast_init(count, MPI_INT, size - 1, comm, info, request);
+      break;
+    case ALLREDUCE:
+      rc = hympi_allreduce_init(count, MPI_INT, MPI_SUM, comm, info, request);
+      break;
+    case REDUCE:
+      rc = hympi_reduce_init(count, MPI_INT, MPI_SUM, 0, comm, info, request);
+      break;
+    case ALLGATHERV_F:
+      rc = hympi_allgatherv_init_f(cnt, size, fint, fcomm, finfo, request);
+      break;
+    case ALLGATHER_F:
+      rc = hympi_allgather_init_f(count, fint, fcomm, finfo, request);
+      break;
+    case BCAST_F:
+      rc = hympi_bcast_init_f(count, fint, size - 1, fcomm, finfo, request);
+      break;
+    case ALLREDUCE_F:
+      rc = hympi_allreduce_init_f(count, fint, fsum, fcomm, finfo, request);
+      break;
+    default:
+      rc = hympi_reduce_init_f(count, fint, fsum, 0, fcomm, finfo, request);
+      break;
   }
   MPI_Info_free(&info);
   return rc;
@@ -98,9 +122,13 @@ static int run_and_free(enum kind k, hympi_request_t* request) {
       break;
     case BCAST:
     case BCAST_OVERLAP:
-    case BCAST_F: wrong |= got[1] != 42; break;
+    case BCAST_F:
+      wrong |= got[1] != 42;
+      break;
     case ALLREDUCE:
-    case ALLREDUCE_F: wrong |= got[0] != size || got[1] != size * (size - 1) / 2; break;
+    case ALLREDUCE_F:
+      wrong |= got[0] != size || got[1] != size * (size - 1) / 2;
+      break;
     default:
       if (rank == 0) wrong |= got == NULL || got[0] != size;
   }

@@ -77,7 +77,8 @@ void refuse_everything(MPI_Comm inter) {
 
   using RQ = hympi_request_t;
   const MPI_Fint fd = MPI_Type_c2f(MPI_DOUBLE), fi = MPI_Info_c2f(MPI_INFO_NULL), fs = MPI_Op_c2f(MPI_SUM);
-  c_call<RQ>("hympi_allgather_init", [&](RQ* r) { return hympi_allgather_init(3, MPI_DOUBLE, inter, MPI_INFO_NULL, r); });
+  c_call<RQ>("hympi_allgather_init",
+             [&](RQ* r) { return hympi_allgather_init(3, MPI_DOUBLE, inter, MPI_INFO_NULL, r); });
   c_call<RQ>("hympi_allgatherv_init",
              [&](RQ* r) { return hympi_allgatherv_init(counts.data(), MPI_DOUBLE, inter, MPI_INFO_NULL, r); });
   c_call<RQ>("hympi_bcast_init", [&](RQ* r) { return hympi_bcast_init(3, MPI_DOUBLE, 0, inter, MPI_INFO_NULL, r); });

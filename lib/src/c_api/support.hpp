@@ -3,9 +3,9 @@
 #pragma once
 #include <string>
 
-#include "hympi/hympi.h"
 #include "hympi/collectives.hpp"
 #include "hympi/error.hpp"
+#include "hympi/hympi.h"
 #include "hympi/topology.hpp"
 
 namespace hympi::c_api {
