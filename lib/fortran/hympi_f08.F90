@@ -16,18 +16,18 @@
 ! the request's datatype is an error. hympi_slot gives a disassociated pointer
 ! where the rank sends nothing (bcast: all but the root). Without ierror an error
 ! prints its message and stops the program (MPI's default, errors are fatal).
-! Lifetimes and collectiveness as in hympi.h.
+! Lifetimes and collectiveness as in hympi.h. Also the process-wide calls:
+! hympi_last_error(), hympi_version(), hympi_node_info and hympi_set_idle_function.
 module hympi_f08
   use, intrinsic :: iso_c_binding
   use, intrinsic :: iso_fortran_env, only: real32, real64, int32, int64, error_unit
   use mpi_f08, only: MPI_Comm, MPI_Datatype, MPI_Info, MPI_Op
-  use hympi, only: HYMPI_SUCCESS, hympi_last_error, hympi_version
   implicit none
   private
 
-  integer, parameter, public :: HYMPI_ERR_ARG = 1, HYMPI_ERR_MPI = 2, HYMPI_ERR_NOMEM = 3, &
+  integer, parameter, public :: HYMPI_SUCCESS = 0, HYMPI_ERR_ARG = 1, HYMPI_ERR_MPI = 2, HYMPI_ERR_NOMEM = 3, &
                                 HYMPI_ERR_UNSUPPORTED = 4, HYMPI_ERR_INTERNAL = 5
-  public :: HYMPI_SUCCESS, hympi_last_error, hympi_version
+  public :: hympi_last_error, hympi_version, hympi_node_info, hympi_set_idle_function
 
   type, public :: hympi_request
     type(c_ptr) :: handle = c_null_ptr
@@ -106,6 +106,26 @@ module hympi_f08
       import :: c_size_t, c_ptr
       type(c_ptr), value :: request
     end function
+    integer(c_int) function c_node_info(comm, node_rank, node_size, node_index, num_nodes) &
+        bind(C, name="hympi_node_info_f")
+      import :: c_int
+      integer(c_int), value :: comm
+      integer(c_int), intent(out) :: node_rank, node_size, node_index, num_nodes
+    end function
+    ! What a flag wait does after spinning (default progress + sched_yield): c_funloc
+    ! of a bind(C) subroutine without arguments, or c_null_funptr for the default.
+    subroutine hympi_set_idle_function(idle) bind(C, name="hympi_set_idle_function")
+      import :: c_funptr
+      type(c_funptr), value :: idle
+    end subroutine
+    type(c_ptr) function c_version() bind(C, name="hympi_version")
+      import :: c_ptr
+    end function
+    subroutine c_last_error_copy(buf, len) bind(C, name="hympi_last_error_copy")
+      import :: c_char, c_int
+      character(kind=c_char), intent(out) :: buf(*)
+      integer(c_int), value :: len
+    end subroutine
   end interface
   include "hympi_handle_signatures.inc"
   procedure(handle_call), bind(C, name="hympi_start") :: c_start
@@ -141,6 +161,46 @@ contains
       write (error_unit, '(a)') hympi_last_error()
     end if
     error stop 1
+  end subroutine
+
+  ! ---- process-wide calls ----
+
+  ! The message of this thread's last failed call, trimmed ("" after a success).
+  function hympi_last_error() result(message)
+    character(len=:), allocatable :: message
+    character(kind=c_char) :: buf(512)
+    call c_last_error_copy(buf, 512_c_int)
+    message = fortran_string(buf)
+  end function
+
+  ! The library's version, "major.minor.patch" (C: hympi_version()).
+  function hympi_version() result(version)
+    character(len=:), allocatable :: version
+    character(kind=c_char), pointer :: text(:)
+    call c_f_pointer(c_version(), text, [32])
+    version = fortran_string(text)
+  end function
+
+  ! The characters of a C string before its NUL (all of them without one).
+  function fortran_string(chars) result(text)
+    character(kind=c_char), intent(in) :: chars(:)
+    character(len=:), allocatable :: text
+    integer :: n
+    n = 0
+    do while (n < size(chars))
+      if (chars(n + 1) == c_null_char) exit
+      n = n + 1
+    end do
+    allocate(character(len=n) :: text)
+    text = transfer(chars(1:n), text)
+  end function
+
+  ! Node layout of comm; collective the first time per communicator (C: hympi_node_info).
+  subroutine hympi_node_info(comm, node_rank, node_size, node_index, num_nodes, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(out) :: node_rank, node_size, node_index, num_nodes
+    integer, optional, intent(out) :: ierror
+    call finish(c_node_info(comm%MPI_VAL, node_rank, node_size, node_index, num_nodes), ierror)
   end subroutine
 
   ! ---- inits: the integer-handle forms do the work, the mpi_f08 forms pass %MPI_VAL ----
@@ -310,44 +370,24 @@ contains
 #define RESULT1 result_real64_1
 #define RESULT2 result_real64_2
 #include "hympi_f08_access.inc"
-#undef FTYPE
-#undef SLOT1
-#undef SLOT2
-#undef RESULT1
-#undef RESULT2
 #define FTYPE real(real32)
 #define SLOT1 slot_real32_1
 #define SLOT2 slot_real32_2
 #define RESULT1 result_real32_1
 #define RESULT2 result_real32_2
 #include "hympi_f08_access.inc"
-#undef FTYPE
-#undef SLOT1
-#undef SLOT2
-#undef RESULT1
-#undef RESULT2
 #define FTYPE integer(int32)
 #define SLOT1 slot_int32_1
 #define SLOT2 slot_int32_2
 #define RESULT1 result_int32_1
 #define RESULT2 result_int32_2
 #include "hympi_f08_access.inc"
-#undef FTYPE
-#undef SLOT1
-#undef SLOT2
-#undef RESULT1
-#undef RESULT2
 #define FTYPE integer(int64)
 #define SLOT1 slot_int64_1
 #define SLOT2 slot_int64_2
 #define RESULT1 result_int64_1
 #define RESULT2 result_int64_2
 #include "hympi_f08_access.inc"
-#undef FTYPE
-#undef SLOT1
-#undef SLOT2
-#undef RESULT1
-#undef RESULT2
 #define FTYPE complex(real64)
 #define SLOT1 slot_complex128_1
 #define SLOT2 slot_complex128_2

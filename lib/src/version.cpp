@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-#include "hympi.h"
+#include "hympi/hympi.h"
 
 namespace hympi {
 

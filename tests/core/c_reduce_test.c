@@ -1,7 +1,7 @@
-/* The reductions' C API in a C program: allreduce and reduce (pure, hybrid,
- * deterministic, a user op) checked against MPI_Allreduce / MPI_Reduce, and a
- * bad argument reported as an error code with a message on every rank. */
-#include <hympi.h>
+/* The reductions' C API in a C program: allreduce and reduce requests (pure,
+ * hybrid, deterministic, a user op) checked against MPI_Allreduce / MPI_Reduce,
+ * and a bad argument reported as an error code with a message on every rank. */
+#include <hympi/hympi.h>
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,50 +29,51 @@ int main(int argc, char** argv) {
   MPI_Op_create(plus_one, 1, &user);
   const MPI_Op ops[] = {MPI_SUM, MPI_MAX, user};
 
-  for (int policy = HYMPI_POLICY_PURE; policy <= HYMPI_POLICY_HYBRID; ++policy)
+  const char* policies[] = {"pure", "hybrid"};
+  for (int policy = 0; policy < 2; ++policy)
     for (int det = 0; det <= 1; ++det)
       for (int o = 0; o < 3; ++o) {
         const int root = (size - 1 + o) % size;
-        hympi_allreduce_t ar = NULL;
-        hympi_reduce_t rd = NULL;
-        /* The plain creates (automatic leaders, not deterministic) and the _ex ones with 2 leaders. */
-        const int plain = !det && o == 0;
-        const int ar_rc =
-            plain ? hympi_allreduce_create(MPI_COMM_WORLD, COUNT, MPI_INT64_T, ops[o], policy, HYMPI_SYNC_FLAGS, &ar)
-                  : hympi_allreduce_create_ex(MPI_COMM_WORLD, COUNT, MPI_INT64_T, ops[o], policy, HYMPI_SYNC_FLAGS, 2,
-                                              det, &ar);
-        if (ar_rc) bad += fail(rank, "allreduce_create");
-        const int rd_rc = det ? hympi_reduce_create_ex(MPI_COMM_WORLD, COUNT, MPI_INT64_T, ops[o], root, policy,
-                                                       HYMPI_SYNC_BARRIER, 2, det, &rd)
-                              : hympi_reduce_create(MPI_COMM_WORLD, COUNT, MPI_INT64_T, ops[o], root, policy,
-                                                    HYMPI_SYNC_BARRIER, &rd);
-        if (rd_rc) bad += fail(rank, "reduce_create");
+        /* Automatic leaders and not deterministic (the defaults), or 2 leaders. */
+        const int defaults = !det && o == 0;
+        MPI_Info info;
+        MPI_Info_create(&info);
+        MPI_Info_set(info, "policy", policies[policy]);
+        MPI_Info_set(info, "sync", "flags");
+        if (!defaults) MPI_Info_set(info, "leaders", "2");
+        if (det) MPI_Info_set(info, "deterministic", "true");
+        hympi_request_t ar = HYMPI_REQUEST_NULL, rd = HYMPI_REQUEST_NULL;
+        if (hympi_allreduce_init(COUNT, MPI_INT64_T, ops[o], MPI_COMM_WORLD, info, &ar))
+          bad += fail(rank, "allreduce_init");
+        MPI_Info_set(info, "sync", "barrier");
+        if (!det && !defaults) MPI_Info_delete(info, "leaders"); /* reduce: automatic unless deterministic */
+        if (hympi_reduce_init(COUNT, MPI_INT64_T, ops[o], root, MPI_COMM_WORLD, info, &rd))
+          bad += fail(rank, "reduce_init");
+        MPI_Info_free(&info);
         for (int it = 0; it < 3; ++it) {
           int64_t own[COUNT], expected[COUNT];
-          int64_t* a = hympi_allreduce_slot(ar);
-          int64_t* r = hympi_reduce_slot(rd);
+          int64_t* a = hympi_request_slot(ar);
+          int64_t* r = hympi_request_slot(rd);
           for (int i = 0; i < COUNT; ++i) own[i] = a[i] = r[i] = (rank + 1) * (i - 3) + it * 11;
-          if (hympi_allreduce_run(ar)) bad += fail(rank, "allreduce_run");
-          if (hympi_reduce_run(rd)) bad += fail(rank, "reduce_run");
+          if (hympi_start(ar) || hympi_wait(ar)) bad += fail(rank, "allreduce start/wait");
+          if (hympi_start(rd) || hympi_wait(rd)) bad += fail(rank, "reduce start/wait");
           MPI_Allreduce(own, expected, COUNT, MPI_INT64_T, ops[o], MPI_COMM_WORLD);
-          const int64_t* got = hympi_allreduce_result(ar);
+          const int64_t* got = hympi_request_result(ar);
           for (int i = 0; i < COUNT; ++i)
             if (got[i] != expected[i]) bad += fail(rank, "allreduce value");
-          const int64_t* at_root = hympi_reduce_result(rd);
+          const int64_t* at_root = hympi_request_result(rd);
           if ((rank == root) != (at_root != NULL)) bad += fail(rank, "reduce result must be non-NULL on root only");
           for (int i = 0; at_root && i < COUNT; ++i)
             if (at_root[i] != expected[i]) bad += fail(rank, "reduce value");
         }
-        if (hympi_allreduce_bytes_per_node(ar) == 0 || hympi_reduce_bytes_per_node(rd) == 0)
-          bad += fail(rank, "bytes_per_node");
-        if (hympi_allreduce_free(&ar) || ar != NULL) bad += fail(rank, "allreduce_free");
-        if (hympi_reduce_free(&rd) || rd != NULL) bad += fail(rank, "reduce_free");
+        if (hympi_request_free(&ar) || ar != NULL) bad += fail(rank, "allreduce free");
+        if (hympi_request_free(&rd) || rd != NULL) bad += fail(rank, "reduce free");
       }
 
   /* A bad argument on one rank only. */
-  hympi_reduce_t rd = NULL;
-  const int rc = hympi_reduce_create(MPI_COMM_WORLD, 4, MPI_DOUBLE, MPI_SUM, rank == size - 1 ? size : 0,
-                                     HYMPI_POLICY_HYBRID, HYMPI_SYNC_FLAGS, &rd);
+  hympi_request_t rd = HYMPI_REQUEST_NULL;
+  const int rc =
+      hympi_reduce_init(4, MPI_DOUBLE, MPI_SUM, rank == size - 1 ? size : 0, MPI_COMM_WORLD, MPI_INFO_NULL, &rd);
   if (rc != HYMPI_ERR_ARG || rd != NULL || !strstr(hympi_last_error(), "root"))
     bad += fail(rank, "a bad root on one rank must fail on every rank");
   /* The message outlives later calls only as a copy, truncated to the buffer. */

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "hympi.h"
+#include "hympi/hympi.h"
 #include "hympi/hympi.hpp"
 #include "mpi_check.hpp"
 
@@ -84,17 +84,21 @@ int main(int argc, char** argv) {
         "placement must be", [] { hympi::parse_placement("diagonal"); }, "placement text");
 
     // The C API reports codes and messages.
-    hympi_bcast_t h = nullptr;
-    check(hympi_bcast_create(MPI_COMM_WORLD, 8, sizeof(double), HYMPI_POLICY_HYBRID, 7, &h) == HYMPI_ERR_ARG,
-          "C API: bad sync code");
-    check(std::string(hympi_last_error()).find("sync must be") != std::string::npos, "C API: sync message");
-    check(hympi_bcast_create(MPI_COMM_WORLD, 8, sizeof(double), HYMPI_POLICY_HYBRID, HYMPI_SYNC_FLAGS, &h) ==
-              HYMPI_SUCCESS,
-          "C API: create");
-    check(hympi_bcast_run(h, p + 3, 1) == HYMPI_ERR_ARG, "C API: bad root code");
-    check(std::string(hympi_last_error()).find("outside") != std::string::npos, "C API: bad root message");
-    check(hympi_bcast_free(&h) == HYMPI_SUCCESS && h == nullptr, "C API: free");
-    check(hympi_allgatherv_create(MPI_COMM_WORLD, nullptr, 8, 0, 0, nullptr) == HYMPI_ERR_ARG, "C API: null out");
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "sync", "spin");
+    hympi_request_t h = nullptr;
+    check(hympi_bcast_init(8, MPI_DOUBLE, 0, MPI_COMM_WORLD, info, &h) == HYMPI_ERR_ARG, "C API: bad sync code");
+    check(std::string(hympi_last_error()).find("'sync' has value 'spin'") != std::string::npos, "C API: sync message");
+    MPI_Info_set(info, "sync", "flags");
+    check(hympi_bcast_init(8, MPI_DOUBLE, 0, MPI_COMM_WORLD, info, &h) == HYMPI_SUCCESS, "C API: init");
+    MPI_Info_free(&info);
+    check(hympi_request_free(&h) == HYMPI_SUCCESS && h == nullptr, "C API: free");
+    check(hympi_bcast_init(1, MPI_DOUBLE, p + 3, MPI_COMM_WORLD, MPI_INFO_NULL, &h) == HYMPI_ERR_ARG && h == nullptr,
+          "C API: bad root code");
+    check(std::string(hympi_last_error()).find("is not a rank") != std::string::npos, "C API: bad root message");
+    check(hympi_allgatherv_init(nullptr, MPI_DOUBLE, MPI_COMM_WORLD, MPI_INFO_NULL, nullptr) == HYMPI_ERR_ARG,
+          "C API: null request");
   }
   const int rc = hympi::test::finish("errors_test");
   MPI_Finalize();

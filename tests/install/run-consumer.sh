@@ -34,7 +34,11 @@ expect_configure_error() {
 case $kind in
   install)
     rm -rf "$prefix"
-    cmake --install "$source" --prefix "$prefix" --component hympi > "$build/install.log" ;;
+    cmake --install "$source" --prefix "$prefix" --component hympi > "$build/install.log"
+    # Every header under include/hympi/ (C: hympi/hympi.h), nothing else at the top of include/.
+    top=$(ls "$prefix/include" | tr '\n' ' ')
+    [[ $top == "hympi " && -f $prefix/include/hympi/hympi.h ]] ||
+      { echo "install test install: include/ holds '$top'; expected only hympi/ with hympi/hympi.h"; exit 1; } ;;
   cxx | c | fortran | all)
     configure "$here/consumers/$kind"
     cmake --build "$build"

@@ -11,7 +11,7 @@
 #include "c_api/info.hpp"
 #include "c_api/support.hpp"
 #include "datatype.hpp"
-#include "hympi.h"
+#include "hympi/hympi.h"
 #include "hympi/collectives.hpp"
 #include "hympi/error.hpp"
 #include "hympi/reduce.hpp"

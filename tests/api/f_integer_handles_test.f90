@@ -1,7 +1,7 @@
 ! The persistent API from a code still on `use mpi` (integer handles): the same
 ! generic inits of module hympi_f08 accept MPI_COMM_WORLD, MPI_DOUBLE_PRECISION
 ! and MPI_INFO_NULL as integers.
-program f_legacy_handles_test
+program f_integer_handles_test
   use mpi
   use hympi_f08, only: hympi_request, hympi_allgather_init, hympi_bcast_init, hympi_start, hympi_wait, &
                        hympi_slot, hympi_result, hympi_request_free, HYMPI_SUCCESS, HYMPI_ERR_ARG
@@ -38,7 +38,7 @@ program f_legacy_handles_test
   if (ierr /= HYMPI_ERR_ARG) bad = bad + 1
   call MPI_Info_free(info, ierr)
 
-  call finish_test('f_legacy_handles', bad)
+  call finish_test('f_integer_handles', bad)
 
 contains
 
