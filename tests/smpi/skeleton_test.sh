@@ -16,12 +16,12 @@ command -v smpirun >/dev/null || { echo "SKIP: smpirun not installed"; exit 77; 
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 export HYMPI_SMPI_BIN="$bin"
 
-compare() {  # compare RANKS N MODE RUN-OPTIONS...: both programs, then check_skeleton.py
+compare() {  # compare RANKS N MODE RUN-OPTIONS...: both programs, then check_skeleton.py (env B: b, default 64)
   local ranks="$1" n="$2" mode=() tag; shift 2
   [ "$1" = one ] && mode=(--one-process)
   shift
   tag="$ranks-$(echo "$*" | tr -c 'a-zA-Z0-9_\n' -)"
-  local args=(--machine bgp --ranks "$ranks" -n "$n" -b 64 --steps 2 --groups 1,4,16 "${mode[@]}" "$@")
+  local args=(--machine bgp --ranks "$ranks" -n "$n" -b "${B:-64}" --steps 2 --groups 1,4,16 "${mode[@]}" "$@")
   "$root/apps/smpi/run-sweep.sh" "${args[@]}" --out "$work/app-$tag.csv" | grep -E '^(SUMMA|G=)'
   "$root/apps/smpi/run-skeleton.sh" "${args[@]}" "${skeleton_only[@]}" --out "$work/skeleton-$tag.csv" | grep -E '^(SUMMA|G=)'
   python3 "$here/check_skeleton.py" "$work/app-$tag.csv" "$work/skeleton-$tag.csv" 2
@@ -40,6 +40,9 @@ compare 64 1024 per-G --fidelity legacy --bcast binomial_tree
 compare 64 1024 per-G
 compare 64 1024 per-G --bcast dcmf
 skeleton_only=()
+# The merged ring (--ring-merge) with 16 broadcasts in flight at once (1 MiB panels: scatter + ring):
+# its root snapshots once crashed the simulation (recursive_init_error) whenever two roots started together.
+B=256 compare 64 4096 per-G --bcast mpich --ring-merge 2
 compare 64 1024 per-G
 compare 256 1024 one
 

@@ -127,9 +127,16 @@ struct SnapshotSignal {
   sg_mutex_t mutex = sg_mutex_init();
   sg_cond_t cond = sg_cond_init();
 };
+// Not a function-local static: creating a mutex is a simcall, which lets other ranks run,
+// and one of them entering the same static's initialization throws recursive_init_error.
+// A rank that finds it made while its own was being made keeps the first (a leaked pair).
 SnapshotSignal& snapshot_signal() {
-  static SnapshotSignal signal;
-  return signal;
+  static SnapshotSignal* signal = nullptr;
+  if (signal == nullptr) {
+    auto* made = new SnapshotSignal;
+    if (signal == nullptr) signal = made;
+  }
+  return *signal;
 }
 }  // namespace
 
