@@ -3,10 +3,6 @@
 namespace bpmf::app {
 
 namespace {
-std::map<std::string, PredictiveStd> predictive_std_names() {
-  return {{"noise", PredictiveStd::with_noise}, {"latent", PredictiveStd::latent}};
-}
-
 void add_predict_command(CLI::App& app, Options& o) {
   auto* sub = app.add_subcommand("predict",
                                  "Mean and standard deviation of the predictions of given (row, column) pairs from "
@@ -17,7 +13,7 @@ void add_predict_command(CLI::App& app, Options& o) {
       ->required();
   sub->add_option("--mean-output", p.mean_output, "Matrix Market file of the means")->capture_default_str();
   sub->add_option("--std-output", p.std_output, "Matrix Market file of the standard deviations")->capture_default_str();
-  hympi::apps::add_enum_option(*sub, "--predictive-std", o.std_kind, predictive_std_names(),
+  hympi::apps::add_enum_option(*sub, "--predictive-std", o.std_kind, hympi::apps::name_map<PredictiveStd>(),
                                "noise: of a new observation (u.v variance + 1/alpha) | latent: of u.v alone");
   sub->callback([&p] { p.chosen = true; });
 }
@@ -80,7 +76,7 @@ void add_options(CLI::App& app, Options& o) {
                "Write the averaged test predictions to <output-dir>/predictions.mm and their standard deviations "
                "to predictions_std.mm")
       ->group("Output");
-  add_enum_option(app, "--predictive-std", o.std_kind, predictive_std_names(),
+  add_enum_option(app, "--predictive-std", o.std_kind, hympi::apps::name_map<PredictiveStd>(),
                   "Standard deviation of each prediction (and of the coverage's intervals): noise = of a new "
                   "observation, sample variance of u.v + 1/alpha | latent = of u.v alone")
       ->group("Output");

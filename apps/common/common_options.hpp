@@ -39,6 +39,9 @@ struct CommonOptions {
 void add_common_options(CLI::App& app, CommonOptions& options, const std::string& csv_help);
 
 // name -> value of an enum, from its table (names only: the apps take no aliases).
+// Every enum option of the apps goes through its EnumTable (hympi/enums.hpp; an
+// app's own enums specialize it too: hsumma's model::Bcast, bpmf's PredictiveStd,
+// hympi-summa's algorithms and checks).
 template <class Enum>
 std::map<std::string, Enum> name_map() {
   std::map<std::string, Enum> names;
@@ -59,12 +62,12 @@ inline std::map<std::string, GridOrder> grid_order_names() {
 // The current value of an enum option (or list of them, comma separated), for --help.
 template <class Enum>
 std::string enum_text(const Enum& value) {
-  return to_string(value);
+  return enum_name(value);
 }
 template <class Enum>
 std::string enum_text(const std::vector<Enum>& values) {
   std::string text;
-  for (const auto& v : values) text += (text.empty() ? "" : ",") + std::string(to_string(v));
+  for (const auto& v : values) text += (text.empty() ? "" : ",") + std::string(enum_name(v));
   return text;
 }
 

@@ -66,7 +66,7 @@ def launch(args, ranks, grid, precision, n, nb, preload):
         cmd = [args.mpiexec, "-n", str(ranks), "-bind-to", "core"]
         for var, value in ranks_env:
             cmd += ["-genv", var, value]
-    cmd += [bench, "-n", str(n), "--nb", str(nb), "--grid", grid, "--precision", precision,
+    cmd += [bench, "-N", str(n), "--nb", str(nb), "--grid", grid, "--precision", precision,
             "--reps", str(args.reps), "--warmup", str(args.warmup), "--csv", os.path.abspath(args.csv)]
     print("$", " ".join(cmd), flush=True)
     out = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <complex>
+#include <limits>
 #include <cstdio>
 #include <string>
 #include <type_traits>
@@ -22,6 +23,7 @@
 #include "hympi/error.hpp"
 #include "hympi/grid.hpp"
 #include "hympi/topology.hpp"
+#include "problem_options.hpp"
 #include "record.hpp"
 #include "run_info.hpp"
 
@@ -107,16 +109,17 @@ constexpr hympi::apps::AppInfo kApp{
     "nb x nb blocks). Preload libhympi_scalapack.so to run the same calls through hympi's SUMMA/HSUMMA engine."};
 
 struct Options {
-  int n = 4096, nb = 64, reps = 3, warmup = 1;
-  std::string grid, trans = "NN", precision = "d";
+  hympi::apps::ProblemOptions problem;  // -N (square problems only) and --grid
+  int nb = 64, reps = 3, warmup = 1;
+  std::string trans = "NN", precision = "d";
   bool check = false;
   hympi::apps::CommonOptions common;
+  Options() { problem.size = 4096; }
 };
 
 void add_options(CLI::App& app, Options& o) {
-  app.add_option("-n,--size", o.n, "m = n = k")->check(CLI::PositiveNumber);
-  app.add_option("--nb", o.nb, "block size of the descriptors")->check(CLI::PositiveNumber);
-  app.add_option("--grid", o.grid, "process grid PxQ (default 1 x ranks)");
+  hympi::apps::add_problem_options(app, o.problem, hympi::apps::kProblemSize | hympi::apps::kProblemGrid);
+  app.add_option("--nb", o.nb, "block size of the descriptors (ScaLAPACK's nb x nb blocks)")->check(CLI::PositiveNumber);
   app.add_option("--trans", o.trans, "TRANSA and TRANSB: C = op(A) * op(B) (C: conjugate transpose)")
       ->check(CLI::IsMember({"NN", "NT", "TN", "TT", "NC", "CN", "CC", "TC", "CT"}));
   app.add_option("--precision", o.precision, "s, d, c or z: psgemm_, pdgemm_, pcgemm_ or pzgemm_")
@@ -127,14 +130,13 @@ void add_options(CLI::App& app, Options& o) {
   hympi::apps::add_common_options(app, o.common, "one row per run");
 }
 
-// The options' one check (CLI11 checks the numbers): the grid P x Q, given or
-// 1 x ranks, or hympi::Error(invalid_argument) naming --grid.
-std::pair<int, int> check_options(const Options& o, int comm_size) {
-  const auto grid = o.grid.empty() ? std::pair<int, int>{1, comm_size} : hympi::parse_grid(o.grid, "--grid");
-  if (grid.first * grid.second != comm_size)
-    throw hympi::Error(hympi::ErrorCode::invalid_argument,
-                       "--grid " + o.grid + " must be PxQ with P*Q = " + std::to_string(comm_size) + " ranks");
-  return grid;
+// The options' one check (CLI11 checks the other numbers): the size and the grid
+// P x Q of the ranks (apps/common/problem_options.hpp), or hympi::Error(invalid_argument).
+hympi::apps::Problem check_options(const Options& o, int comm_size) {
+  const auto pb = hympi::apps::check_problem_options(o.problem, comm_size, hympi::apps::GridRanks::must_match);
+  if (pb.n > std::numeric_limits<int>::max())
+    throw hympi::Error(hympi::ErrorCode::invalid_argument, "--size " + std::to_string(pb.n) + " exceeds ScaLAPACK's int");
+  return pb;
 }
 
 // The drop-in's settings from the environment (HYMPI_PDGEMM*=...), sorted and
@@ -154,8 +156,8 @@ int run_in(Options& o) {
   int rank = 0, size = 1;
   HYMPI_CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
   HYMPI_CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
-  const int n = o.n, nb = o.nb;
-  const auto [P, Q] = check_options(o, size);
+  const hympi::apps::Problem pb = check_options(o, size);
+  const int n = static_cast<int>(pb.n), nb = o.nb, P = pb.P, Q = pb.Q;
   const auto& topo = hympi::Topology::of(MPI_COMM_WORLD, o.common.layout.resolve(size));
   const auto info = hympi::apps::gather_run_info(topo);
   const std::string settings = dropin_settings();

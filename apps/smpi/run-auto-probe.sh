@@ -41,7 +41,7 @@ export HYMPI_SMPI_FOLD_BYTES="${HYMPI_SMPI_FOLD_BYTES:-65536}" OPENBLAS_NUM_THRE
 echo "# SIMULATED (SimGrid SMPI) $machine P=$ranks n=$n b=M=$b bcast=$bcast: groups=auto probe"
 t0=$(date +%s)
 smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}" \
-  --cfg=smpi/bcast:"$bcast" "$bin/hympi-auto-groups" -n "$n" -b "$b" --gflops "$gflops" --reps 1 \
+  --cfg=smpi/bcast:"$bcast" "$bin/hympi-auto-groups" -N "$n" -b "$b" --gflops "$gflops" --reps 1 \
   --csv "$work/run.csv" > "$work/log" 2>&1 || { cat "$work/log" >&2; exit 1; }
 grep "groups=auto" "$work/log"
 mkdir -p "$(dirname "$out")"

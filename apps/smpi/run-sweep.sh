@@ -8,7 +8,7 @@
 # Only the first --steps of the n/b panel steps of the FULL problem are run
 # (hympi-summa --max-steps: same panel widths and message sizes as the whole
 # multiply); the steps are alike, so time_s_scaled = time_s * n / k_sim with
-# k_sim = steps * b. (Before session 3 the sweep shrank k instead, which split k
+# k_sim = steps * b. (Before 557bfcf, 2026-11-23, the sweep shrank k instead, which split k
 # over the Q process columns into panels narrower than b: more, smaller messages.)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -1,7 +1,6 @@
 #include "summa_options.hpp"
 
 #include <algorithm>
-#include <tuple>
 
 #include "hympi/error.hpp"
 #include "hympi/grid.hpp"
@@ -9,10 +8,8 @@
 namespace hympi::apps {
 
 void add_summa_options(CLI::App& app, SummaOptions& o) {
-  app.add_option("--alg,-a", o.algorithms, "Algorithms to run: summa, hsumma, pdgemm (several allowed)")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"summa", "hsumma", "pdgemm"}))
-      ->capture_default_str();
+  add_enum_option(app, "--alg,-a", o.algorithms, name_map<SummaAlgorithm>(), "Algorithms to run (several allowed)")
+      ->delimiter(',');
   add_enum_option(app, "--policy", o.policies, policy_names(),
                   "Broadcast policies: pure (MPI_Bcast), hybrid (one panel per node)")
       ->delimiter(',');
@@ -30,17 +27,11 @@ void add_summa_options(CLI::App& app, SummaOptions& o) {
                  "C is incomplete, so it needs --check none; GF/s count the columns run (k_run)")
       ->capture_default_str();
   add_enum_option(app, "--sync", o.sync, sync_names(), "Node synchronization of the hybrid policy");
-  app.add_option("-m", o.m, "Rows of A and C")->capture_default_str();
-  app.add_option("-n", o.n, "Columns of B and C")->capture_default_str();
-  app.add_option("-k", o.k, "Columns of A, rows of B")->capture_default_str();
-  app.add_option("--size,-N", o.size, "Sets m = n = k (wins over -m -n -k)");
-  app.add_option("--grid,-g", o.grid, "Process grid PxQ (default: the most square factorization of np)");
+  add_problem_options(app, o.problem, kProblemAll);
   app.add_option("--groups", o.groups,
                  "HSUMMA groups IxJ (I divides P, J divides Q); a comma list sweeps them in one process")
       ->delimiter(',')
       ->capture_default_str();
-  app.add_option("-b", o.b, "Inner block size (panel width inside a group; SUMMA's block)")->capture_default_str();
-  app.add_option("-M", o.M, "Outer block size between groups, a multiple of b (default: b)");
   app.add_option("--pdgemm-nb", o.pdgemm_nb,
                  "PDGEMM block sizes: 0 = the engine's block-checkerboard distribution, >0 = block-cyclic nb x nb")
       ->delimiter(',')
@@ -53,32 +44,28 @@ void add_summa_options(CLI::App& app, SummaOptions& o) {
          "--batch", o.batch,
          "Back-to-back multiplies per timed repetition, one closing barrier (time is per multiply; for tiny sizes)")
       ->capture_default_str();
-  app.add_option("--check", o.check,
-                 "Correctness check after the timed runs: none | residual (random vector, any size) | serial "
-                 "(serial dgemm reference) | pdgemm (PDGEMM on the same arrays) | all")
-      ->check(CLI::IsMember({"none", "residual", "serial", "pdgemm", "all"}))
-      ->capture_default_str();
+  add_enum_option(app, "--check", o.check, name_map<SummaCheck>(),
+                  "Correctness check after the timed runs: residual (random vector, any size), serial (serial dgemm "
+                  "reference), pdgemm (PDGEMM on the same arrays), all of them, or none");
   app.add_option("--threads", o.threads, "OpenBLAS threads per rank")->capture_default_str();
   app.add_flag("!--no-reference-dgemm", o.reference_dgemm, "Skip the single-rank DGEMM rate measurement");
   app.add_option("--seed", o.seed, "Seed of the test matrices")->capture_default_str();
   add_common_options(app, o.common, "Append one row per repetition to this CSV file ('-' = stdout)");
 }
 
-SummaShapes check_summa_options(SummaOptions& o, int comm_size) {
-  if (o.size != 0) o.m = o.n = o.k = o.size;
-  if (o.M == 0) o.M = o.b;
+SummaShapes check_summa_options(const SummaOptions& o, int comm_size) {
+  SummaShapes shapes;
+  shapes.problem = check_problem_options(o.problem, comm_size, GridRanks::must_match);
   require(o.reps >= 1, "--reps must be >= 1");
   require(o.warmup >= 0, "--warmup must be >= 0");
   require(o.batch >= 1, "--batch must be >= 1");
   require(o.max_steps >= 0, "--max-steps must be >= 0");
-  require(o.max_steps == 0 || o.check == "none",
+  require(o.max_steps == 0 || o.check == SummaCheck::none,
           "--max-steps " + std::to_string(o.max_steps) + " leaves C incomplete: use --check none");
-  require(o.max_steps == 0 || std::find(o.algorithms.begin(), o.algorithms.end(), "pdgemm") == o.algorithms.end(),
+  require(o.max_steps == 0 || std::find(o.algorithms.begin(), o.algorithms.end(), SummaAlgorithm::pdgemm) == o.algorithms.end(),
           "--max-steps applies to summa/hsumma only, not pdgemm");
   require(o.threads >= 1, "--threads must be >= 1");
   for (auto nb : o.pdgemm_nb) require(nb >= 0, "--pdgemm-nb must be >= 0 (0 = the engine's distribution)");
-  SummaShapes shapes;
-  std::tie(shapes.P, shapes.Q) = o.grid.empty() ? most_square_grid(comm_size) : parse_grid(o.grid, "--grid");
   require(!o.groups.empty(), "--groups needs at least one IxJ");
   for (const auto& g : o.groups) shapes.groups.push_back(parse_grid(g, "--groups"));
   return shapes;

@@ -5,8 +5,8 @@
 
 namespace hympi::apps {
 
-void Checks::add(const std::string& name, const hsumma::CheckResult& r) {
-  label = (label == "none" ? "" : label + "+") + name + (r.ok() ? ":ok" : ":FAIL");
+void Checks::add(SummaCheck kind, const hsumma::CheckResult& r) {
+  label = (label == "none" ? "" : label + "+") + enum_name(kind) + (r.ok() ? ":ok" : ":FAIL");
   worst_ratio = std::max(worst_ratio, r.ratio());
   ok = ok && r.ok();
 }
@@ -19,8 +19,8 @@ void Reporter::header(const Variant& v) const {
   if (s_.rank != 0) return;
   std::printf(
       "# %s policy=%s lookahead=%d m=%lld n=%lld k=%lld grid=%dx%d groups=%dx%d b=%lld M=%lld nb=%lld layout=%s\n",
-      v.algorithm.c_str(), v.policy_text().c_str(), v.lookahead, (long long)s_.o.m, (long long)s_.o.n,
-      (long long)s_.o.k, s_.P, s_.Q, v.I, v.J, (long long)s_.o.b, (long long)(v.grouped ? s_.o.M : s_.o.b),
+      enum_name(v.algorithm), v.policy_text().c_str(), v.lookahead, (long long)s_.pb.m, (long long)s_.pb.n,
+      (long long)s_.pb.k, s_.P, s_.Q, v.I, v.J, (long long)s_.pb.b, (long long)(v.grouped ? s_.pb.M : s_.pb.b),
       (long long)v.nb, info_.layout.c_str());
   std::printf("%-8s %-7s %4s %12s %9s %11s %11s %11s %7s\n", "alg", "policy", "rep", "time[s]", "GF/s", "bcast[s]",
               "sync[s]", "dgemm[s]", "eff");
@@ -28,13 +28,13 @@ void Reporter::header(const Variant& v) const {
 }
 
 double Reporter::gflops(const Variant& v, double seconds) const {
-  return 2.0 * s_.o.m * s_.o.n * (v.k_run > 0 ? v.k_run : s_.o.k) / seconds * 1e-9;
+  return 2.0 * s_.pb.m * s_.pb.n * (v.k_run > 0 ? v.k_run : s_.pb.k) / seconds * 1e-9;
 }
 
 void Reporter::sample(const Variant& v, int rep, const Sample& x) {
   const double gf = gflops(v, x.time), eff = ref_ > 0 ? gf / (ref_ * s_.size) : 0;
   if (s_.rank == 0) {
-    std::printf("%-8s %-7s %4d %12.6f %9.2f %11.6f %11.6f %11.6f %6.1f%%\n", v.algorithm.c_str(),
+    std::printf("%-8s %-7s %4d %12.6f %9.2f %11.6f %11.6f %11.6f %6.1f%%\n", enum_name(v.algorithm),
                 v.policy_text().c_str(), rep, x.time, gf, x.bcast, x.sync, x.dgemm, 100 * eff);
     std::fflush(stdout);
   }
@@ -50,24 +50,25 @@ void Reporter::finish(const Checks& checks) {
 
 Record Reporter::record(const Pending& p, const Checks& checks) const {
   const auto& o = s_.o;
+  const Problem& pb = s_.pb;
   const double gf = gflops(p.v, p.x.time);
   return Record()
-      .add("algorithm", p.v.algorithm)
+      .add("algorithm", enum_name(p.v.algorithm))
       .add("policy", p.v.policy_text())
       .add("sync", p.v.engine() ? to_string(o.sync) : "-")
       .add("lookahead", p.v.engine() ? std::to_string(p.v.lookahead) : "-")
       .add("shared_inputs", p.v.engine() && p.v.policy == Policy::hybrid && o.share_inputs)
-      .add("m", o.m)
-      .add("n", o.n)
-      .add("k", o.k)
+      .add("m", pb.m)
+      .add("n", pb.n)
+      .add("k", pb.k)
       .add("max_steps", o.max_steps)
-      .add("k_run", p.v.k_run > 0 ? p.v.k_run : o.k)
+      .add("k_run", p.v.k_run > 0 ? p.v.k_run : pb.k)
       .add("P", s_.P)
       .add("Q", s_.Q)
       .add("I", p.v.I)
       .add("J", p.v.J)
-      .add("b", o.b)
-      .add("M", p.v.grouped ? o.M : o.b)
+      .add("b", pb.b)
+      .add("M", p.v.grouped ? pb.M : pb.b)
       .add("pdgemm_nb", p.v.nb)
       .add("order", to_string(o.order))
       .add("group_major", o.group_major)

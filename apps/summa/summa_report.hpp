@@ -13,14 +13,14 @@ namespace hympi::apps {
 
 // What one algorithm variant is, for the output.
 struct Variant {
-  std::string algorithm;  // summa | hsumma | pdgemm
+  SummaAlgorithm algorithm = SummaAlgorithm::summa;
   Policy policy = Policy::hybrid;
   bool grouped = false;
   std::int64_t nb = -1;    // pdgemm only
   int lookahead = 0;       // engine only
   int I = 1, J = 1;        // groups (hsumma only)
   std::int64_t k_run = 0;  // columns of k multiplied (engine with --max-steps); 0 = k
-  bool engine() const { return algorithm != "pdgemm"; }
+  bool engine() const { return algorithm != SummaAlgorithm::pdgemm; }
   std::string policy_text() const { return engine() ? to_string(policy) : "-"; }
 };
 
@@ -35,7 +35,7 @@ struct Checks {
   std::string label = "none";
   double worst_ratio = 0;
   bool ok = true;
-  void add(const std::string& name, const hsumma::CheckResult& r);
+  void add(SummaCheck kind, const hsumma::CheckResult& r);
 };
 
 class Reporter {

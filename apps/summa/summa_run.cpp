@@ -22,7 +22,7 @@ int run_summa(SummaOptions& options) {
 
   bool ok = true;
   for (const auto& alg : s.o.algorithms) {
-    if (alg == "pdgemm") {
+    if (alg == SummaAlgorithm::pdgemm) {
       for (auto nb : s.o.pdgemm_nb) {
         Variant v{alg};
         v.nb = nb;
@@ -31,7 +31,7 @@ int run_summa(SummaOptions& options) {
       continue;
     }
     // SUMMA once; HSUMMA once per group split (one process sweeps G: setup is paid once).
-    const bool grouped = alg == "hsumma";
+    const bool grouped = alg == SummaAlgorithm::hsumma;
     const std::vector<std::pair<int, int>> splits = grouped ? s.groups : std::vector<std::pair<int, int>>{{1, 1}};
     for (const auto& ij : splits)
       for (Policy policy : s.o.policies)

@@ -22,8 +22,8 @@ Sample reduce_max(const hsumma::Timings& t, int batch) {
           global[3] / batch, gcounts[0] / batch, gcounts[1] / batch};
 }
 
-bool wants(const std::string& check, const char* kind) {
-  return check == kind || check == "all";
+bool wants(SummaCheck check, SummaCheck kind) {
+  return check == kind || check == SummaCheck::all;
 }
 
 // Norms, residual and serial checks for any layout; `pdgemm_ref` adds the
@@ -32,17 +32,17 @@ bool wants(const std::string& check, const char* kind) {
 Checks run_checks(const Setup& s, const TwoLevelShape& shape, const LocalBlock& ab, const double* A,
                   const LocalBlock& bb, const double* B, const LocalBlock& cb, const double* C, bool pdgemm_ref) {
   Checks checks;
-  if (s.o.check == "none") return checks;
+  if (s.o.check == SummaCheck::none) return checks;
   const double na = hsumma::frobenius_norm(MPI_COMM_WORLD, ab, A), nb = hsumma::frobenius_norm(MPI_COMM_WORLD, bb, B);
-  if (wants(s.o.check, "residual"))
-    checks.add("residual", hsumma::check_residual(MPI_COMM_WORLD, ab, A, bb, B, cb, C, na, nb));
-  if (wants(s.o.check, "serial"))
-    checks.add("serial", hsumma::check_serial(MPI_COMM_WORLD, cb, C, s.o.k, s.o.seed, s.o.seed + 1, na, nb));
-  if (pdgemm_ref && wants(s.o.check, "pdgemm")) {
-    PdgemmRunner ref(MPI_COMM_WORLD, shape, s.o.m, s.o.n, s.o.k, 0);
+  if (wants(s.o.check, SummaCheck::residual))
+    checks.add(SummaCheck::residual, hsumma::check_residual(MPI_COMM_WORLD, ab, A, bb, B, cb, C, na, nb));
+  if (wants(s.o.check, SummaCheck::serial))
+    checks.add(SummaCheck::serial, hsumma::check_serial(MPI_COMM_WORLD, cb, C, s.pb.k, s.o.seed, s.o.seed + 1, na, nb));
+  if (pdgemm_ref && wants(s.o.check, SummaCheck::pdgemm)) {
+    PdgemmRunner ref(MPI_COMM_WORLD, shape, s.pb.m, s.pb.n, s.pb.k, 0);
     std::vector<double> c_ref(std::max<std::int64_t>(1, cb.ld() * cb.local_cols()));
     ref.multiply(A, B, c_ref.data());
-    checks.add("pdgemm", hsumma::check_same_layout(MPI_COMM_WORLD, cb, C, c_ref.data(), s.o.k, na, nb));
+    checks.add(SummaCheck::pdgemm, hsumma::check_same_layout(MPI_COMM_WORLD, cb, C, c_ref.data(), s.pb.k, na, nb));
   }
   return checks;
 }
@@ -88,7 +88,7 @@ bool run_engine(const Setup& s, Reporter& out, Variant v) {
 }
 
 bool run_pdgemm(const Setup& s, Reporter& out, const Variant& v) {
-  PdgemmRunner pd(MPI_COMM_WORLD, s.shape(false), s.o.m, s.o.n, s.o.k, v.nb);
+  PdgemmRunner pd(MPI_COMM_WORLD, s.shape(false), s.pb.m, s.pb.n, s.pb.k, v.nb);
   return measure(s, out, v, pd, s.shape(false), false, [&](const double* A, const double* B, double* C) {
     hsumma::Timings sum;
     for (int i = 0; i < s.o.batch; ++i) sum.total += pd.multiply(A, B, C);

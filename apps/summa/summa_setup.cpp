@@ -17,9 +17,9 @@ TwoLevelShape Setup::shape(bool grouped, std::pair<int, int> ij) const {
 
 hsumma::EngineOptions Setup::engine_options(bool grouped, Policy policy, int lookahead) const {
   hsumma::EngineOptions e;
-  e.m = o.m, e.n = o.n, e.k = o.k;
-  e.b = o.b;
-  e.M = grouped ? o.M : o.b;  // SUMMA: one group, no outer level
+  e.m = pb.m, e.n = pb.n, e.k = pb.k;
+  e.b = pb.b;
+  e.M = grouped ? pb.M : pb.b;  // SUMMA: one group, no outer level
   e.bcast = {policy, o.sync};
   e.layout = layout;
   e.lookahead = lookahead > 0;
@@ -35,7 +35,8 @@ Setup make_setup(SummaOptions options) {
   HYMPI_CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &s.size));
   SummaOptions& o = s.o;
   SummaShapes shapes = check_summa_options(o, s.size);
-  s.P = shapes.P, s.Q = shapes.Q;
+  s.pb = shapes.problem;
+  s.P = s.pb.P, s.Q = s.pb.Q;
   s.groups = std::move(shapes.groups);
   s.layout = o.common.layout.resolve(s.size);
   hsumma::validate(s.shape(false), s.size, s.engine_options(false, Policy::pure));
@@ -46,8 +47,8 @@ Setup make_setup(SummaOptions options) {
 // Rank 0 runs dgemm alone (the others sleep, so they steal no core) on its local C
 // block with k' = min(k, 1024): the single-rank rate efficiency is measured against.
 double reference_dgemm_gflops(const Setup& s) {
-  const hsumma::LocalBlock c{hsumma::BlockCyclic1D::block(s.o.m, s.P), hsumma::BlockCyclic1D::block(s.o.n, s.Q), 0, 0};
-  const std::int64_t rows = c.local_rows(), cols = c.local_cols(), kk = std::min<std::int64_t>(s.o.k, 1024);
+  const hsumma::LocalBlock c{hsumma::BlockCyclic1D::block(s.pb.m, s.P), hsumma::BlockCyclic1D::block(s.pb.n, s.Q), 0, 0};
+  const std::int64_t rows = c.local_rows(), cols = c.local_cols(), kk = std::min<std::int64_t>(s.pb.k, 1024);
   double gflops = 0;
   if (s.rank == 0) {
     std::vector<double> a(rows * kk, 0.5), b(kk * cols, 0.25), out(rows * cols, 0.0);

@@ -14,8 +14,9 @@ namespace hympi::apps {
 
 struct Setup {
   SummaOptions o;
+  Problem pb;  // the checked problem options: m, n, k, b, M, the grid
   int rank = 0, size = 1;
-  int P = 1, Q = 1;
+  int P = 1, Q = 1;  // pb's grid
   std::vector<std::pair<int, int>> groups;  // HSUMMA's I x J, one variant each
   LayoutSpec layout;
   // I x J groups (HSUMMA) or the plain grid (SUMMA, PDGEMM: 1 x 1).

@@ -6,7 +6,7 @@
 namespace bpmf {
 
 const char* to_string(PredictiveStd kind) {
-  return kind == PredictiveStd::latent ? "latent" : "noise";
+  return hympi::enum_name(kind);
 }
 
 double predictive_std(double m2, int n, double alpha, PredictiveStd kind) {

@@ -3,7 +3,8 @@
 # install.prefix test filled (or, for subproject, from the source tree), and runs
 # its programs on 2 ranks; the expected version is passed to each program.
 # Usage: run-consumer.sh <kind> <prefix> <scratch> <mpiexec> <family> <version> <source-dir>
-#   kind: install | cxx | c | fortran | all | make | scalapack | subproject | too-new | other-family
+#   kind: install | cxx | c | fortran | all | make | scalapack | readme | subproject | too-new | other-family
+#   (readme and subproject take the source tree as <source-dir>, the others the build tree)
 set -euo pipefail
 kind=$1 prefix=$2 scratch=$3 mpiexec=$4 family=$5 version=$6 source=$7
 here=$(cd "$(dirname "$0")" && pwd)
@@ -61,6 +62,35 @@ case $kind in
     "$(pkg-config --variable=mpicc hympi_scalapack)" -O2 $(pkg-config --cflags hympi_scalapack) \
       -o "$build/pc/consumer_scalapack" "$here/consumers/scalapack/main.c" $(pkg-config --libs hympi_scalapack) -lm
     run pc/consumer_scalapack ;;
+  readme)
+    # The usage examples of README.md (C++, C) and lib/API.md (Fortran), taken from the
+    # Markdown as they stand, built with pkg-config and run on 2 ranks, on one node and
+    # on 2 emulated nodes.
+    export PKG_CONFIG_PATH=$(dirname "$(find "$prefix" -name hympi.pc | head -1)")
+    extract() { python3 "$here/extract_example.py" "$source/$1" "$2" "$build/$3"; }
+    extract README.md cpp readme.cpp
+    extract README.md c readme.c
+    extract lib/API.md fortran api.f90
+    # Warnings in the example itself fail the test (MPI's own headers may warn: not ours).
+    compile() {  # compile <example> <compiler and flags...>
+      local example=$1
+      shift
+      "$@" 2>&1 | tee "$build/$example.log"
+      [[ ${PIPESTATUS[0]} == 0 ]] || { echo "install test readme: $example does not compile"; exit 1; }
+      ! grep -q "$example:[0-9]*:[0-9]*: [Ww]arning" "$build/$example.log" ||
+        { echo "install test readme: $example compiles with warnings"; exit 1; }
+    }
+    compile readme.cpp "$(pkg-config --variable=mpicxx hympi)" -std=c++17 -Wall -Wextra -O2 $(pkg-config --cflags hympi) \
+      -o "$build/readme_cpp" "$build/readme.cpp" $(pkg-config --libs hympi)
+    compile readme.c "$(pkg-config --variable=mpicc hympi)" -std=c99 -Wall -Wextra -O2 $(pkg-config --cflags hympi) \
+      -o "$build/readme_c" "$build/readme.c" $(pkg-config --libs hympi)
+    cd "$build"  # the Fortran compiler writes the program's .mod here
+    compile api.f90 "$(pkg-config --variable=mpifort hympi_fortran)" -Wall -O2 $(pkg-config --cflags hympi_fortran) \
+      -o "$build/api_f" "$build/api.f90" $(pkg-config --libs hympi_fortran)
+    for exe in readme_cpp readme_c api_f; do
+      "$mpiexec" -n 2 "${flags[@]}" "$build/$exe"
+      HYMPI_RANKS_PER_NODE=1 "$mpiexec" -n 2 "${flags[@]}" "$build/$exe"
+    done ;;
   subproject)
     configure "$here/subproject" -DHYMPI_SOURCE_DIR="$source" -DHYMPI_MPI="$family"
     cmake --build "$build" --target consumer_cxx

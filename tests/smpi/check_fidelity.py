@@ -127,7 +127,7 @@ def check_options():
     if r.stdout.strip() != "0|faithful;sharing=route;overheads=smpi;eager_bytes=65536;bcast=smpi:scatter_LR_allgather|" \
                            "|--cfg=smpi/bcast:scatter_LR_allgather||unset|scatter_LR_allgather":
         fail(f"--bcast ALG alone must run as before (SMPI's algorithm, today's columns): {r.stdout!r}")
-    r = fidelity_setup("bgp", "scatter_LR_allgather", fidelity="legacy", eager_bytes="0")  # the session-9 runs
+    r = fidelity_setup("bgp", "scatter_LR_allgather", fidelity="legacy", eager_bytes="0")  # the 2026-11-25 runs (694f094)
     if r.stdout.split("|")[:3] != ["0", "faithful;sharing=route;overheads=smpi;eager_bytes=0;bcast=smpi:scatter_LR_allgather",
                                    "eager_bytes=0"]:
         fail(f"--fidelity legacy --eager-bytes 0 must write today's columns (eager_bytes only): {r.stdout!r}")

@@ -5,10 +5,12 @@
 // coverage of the central 68% and 95% predictive intervals.
 #pragma once
 #include <Eigen/Core>
+#include <array>
 #include <cstddef>
 #include <vector>
 
 #include "bpmf/ratings.hpp"
+#include "hympi/enums.hpp"
 
 namespace bpmf {
 
@@ -22,7 +24,22 @@ inline double predict_one(double mean, const double* u, const double* v, int K) 
 // observation, Var = Var_samples(u.v) + 1/alpha, the spread the intervals'
 // coverage is calibrated against. latent: the posterior spread of u.v alone.
 enum class PredictiveStd { with_noise, latent };
-const char* to_string(PredictiveStd kind);
+const char* to_string(PredictiveStd kind);  // its name in the table below
+
+}  // namespace bpmf
+
+// The names --predictive-std takes and the CSV and summary print: one table.
+namespace hympi {
+template <>
+struct EnumTable<bpmf::PredictiveStd> {
+  static constexpr const char* what = "predictive std";
+  static constexpr Spelling<bpmf::PredictiveStd> names[] = {{"noise", bpmf::PredictiveStd::with_noise},
+                                                            {"latent", bpmf::PredictiveStd::latent}};
+  static constexpr std::array<Spelling<bpmf::PredictiveStd>, 0> aliases{};
+};
+}  // namespace hympi
+
+namespace bpmf {
 
 // Running mean and sum of squared deviations (M2) of one value per entry.
 class RunningMoments {
