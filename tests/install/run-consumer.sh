@@ -58,7 +58,8 @@ case $kind in
       -o "$build/pc/consumer_scalapack" "$here/consumers/scalapack/main.c" $(pkg-config --libs hympi_scalapack) -lm
     run pc/consumer_scalapack ;;
   subproject)
-    configure "$here/subproject" -DHYMPI_SOURCE_DIR="$source" -DHYMPI_MPI="$family"
+    # No build type, as a parent that sets none (no -O): the library compiles in half the time.
+    configure "$here/subproject" -DCMAKE_BUILD_TYPE= -DHYMPI_SOURCE_DIR="$source" -DHYMPI_MPI="$family"
     cmake --build "$build" --target consumer_cxx
     run consumer_cxx ;;
   too-new)
