@@ -12,6 +12,19 @@ set(HYMPI_LAUNCH_FLAGS "")
 if(HYMPI_MPI_FAMILY STREQUAL "openmpi")
   set(HYMPI_LAUNCH_FLAGS --oversubscribe --bind-to none)
 endif()
+# MPICH's tests preload tests/support/mpich_yield.c, the same yield for MPICH: a poll of
+# UCX (Debian's ch4:ucx) that finds nothing gives up the core. 4-rank MPICH tests then
+# run 3-5x faster on 2 cores; no message or MPI code path changes.
+set(HYMPI_TEST_PRELOAD "")
+if(HYMPI_MPI_FAMILY STREQUAL "mpich")
+  add_library(hympi_mpich_yield MODULE ${PROJECT_SOURCE_DIR}/tests/support/mpich_yield.c)
+  target_link_libraries(hympi_mpich_yield PRIVATE ${CMAKE_DL_LIBS} hympi_warnings)
+  # Not libmpich (the wrapper adds it): every process of a test loads this library.
+  target_link_options(hympi_mpich_yield PRIVATE LINKER:--as-needed)
+  set_target_properties(hympi_mpich_yield PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests/support)
+  set(HYMPI_TEST_PRELOAD ${PROJECT_BINARY_DIR}/tests/support/${CMAKE_SHARED_MODULE_PREFIX}hympi_mpich_yield${CMAKE_SHARED_MODULE_SUFFIX})
+  string(APPEND HYMPI_TEST_ENV ";LD_PRELOAD=${HYMPI_TEST_PRELOAD}")
+endif()
 
 # The largest job a test may launch. Oversubscribed MPICH busy-polls, so its
 # builds default to 4 ranks on this 2-core class of machine; raise it on bigger ones.
@@ -33,6 +46,9 @@ function(hympi_add_mpi_test)
   list(POP_FRONT T_COMMAND exe)
   if(TARGET ${exe})
     set(exe $<TARGET_FILE:${exe}>)
+  endif()
+  if(HYMPI_TEST_PRELOAD)  # a test's own preload keeps the yield beside it
+    list(TRANSFORM T_ENV REPLACE "^LD_PRELOAD=(.*)$" "LD_PRELOAD=\\1:${HYMPI_TEST_PRELOAD}")
   endif()
   add_test(NAME ${T_NAME}
            COMMAND ${T_WRAPPER} ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${T_NP} ${HYMPI_LAUNCH_FLAGS}

@@ -92,7 +92,8 @@ case $kind in
       HYMPI_RANKS_PER_NODE=1 "$mpiexec" -n 2 "${flags[@]}" "$build/$exe"
     done ;;
   subproject)
-    configure "$here/subproject" -DHYMPI_SOURCE_DIR="$source" -DHYMPI_MPI="$family"
+    # No build type, as a parent that sets none (no -O): the library compiles in half the time.
+    configure "$here/subproject" -DCMAKE_BUILD_TYPE= -DHYMPI_SOURCE_DIR="$source" -DHYMPI_MPI="$family"
     cmake --build "$build" --target consumer_cxx
     run consumer_cxx ;;
   too-new)

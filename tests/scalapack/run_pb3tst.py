@@ -107,8 +107,10 @@ def main():
         if a.gemm_only:
             text = gemm_only(text)
         open(os.path.join(work, f"P{P}BLAS3TST.dat"), "w").write(text)
-        # env(1) sets the preload in the ranks only, not in the launcher.
-        cmd = [a.launcher, "-n", str(a.np), *a.launch_flag, "env", "LD_PRELOAD=" + a.preload,
+        # env(1) sets the preload in the ranks only, not in the launcher; a preload the
+        # test environment already has (MPICH's yield, tests/support) stays.
+        preload = ":".join(p for p in (a.preload, os.environ.get("LD_PRELOAD", "")) if p)
+        cmd = [a.launcher, "-n", str(a.np), *a.launch_flag, "env", "LD_PRELOAD=" + preload,
                "HYMPI_PDGEMM_STATS=1", *a.env, a.tester]
         run = subprocess.run(cmd, cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                              timeout=a.timeout)
