@@ -14,6 +14,7 @@
 #include "hympi/node_buffer.hpp"
 #include "hympi/topology.hpp"
 #include "mpi_type.hpp"
+#include "grouped/grouped.hpp"
 #include "node_exchange.hpp"
 #include "requests.hpp"
 
@@ -324,6 +325,10 @@ std::unique_ptr<Bcast> create_agreed(const Topology& topo, std::int64_t capacity
 
 std::unique_ptr<Bcast> Bcast::create(const Topology& topo, std::int64_t capacity, std::size_t elem_size,
                                      CollectiveOptions options) {
+  detail::agree_groups(topo, options, "bcast", false);
+  require(options.groups == 1,
+          "bcast: groups = " + std::to_string(options.groups) +
+              " needs the root and count fixed at creation (Bcast::create_fixed, hympi_bcast_init)");
   return create_agreed(topo, capacity, elem_size, options, {}, {});
 }
 
@@ -331,6 +336,7 @@ std::unique_ptr<PersistentCollective> Bcast::create_fixed(const Topology& topo, 
                                                           std::size_t elem_size, CollectiveOptions options) {
   // Root and count agreed at creation: a mismatch is the same error on every rank
   // here, not a hang in a later start().
+  detail::agree_groups(topo, options, "bcast", false);
   auto impl = create_agreed(
       topo, count, elem_size, options,
       [&] {
@@ -339,6 +345,11 @@ std::unique_ptr<PersistentCollective> Bcast::create_fixed(const Topology& topo, 
         require(count >= 0, "bcast count must be >= 0, got " + std::to_string(count));
       },
       {{"bcast root", root}, {"bcast count", count}});
+  if (options.groups != 1) {  // the arguments are agreed: every rank takes the same path
+    const auto plan = detail::grouped_plan(topo, options, count * static_cast<std::int64_t>(elem_size));
+    if (!detail::is_flat(topo, options, plan))
+      return detail::make_grouped_bcast(topo, root, count, elem_size, options, plan);
+  }
   return std::make_unique<FixedBcast>(std::move(impl), root, count, topo.rank() == root);
 }
 

@@ -1,0 +1,59 @@
+// Which path a collective with options.groups takes: the effective G.
+#include <algorithm>
+#include <string>
+
+#include "bridges.hpp"  // require_same
+#include "hympi/error.hpp"
+
+#include "grouped/grouped.hpp"
+#include "hympi/topology.hpp"
+
+namespace hympi {
+
+namespace detail {
+
+namespace {
+
+bool by_nodes(const Topology& topo, const CollectiveOptions& options) {
+  return options.policy == Policy::hybrid && !topo.is_flat();
+}
+
+int units(const Topology& topo, const CollectiveOptions& options) {
+  return by_nodes(topo, options) ? topo.num_nodes() : topo.size();
+}
+
+}  // namespace
+
+GroupPlan grouped_plan(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes) {
+  const int requested = options.groups == 0 ? automatic_groups(units(topo, options), bytes) : options.groups;
+  return plan_groups(topo, std::max(requested, 1), by_nodes(topo, options));
+}
+
+bool is_flat(const Topology& topo, const CollectiveOptions& options, const GroupPlan& plan) {
+  return plan.groups <= 1 || plan.groups >= units(topo, options);
+}
+
+void agree_groups(const Topology& topo, const CollectiveOptions& options, const char* what, bool reduction) {
+  checked_together(topo.comm(), [&] {
+    require(options.groups >= 0, std::string(what) + ": groups must be >= 0 (0 = automatic), got " +
+                                     std::to_string(options.groups));
+    require(!reduction || !options.deterministic || options.groups == 1,
+            std::string(what) + ": groups = " + std::to_string(options.groups) +
+                " cannot be combined with deterministic (its rank-order combination is flat); choose one");
+  });
+  require_same(topo.comm(), {{std::string(what) + " groups", options.groups}});
+}
+
+CollectiveOptions inner_options(CollectiveOptions options) {
+  options.groups = 1;
+  return options;
+}
+
+}  // namespace detail
+
+int effective_groups(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes) {
+  if (options.groups == 1) return 1;
+  return detail::grouped_plan(topo, options, bytes).groups;
+}
+
+}  // namespace hympi
