@@ -16,6 +16,7 @@
 #include "hympi/error.hpp"
 #include "hympi/reduce.hpp"
 #include "hympi/topology.hpp"
+#include "options.hpp"
 
 namespace hympi::c_api {
 
@@ -50,17 +51,13 @@ Checked check_init(MPI_Comm comm, MPI_Datatype type, MPI_Info info, const char* 
     c.element = analyse_datatype(type, call, padding);
     c.options = options_from_info(info, call);
     // Refused where asked, before the options are compared: the message names the cause.
-    require(detail::progress_thread_available(c.options), detail::kProgressThreadNeedsMultiple);
+    const std::string problem = detail::option_problem(c.options);
+    require(problem.empty(), problem);
     local_checks(*c.topo);
   });
   agreed.push_back({"datatype size", static_cast<std::int64_t>(c.element.size)});
   agreed.push_back({"datatype extent", static_cast<std::int64_t>(c.element.extent)});
-  agreed.push_back({"info 'policy'", static_cast<std::int64_t>(c.options.policy)});
-  agreed.push_back({"info 'sync'", static_cast<std::int64_t>(c.options.sync)});
-  agreed.push_back({"info 'leaders'", c.options.leaders});
-  agreed.push_back({"info 'overlap'", c.options.overlap});
-  agreed.push_back({"info 'deterministic'", c.options.deterministic});
-  agreed.push_back({"info 'progress_thread'", c.options.progress_thread});
+  detail::add_agreed_options(agreed, c.options, "info '", "'");
   require_agreement(comm, call, agreed);
   return c;
 }
