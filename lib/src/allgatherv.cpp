@@ -305,7 +305,6 @@ std::unique_ptr<Allgatherv> Allgatherv::create(const Topology& topo, std::vector
   // Agreed before any rank refuses: a bad element size on one rank fails on every rank.
   detail::check_exchange_options(topo, options, [&] { require(elem_size > 0, "allgatherv element size must be > 0"); },
                                  {{"allgatherv element size", static_cast<std::int64_t>(elem_size)}});
-  detail::agree_groups(topo, options, "allgatherv", false);
   if (options.groups != 1) {  // agreed: every rank takes the same path
     const auto counted = plan_counts(topo, counts, elem_size, [](const CountPlan&) {});
     if (!detail::is_flat(topo, options, detail::grouped_plan(topo, options, static_cast<std::int64_t>(counted.bytes))))

@@ -39,6 +39,18 @@ bool parse_count(int& field, const std::string& value) {
   return true;
 }
 
+// groups: a positive integer, or "auto" (0: the model's choice).
+bool parse_groups(int& field, const std::string& value) {
+  if (value == "auto") {
+    field = 0;
+    return true;
+  }
+  int g = 0;
+  if (!parse_count(g, value) || g < 1) return false;
+  field = g;
+  return true;
+}
+
 std::string no_problem(const CollectiveOptions&) { return ""; }
 
 std::vector<OptionKey> make_keys() {
@@ -71,6 +83,18 @@ std::vector<OptionKey> make_keys() {
        [](const CollectiveOptions& o) { return std::int64_t{o.progress_thread}; },
        [](const CollectiveOptions& o) {
          return progress_thread_available(o) ? std::string() : std::string(kProgressThreadNeedsMultiple);
+       }},
+      {"groups", "a positive integer or 'auto'", "1",
+       "G balanced groups of consecutive ranks (hybrid: whole nodes): leaders' collective, then each group's; "
+       "auto = the route model's G",
+       true, [](CollectiveOptions& o, const std::string& v) { return parse_groups(o.groups, v); },
+       [](const CollectiveOptions& o) { return static_cast<std::int64_t>(o.groups); },
+       [](const CollectiveOptions& o) {
+         if (o.groups < 0) return "groups must be >= 1, or 0 = automatic, got " + std::to_string(o.groups);
+         if (o.groups != 1 && o.deterministic)
+           return "groups = " + std::to_string(o.groups) +
+                  " cannot be combined with deterministic (its rank-order combination is flat); choose one";
+         return std::string();
        }},
   };
 }

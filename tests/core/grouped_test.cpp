@@ -162,7 +162,7 @@ void test_errors(const hympi::Topology& topo) {
   const int rank = topo.rank();
   hympi::CollectiveOptions o;
   o.groups = -1;
-  hympi::test::expect_same_error("groups must be >= 0", [&] { hympi::Allgatherv::create_allgather(topo, 4, 8, o); },
+  hympi::test::expect_same_error("groups must be >= 1, or 0 = automatic", [&] { hympi::Allgatherv::create_allgather(topo, 4, 8, o); },
                                  "groups = -1");
   o.groups = rank == 0 ? 2 : 3;
   if (topo.size() > 1)

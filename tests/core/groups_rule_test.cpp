@@ -6,10 +6,12 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "grouped/grouped.hpp"
 #include "grouped/groups.hpp"
+#include "options.hpp"
 
 namespace {
 
@@ -74,6 +76,29 @@ TEST(AutoGroups, MachineFromTheEnvironment) {
   setenv("HYMPI_MODEL_ALPHA", "1e-15", 1);
   EXPECT_EQ(automatic_groups(2048, 1 << 20), 1);
   unsetenv("HYMPI_MODEL_ALPHA");
+}
+
+// The `groups` row of the options table (the C info key): a positive integer or
+// "auto"; 0, negatives and non-integers refused; with deterministic refused.
+TEST(GroupsOption, InfoValues) {
+  const hympi::detail::OptionKey* row = nullptr;
+  for (const auto& key : hympi::detail::option_keys())
+    if (std::string(key.name) == "groups") row = &key;
+  ASSERT_NE(row, nullptr);
+  hympi::CollectiveOptions o;
+  EXPECT_TRUE(row->parse(o, "auto"));
+  EXPECT_EQ(o.groups, 0);
+  EXPECT_TRUE(row->parse(o, "3"));
+  EXPECT_EQ(o.groups, 3);
+  for (const char* bad : {"0", "-2", "2.5", "two", "", "3x"}) {
+    EXPECT_FALSE(row->parse(o, bad)) << bad;
+    EXPECT_EQ(o.groups, 3) << bad;
+  }
+  o.groups = -1;
+  EXPECT_NE(hympi::detail::option_problem(o).find("groups must be >= 1"), std::string::npos);
+  o.groups = 2;
+  o.deterministic = true;
+  EXPECT_NE(hympi::detail::option_problem(o).find("deterministic"), std::string::npos);
 }
 
 }  // namespace

@@ -26,11 +26,6 @@ int automatic_groups(int units, std::int64_t bytes);
 // The closed form's seconds for G groups of `units` (the model's prediction).
 double grouped_seconds(int units, int groups, std::int64_t bytes, double alpha, double beta);
 
-// Collective over topo.comm(), on every rank whatever its options: options.groups
-// >= 0 (and, for a reduction, not with deterministic) everywhere and equal on
-// every rank, or the same hympi::Error on every rank.
-void agree_groups(const Topology& topo, const CollectiveOptions& options, const char* what, bool reduction);
-
 // The options of the inner collectives (groups = 1).
 CollectiveOptions inner_options(CollectiveOptions options);
 

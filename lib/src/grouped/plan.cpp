@@ -1,9 +1,5 @@
 // Which path a collective with options.groups takes: the effective G.
 #include <algorithm>
-#include <string>
-
-#include "bridges.hpp"  // require_same
-#include "hympi/error.hpp"
 
 #include "grouped/grouped.hpp"
 #include "hympi/topology.hpp"
@@ -31,17 +27,6 @@ GroupPlan grouped_plan(const Topology& topo, const CollectiveOptions& options, s
 
 bool is_flat(const Topology& topo, const CollectiveOptions& options, const GroupPlan& plan) {
   return plan.groups <= 1 || plan.groups >= units(topo, options);
-}
-
-void agree_groups(const Topology& topo, const CollectiveOptions& options, const char* what, bool reduction) {
-  checked_together(topo.comm(), [&] {
-    require(options.groups >= 0, std::string(what) + ": groups must be >= 0 (0 = automatic), got " +
-                                     std::to_string(options.groups));
-    require(!reduction || !options.deterministic || options.groups == 1,
-            std::string(what) + ": groups = " + std::to_string(options.groups) +
-                " cannot be combined with deterministic (its rank-order combination is flat); choose one");
-  });
-  require_same(topo.comm(), {{std::string(what) + " groups", options.groups}});
 }
 
 CollectiveOptions inner_options(CollectiveOptions options) {

@@ -1,7 +1,6 @@
 // Allreduce and Reduce: thin faces over the one reduction engine.
 #include "hympi/reduce.hpp"
 #include "hympi/topology.hpp"
-#include "grouped/grouped.hpp"
 #include "reduction/engine.hpp"
 
 namespace hympi {
@@ -64,7 +63,6 @@ class EngineReduce final : public EngineFace<Reduce> {
 std::unique_ptr<Allreduce> Allreduce::create(const Topology& topo, std::int64_t count, MPI_Datatype type, MPI_Op op,
                                              CollectiveOptions options) {
   const auto args = detail::check_reduction_args(topo, "allreduce", count, type, op, detail::kEveryRank, options);
-  detail::agree_groups(topo, options, "allreduce", true);
   return std::make_unique<EngineAllreduce>(topo, args, options, CallerUnits{count, type});
 }
 
@@ -73,7 +71,6 @@ std::unique_ptr<Reduce> Reduce::create(const Topology& topo, std::int64_t count,
   // A caller's root equal to the engine's "every rank" marker is a bad root like any other.
   const auto args =
       detail::check_reduction_args(topo, "reduce", count, type, op, root == detail::kEveryRank ? -1 : root, options);
-  detail::agree_groups(topo, options, "reduce", true);
   return std::make_unique<EngineReduce>(topo, args, options, CallerUnits{count, type});
 }
 

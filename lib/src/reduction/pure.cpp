@@ -78,7 +78,7 @@ std::unique_ptr<ReductionEngine> make_pure_reduction(const Topology& topo, const
 
 std::unique_ptr<ReductionEngine> ReductionEngine::create(const Topology& topo, const ReductionArgs& args,
                                                          const CollectiveOptions& options) {
-  if (options.groups != 1 && !options.deterministic) {  // agreed by the faces (agree_groups)
+  if (options.groups != 1) {  // agreed (options table); never with deterministic (refused)
     const auto plan = grouped_plan(topo, options, static_cast<std::int64_t>(args.bytes));
     if (!is_flat(topo, options, plan)) return make_grouped_reduction(topo, args, options, plan);
   }
