@@ -53,6 +53,10 @@ double bcast_seconds(std::int64_t p, double bytes, double alpha, double beta) {
 
 }  // namespace
 
+ModelMachine model_machine() {
+  return {env_or("HYMPI_MODEL_ALPHA", 3.0e-6), env_or("HYMPI_MODEL_BETA", 1.0 / 425e6)};
+}
+
 double grouped_seconds(int units, int groups, std::int64_t bytes, double alpha, double beta) {
   const std::int64_t largest = (units + groups - 1) / groups;
   return bcast_seconds(groups, static_cast<double>(bytes), alpha, beta) +
@@ -60,7 +64,7 @@ double grouped_seconds(int units, int groups, std::int64_t bytes, double alpha, 
 }
 
 int automatic_groups(int units, std::int64_t bytes) {
-  const double alpha = env_or("HYMPI_MODEL_ALPHA", 3.0e-6), beta = env_or("HYMPI_MODEL_BETA", 1.0 / 425e6);
+  const auto [alpha, beta] = model_machine();
   int best = 1;
   double best_s = grouped_seconds(units, 1, bytes, alpha, beta);
   for (int g = 2; g < units; g *= 2) {

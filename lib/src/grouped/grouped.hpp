@@ -23,6 +23,11 @@ bool is_flat(const Topology& topo, const CollectiveOptions& options, const Group
 
 // The automatic G (options.groups = 0): the closed form of grouped/auto_groups.cpp.
 int automatic_groups(int units, std::int64_t bytes);
+// The machine of the closed form: HYMPI_MODEL_ALPHA, HYMPI_MODEL_BETA (default BG/P's).
+struct ModelMachine {
+  double alpha, beta;
+};
+ModelMachine model_machine();
 // The closed form's seconds for G groups of `units` (the model's prediction).
 double grouped_seconds(int units, int groups, std::int64_t bytes, double alpha, double beta);
 
