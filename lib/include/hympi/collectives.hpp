@@ -78,6 +78,10 @@ struct CollectiveOptions {
 // number of units (ranks; hybrid: nodes) are the flat path. Local, the same on
 // every rank.
 int effective_groups(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes);
+// The seconds groups = auto's closed form predicts for that G (README "Grouped
+// collectives": MPICH's broadcast per level, HYMPI_MODEL_ALPHA / HYMPI_MODEL_BETA);
+// 0 for the flat path.
+double grouped_model_seconds(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes);
 
 // A PersistentCollective (persistent.hpp): slot() holds this rank's counts()[rank]
 // elements; result() the whole result in communicator-rank order, rank r's data at

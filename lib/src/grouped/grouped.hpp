@@ -20,6 +20,8 @@ namespace hympi::detail {
 // every unit its own group) means the flat path.
 GroupPlan grouped_plan(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes);
 bool is_flat(const Topology& topo, const CollectiveOptions& options, const GroupPlan& plan);
+// What groups are made of: ranks, or nodes (hybrid policy on a node-aware topology).
+int units(const Topology& topo, const CollectiveOptions& options);
 
 // The automatic G (options.groups = 0): the closed form of grouped/auto_groups.cpp.
 int automatic_groups(int units, std::int64_t bytes);

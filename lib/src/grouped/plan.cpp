@@ -14,11 +14,11 @@ bool by_nodes(const Topology& topo, const CollectiveOptions& options) {
   return options.policy == Policy::hybrid && !topo.is_flat();
 }
 
+}  // namespace
+
 int units(const Topology& topo, const CollectiveOptions& options) {
   return by_nodes(topo, options) ? topo.num_nodes() : topo.size();
 }
-
-}  // namespace
 
 GroupPlan grouped_plan(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes) {
   const int requested = options.groups == 0 ? automatic_groups(units(topo, options), bytes) : options.groups;
@@ -39,6 +39,14 @@ CollectiveOptions inner_options(CollectiveOptions options) {
 int effective_groups(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes) {
   if (options.groups == 1) return 1;
   return detail::grouped_plan(topo, options, bytes).groups;
+}
+
+double grouped_model_seconds(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes) {
+  const int g = effective_groups(topo, options, bytes);
+  const int n = detail::units(topo, options);
+  if (g <= 1 || g >= n) return 0;
+  const auto machine = detail::model_machine();
+  return detail::grouped_seconds(n, g, bytes, machine.alpha, machine.beta);
 }
 
 }  // namespace hympi
