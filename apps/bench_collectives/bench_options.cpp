@@ -69,9 +69,20 @@ void add_bench_options(CLI::App& app, BenchOptions& o) {
   app.add_option("--variants", o.variants,
                  "Variants, comma separated: pure (MPI collective), hybrid-barrier, hybrid-flags "
                  "(shared node copy, node sync by MPI_Barrier or flags), node-barrier (MPI_Barrier on the "
-                 "node communicator: the floor)")
+                 "node communicator: the floor); a collective variant with @G (e.g. pure@4, hybrid-flags@auto) "
+                 "runs the core's grouped collectives with G groups (auto: the route model's G; the CSV records "
+                 "the G used and the model's time)")
       ->delimiter(',')
-      ->check(CLI::IsMember(variant_names()))
+      ->check(CLI::Validator(
+          [](std::string& name) {
+            try {
+              parse_variant(name);
+              return std::string();
+            } catch (const std::exception& e) {
+              return std::string(e.what());
+            }
+          },
+          "VARIANT[@G]"))
       ->capture_default_str();
   app.add_option("--leaders", o.leaders,
                  "Bridge ranks per node of the hybrid variants (multi-leader; 0 = automatic, 1 = one leader)")

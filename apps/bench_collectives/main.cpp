@@ -11,11 +11,13 @@
 #include "app.hpp"
 #include "baseline.hpp"
 #include "bench_options.hpp"
+#include "hympi/collectives.hpp"
 #include "hympi/error.hpp"
 #include "hympi/topology.hpp"
 #include "osu_mode.hpp"
 #include "progress.hpp"
 #include "record.hpp"
+#include "reduce_types.hpp"
 #include "report.hpp"
 #include "run_info.hpp"
 
@@ -58,6 +60,14 @@ std::vector<Result> run_operation(const OperationKind& kind, const std::vector<V
           kind.reduces ? o.reduction.op : "",
           o.baseline,
           baseline_setting};
+      if (variants[v].runs_collective) {
+        // What one call moves: the vector (bcast, reductions) or the whole result (allgather(v)).
+        const std::int64_t bytes = kind.name == "allgather" || kind.name == "allgatherv"
+                                       ? r.m.result_doubles * static_cast<std::int64_t>(sizeof(double))
+                                       : size * static_cast<std::int64_t>(bytes_of(r.type));
+        r.groups = effective_groups(topo, variants[v].options, bytes);
+        r.groups_model_s = grouped_model_seconds(topo, variants[v].options, bytes);
+      }
       csv.write(record(r));
       rows.push_back(r);
     }

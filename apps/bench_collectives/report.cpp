@@ -34,6 +34,8 @@ apps::Record record(const Result& r) {
       .add("policy", r.variant.policy_name())
       .add("sync", r.variant.sync_name())
       .add("leaders", r.variant.options.leaders)
+      .add("groups", r.groups)
+      .add("groups_model_s", r.groups_model_s)
       .add("root", r.root >= 0 ? std::to_string(r.root) : std::string())
       .add("type", r.type)
       .add("reduce_op", r.reduce_op)

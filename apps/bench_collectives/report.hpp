@@ -23,6 +23,8 @@ struct Result {
   std::string reduce_op;         // --op of the reductions, "" otherwise
   std::string baseline;          // --baseline
   std::string baseline_setting;  // what the MPI reports using (baseline_setting())
+  int groups = 1;                // the G the core used (effective_groups)
+  double groups_model_s = 0;     // the core's model time for that G (0: flat)
 };
 
 std::string validation_text(const Measurement& m);  // "Pass" | "Fail" | "-" (not checked)

@@ -1,5 +1,6 @@
 // Names of variants and operations as the command line and the CSV spell them.
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "operation.hpp"
@@ -25,18 +26,32 @@ std::vector<std::string> variant_names() {
   return names;
 }
 
-Variant parse_variant(const std::string& name) {
+// A variant name, optionally with "@G": the core's grouped collectives with G
+// groups (a positive integer) or "@auto" (the route model's G).
+Variant parse_variant(const std::string& spelled) {
+  const auto at = spelled.find('@');
+  const std::string name = spelled.substr(0, at);
   const auto names = variant_names();
   if (std::find(names.begin(), names.end(), name) == names.end())
-    throw std::invalid_argument("unknown variant '" + name + "'");
+    throw std::invalid_argument("unknown variant '" + spelled + "' (expected one of pure, hybrid-barrier, "
+                                "hybrid-flags, node-barrier, optionally with @G or @auto)");
   Variant v;
-  v.name = name;
+  v.name = spelled;
   if (name == kNodeBarrier)
     v.runs_collective = false;
   else if (name == to_string(Policy::pure))
     v.options = {Policy::pure, SyncKind::barrier};
   else
     v.options = {Policy::hybrid, parse_sync(name.substr(name.find('-') + 1))};
+  if (at != std::string::npos) {
+    const std::string g = spelled.substr(at + 1);
+    char* end = nullptr;
+    const long n = g == "auto" ? 0 : std::strtol(g.c_str(), &end, 10);
+    if (!v.runs_collective || (g != "auto" && (g.empty() || *end != '\0' || n < 1 || n > (1 << 20))))
+      throw std::invalid_argument("bad variant '" + spelled + "': @G takes a positive integer or auto, on a " +
+                                  "collective variant (pure, hybrid-barrier, hybrid-flags)");
+    v.options.groups = static_cast<int>(n);
+  }
   return v;
 }
 

@@ -37,6 +37,7 @@ module hympi_f08
   public :: hympi_allgather_init, hympi_allgatherv_init, hympi_bcast_init, hympi_allreduce_init, &
             hympi_reduce_init
   public :: hympi_start, hympi_test, hympi_wait, hympi_request_free, hympi_slot, hympi_result
+  public :: hympi_request_groups
 
   interface hympi_allgather_init
     module procedure allgather_init_f08, allgather_init_int
@@ -394,5 +395,7 @@ contains
 #define RESULT1 result_complex128_1
 #define RESULT2 result_complex128_2
 #include "hympi_f08_access.inc"
+
+  include "hympi_f08_groups.inc"
 
 end module hympi_f08

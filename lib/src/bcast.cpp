@@ -14,6 +14,7 @@
 #include "hympi/node_buffer.hpp"
 #include "hympi/topology.hpp"
 #include "mpi_type.hpp"
+#include "grouped/grouped.hpp"
 #include "node_exchange.hpp"
 #include "requests.hpp"
 
@@ -292,10 +293,10 @@ class FixedBcast final : public PersistentCollective {
 
 // Both creates: `more_checks` and `more_values` (create_fixed's root and count)
 // join the capacity and option checks in one agreement, so every argument is
-// agreed once per creation.
-std::unique_ptr<Bcast> create_agreed(const Topology& topo, std::int64_t capacity, std::size_t elem_size,
-                                     const CollectiveOptions& options, const std::function<void()>& more_checks,
-                                     std::vector<detail::Agreed> more_values) {
+// agreed once per creation. Returns the agreed capacity (the largest).
+std::int64_t agree_bcast(const Topology& topo, std::int64_t capacity, std::size_t elem_size,
+                         const CollectiveOptions& options, const std::function<void()>& more_checks,
+                         std::vector<detail::Agreed> more_values) {
   // Every size the ring needs (3 slots at most, each rounded up to 64 bytes) must fit size_t.
   const auto limit = static_cast<std::uint64_t>(std::numeric_limits<std::size_t>::max() / 4 - 64);
   // One node copy serves ranks that may size their panels differently: the
@@ -304,7 +305,7 @@ std::unique_ptr<Bcast> create_agreed(const Topology& topo, std::int64_t capacity
   const std::size_t capacity_at = values.size();
   values.push_back({"bcast capacity", capacity, /*largest_wins=*/true});
   values.push_back({"bcast element size", static_cast<std::int64_t>(elem_size)});
-  capacity = detail::check_exchange_options(
+  return detail::check_exchange_options(
       topo, options,
       [&] {
         if (more_checks) more_checks();
@@ -316,6 +317,10 @@ std::unique_ptr<Bcast> create_agreed(const Topology& topo, std::int64_t capacity
                 ErrorCode::out_of_memory);
       },
       std::move(values))[capacity_at];
+}
+
+std::unique_ptr<Bcast> make_bcast(const Topology& topo, std::int64_t capacity, std::size_t elem_size,
+                                  const CollectiveOptions& options) {
   if (options.policy == Policy::pure) return std::make_unique<PureBcast>(topo, capacity, elem_size, options);
   return std::make_unique<HybridBcast>(topo, capacity, elem_size, options);
 }
@@ -324,14 +329,22 @@ std::unique_ptr<Bcast> create_agreed(const Topology& topo, std::int64_t capacity
 
 std::unique_ptr<Bcast> Bcast::create(const Topology& topo, std::int64_t capacity, std::size_t elem_size,
                                      CollectiveOptions options) {
-  return create_agreed(topo, capacity, elem_size, options, {}, {});
+  const std::int64_t agreed = agree_bcast(
+      topo, capacity, elem_size, options,
+      [&] {
+        require(options.groups == 1,
+                "bcast: groups = " + std::to_string(options.groups) +
+                    " needs the root and count fixed at creation (Bcast::create_fixed, hympi_bcast_init)");
+      },
+      {});
+  return make_bcast(topo, agreed, elem_size, options);
 }
 
 std::unique_ptr<PersistentCollective> Bcast::create_fixed(const Topology& topo, int root, std::int64_t count,
                                                           std::size_t elem_size, CollectiveOptions options) {
   // Root and count agreed at creation: a mismatch is the same error on every rank
   // here, not a hang in a later start().
-  auto impl = create_agreed(
+  agree_bcast(
       topo, count, elem_size, options,
       [&] {
         require(root >= 0 && root < topo.size(),
@@ -339,6 +352,12 @@ std::unique_ptr<PersistentCollective> Bcast::create_fixed(const Topology& topo, 
         require(count >= 0, "bcast count must be >= 0, got " + std::to_string(count));
       },
       {{"bcast root", root}, {"bcast count", count}});
+  if (options.groups != 1) {  // the arguments are agreed: every rank takes the same path
+    const auto plan = detail::grouped_plan(topo, options, count * static_cast<std::int64_t>(elem_size));
+    if (!detail::is_flat(topo, options, plan))
+      return detail::make_grouped_bcast(topo, root, count, elem_size, options, plan);
+  }
+  auto impl = make_bcast(topo, count, elem_size, options);
   return std::make_unique<FixedBcast>(std::move(impl), root, count, topo.rank() == root);
 }
 

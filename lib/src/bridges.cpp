@@ -6,6 +6,7 @@
 #include "comm_from_ranks.hpp"
 #include "hympi/error.hpp"
 #include "hympi/topology.hpp"
+#include "options.hpp"
 
 namespace hympi::detail {
 
@@ -39,17 +40,18 @@ std::vector<std::int64_t> check_exchange_options(const Topology& topo, const Col
                                                  std::vector<Agreed> values) {
   topo.require_comm_alive("collective creation");
   checked_together(topo.comm(), [&] {
-    require(options.leaders >= 0,
-            "leaders must be >= 0 (0 = automatic, 1 = one leader per node), got " + std::to_string(options.leaders));
-    require(progress_thread_available(options), kProgressThreadNeedsMultiple);
+    const std::string problem = option_problem(options);
+    require(problem.empty(), problem);
     if (local_checks) local_checks();
   });
-  values.push_back({"leaders", options.leaders});
-  values.push_back({"policy", static_cast<std::int64_t>(options.policy)});
-  values.push_back({"sync", static_cast<std::int64_t>(options.sync)});
-  values.push_back({"overlap", options.overlap});
-  values.push_back({"progress_thread", options.progress_thread});
+  add_agreed_options(values, options);
   return require_same(topo.comm(), values);
+}
+
+void add_agreed_options(std::vector<Agreed>& values, const CollectiveOptions& options, const std::string& prefix,
+                        const std::string& suffix) {
+  for (const OptionKey& key : option_keys())
+    if (key.agreed) values.push_back({prefix + key.name + suffix, key.value(options)});
 }
 
 int automatic_leaders(std::uint64_t bytes, int largest_node) {

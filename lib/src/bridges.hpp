@@ -46,6 +46,10 @@ std::vector<std::int64_t> check_exchange_options(const Topology& topo, const Col
                                                  const std::function<void()>& local_checks = {},
                                                  std::vector<Agreed> values = {});
 
+// Appends every agreed option of the table (options.hpp), named prefix + key + suffix.
+void add_agreed_options(std::vector<Agreed>& values, const CollectiveOptions& options, const std::string& prefix = "",
+                        const std::string& suffix = "");
+
 // options.progress_thread needs MPI_THREAD_MULTIPLE; true when this process can
 // honour it (or it is not asked). Local: callers agree it with their other checks.
 bool progress_thread_available(const CollectiveOptions& options);

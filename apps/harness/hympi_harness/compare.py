@@ -36,7 +36,7 @@ _PARTNER = ("operation", "size_doubles", "root", "type", "reduce_op", "algorithm
 
 # What a row measured, for pairing rows whose point ids differ (a reference from older settings).
 _WHAT = ("experiment", "ranks", "nodes", "ranks_per_node", "layout", "operation", "variant", "policy", "sync",
-         "leaders", "root", "type", "reduce_op", "size_doubles", "iterations", "warmup", "timed_write", "cache",
+         "leaders", "groups", "root", "type", "reduce_op", "size_doubles", "iterations", "warmup", "timed_write", "cache",
          "baseline", "algorithm", "m", "n", "k", "b", "P", "Q", "I", "J", "lookahead", "dataset", "K", "burnin",
          "samples", "barrier_timing")
 

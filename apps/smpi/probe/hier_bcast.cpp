@@ -1,12 +1,16 @@
-// The thesis' hierarchical broadcast against the flat one, under SMPI (simulated time).
-// G groups of consecutive ranks, balanced (rank r is in group r*G/p: floor(p/G) or
-// ceil(p/G) ranks each, so G need not divide p, as at the thesis' 6142 cores); root 0
-// broadcasts to the G group leaders (the first rank of each group), then every leader to
-// its group, with the same MPI_Bcast (smpi/bcast picks each level's algorithm).
-// G = 1 and G = p are the flat MPI_Bcast. Each repetition starts after a barrier and
-// takes the slowest rank's time; the minimum over the repetitions is printed.
-// usage: smpirun ... hympi-smpi-hier-bcast BYTES G[,G...] [REPS]
-// prints: CSV "ranks,bytes,groups,time_s" (one line per G, rank 0)
+// The thesis' hierarchical broadcast against the flat one, under SMPI (simulated time),
+// through the core's grouped broadcast (Bcast::create_fixed with options.groups = G,
+// pure policy: lib/src/grouped/): G balanced groups of consecutive ranks (rank r in
+// group r*G/p: floor(p/G) or ceil(p/G) ranks each, so G need not divide p, as at the
+// thesis' 6142 cores); root 0 broadcasts to the G group leaders (the first rank of
+// each group), then every leader to its group, with the same MPI_Bcast (smpi/bcast
+// picks each level's algorithm). G = 1 and G = p are the flat MPI_Bcast. "auto" is
+// the core's groups = auto (its closed form of the route model with HYMPI_MODEL_ALPHA
+// and HYMPI_MODEL_BETA); its choice and prediction are printed as a '#' line. Each
+// repetition starts after a barrier and takes the slowest rank's time; the minimum
+// over the repetitions is printed.
+// usage: smpirun ... hympi-smpi-hier-bcast BYTES G[,G...|auto] [REPS]
+// prints: CSV "ranks,bytes,groups,time_s" (one line per G, rank 0; groups = the G used)
 #include <mpi.h>
 #include <smpi/smpi.h>
 
@@ -17,23 +21,21 @@
 #include <string>
 #include <vector>
 
-#include "comm_from_ranks.hpp"  // lib/src: the core's sub-communicator from its members
+#include "grouped/grouped.hpp"  // lib/src: the model's prediction for the '#' line
+#include "hympi/collectives.hpp"
+#include "hympi/topology.hpp"
 
 extern "C" double hympi_smpi_flag_poll_seconds();  // onnode_cost.cpp: links the platform's cost rules
 
 namespace {
 
+// G values; "auto" is 0 (the core's automatic choice).
 std::vector<int> parse_groups(const char* text) {
   std::vector<int> groups;
   std::stringstream in(text);
   std::string item;
-  while (std::getline(in, item, ',')) groups.push_back(std::atoi(item.c_str()));
+  while (std::getline(in, item, ',')) groups.push_back(item == "auto" ? 0 : std::atoi(item.c_str()));
   return groups;
-}
-
-// Balanced consecutive groups; with G | p, rank / (p / G) as before.
-int group_of(int rank, int size, int groups) {
-  return static_cast<int>(static_cast<long long>(rank) * groups / size);
 }
 
 double slowest(double seconds) {
@@ -42,39 +44,19 @@ double slowest(double seconds) {
   return max;
 }
 
-double time_bcast(char* buf, int bytes, int groups, int reps) {
-  int rank = 0, size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const bool flat = groups == 1 || groups == size;
-  MPI_Comm inner = MPI_COMM_NULL, outer = MPI_COMM_NULL;
-  if (!flat) {
-    std::vector<int> mine, leaders;  // this rank's group; every group's first rank
-    for (int r = 0; r < size; ++r) {
-      const int g = group_of(r, size, groups);
-      if (g == group_of(rank, size, groups)) mine.push_back(r);
-      if (r == 0 || group_of(r - 1, size, groups) != g) leaders.push_back(r);
-    }
-    // From their members (the core's comm_from_ranks), not MPI_Comm_split: a split gathers
-    // every rank's (color, key) at one rank, which SimGrid 3.32 finishes in time growing
-    // faster than p^2 (a split at 6142 ranks did not end in 10 min of host time).
-    inner = hympi::comm_from_ranks(MPI_COMM_WORLD, mine, 1);
-    if (rank == mine.front()) outer = hympi::comm_from_ranks(MPI_COMM_WORLD, leaders, 2);
-  }
+// Flat topology: the pure policy needs no node discovery (minutes at thousands of ranks).
+double time_bcast(int bytes, int groups, int reps) {
+  hympi::CollectiveOptions options;
+  options.policy = hympi::Policy::pure;
+  options.groups = groups;
+  auto bcast = hympi::Bcast::create_fixed(hympi::Topology::flat(MPI_COMM_WORLD), 0, bytes, 1, options);
   double best = 1e300;
   for (int r = 0; r < reps; ++r) {
     MPI_Barrier(MPI_COMM_WORLD);
     const double start = MPI_Wtime();
-    if (flat) {
-      MPI_Bcast(buf, bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
-    } else {
-      if (outer != MPI_COMM_NULL) MPI_Bcast(buf, bytes, MPI_BYTE, 0, outer);
-      MPI_Bcast(buf, bytes, MPI_BYTE, 0, inner);
-    }
+    bcast->run();
     best = std::min(best, slowest(MPI_Wtime() - start));
   }
-  if (inner != MPI_COMM_NULL) MPI_Comm_free(&inner);
-  if (outer != MPI_COMM_NULL) MPI_Comm_free(&outer);
   return best;
 }
 
@@ -89,23 +71,33 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   bool valid = bytes > 0 && reps > 0 && !groups.empty();
-  for (int g : groups) valid = valid && g >= 1 && g <= size;
+  for (int g : groups) valid = valid && g >= 0 && g <= size;
   if (!valid) {
     if (rank == 0)
-      std::fprintf(stderr, "hympi-smpi-hier-bcast: usage BYTES G[,G...] [REPS]: BYTES > 0, every G in 1..%d\n", size);
+      std::fprintf(stderr, "hympi-smpi-hier-bcast: usage BYTES G[,G...|auto] [REPS]: BYTES > 0, every G in 1..%d\n",
+                   size);
     MPI_Finalize();
     return 2;
   }
   if (rank == 0)
     std::printf("# flag poll %.3g us (platform cost rules linked)\nranks,bytes,groups,time_s\n",
                 hympi_smpi_flag_poll_seconds() * 1e6);
-  char* buf = static_cast<char*>(SMPI_SHARED_MALLOC(static_cast<std::size_t>(bytes)));
   for (int g : groups) {
-    const double t = time_bcast(buf, bytes, g, reps);
-    if (rank == 0) std::printf("%d,%d,%d,%.9g\n", size, bytes, g, t);
+    hympi::CollectiveOptions options;
+    options.policy = hympi::Policy::pure;
+    options.groups = g;
+    const int used = hympi::effective_groups(hympi::Topology::flat(MPI_COMM_WORLD), options, bytes);
+    const double t = time_bcast(bytes, g, reps);
+    if (rank == 0) {
+      if (g == 0) {
+        const auto m = hympi::detail::model_machine();
+        std::printf("# auto: G = %d, model %.9g s (alpha %g s, beta %g s/B)\n", used,
+                    hympi::detail::grouped_seconds(size, used, bytes, m.alpha, m.beta), m.alpha, m.beta);
+      }
+      std::printf("%d,%d,%d,%.9g\n", size, bytes, used, t);
+    }
     std::fflush(stdout);
   }
-  SMPI_SHARED_FREE(buf);
   MPI_Finalize();
   return 0;
 }

@@ -62,7 +62,26 @@ struct CollectiveOptions {
   // a core while an operation flies, competing with the caller's work. Pure
   // collectives rely on the MPI's own progress.
   bool progress_thread = false;
+  // Grouped collectives (README "Grouped collectives"): G balanced groups of
+  // consecutive ranks (hybrid: of whole nodes), the outer collective among the
+  // group leaders, the inner one inside each group. 1 = the flat collective
+  // (default); 0 = automatic (the route model's closed form for this size, message
+  // and machine); G above what can be made (ranks; hybrid: nodes) is reduced to
+  // it. Bcast::create_fixed, Allgatherv, Allreduce and Reduce; must be >= 0 and
+  // equal on every rank. effective_groups() says what a call will use.
+  int groups = 1;
 };
+
+// The G a collective of `bytes` per call (bcast and reductions: the vector;
+// allgather(v): the whole result) uses on `topo` with `options`: options.groups
+// reduced to the groups that can be made, or the automatic choice. 1 and the
+// number of units (ranks; hybrid: nodes) are the flat path. Local, the same on
+// every rank.
+int effective_groups(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes);
+// The seconds groups = auto's closed form predicts for that G (README "Grouped
+// collectives": MPICH's broadcast per level, HYMPI_MODEL_ALPHA / HYMPI_MODEL_BETA);
+// 0 for the flat path.
+double grouped_model_seconds(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes);
 
 // A PersistentCollective (persistent.hpp): slot() holds this rank's counts()[rank]
 // elements; result() the whole result in communicator-rank order, rank r's data at

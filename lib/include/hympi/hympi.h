@@ -53,6 +53,13 @@ enum hympi_error {
  *   progress_thread "false" (default) | "true": hybrid start/test/wait complete
  *                  in a thread of each process, so a rank busy computing holds
  *                  nobody back; needs MPI_THREAD_MULTIPLE (else HYMPI_ERR_ARG)
+ *   groups         "1" (default, flat) | "G" (a positive integer) | "auto": G
+ *                  balanced groups of consecutive ranks (hybrid: whole nodes), the
+ *                  leaders' collective then each group's (lib/README.md "Grouped
+ *                  collectives"); "auto" = the route model's G; a G above the ranks
+ *                  (hybrid: nodes) is reduced (hympi_request_groups says the G
+ *                  used); "0", negatives, non-integers: HYMPI_ERR_ARG. Not with
+ *                  deterministic "true" (HYMPI_ERR_ARG).
  * counts, datatype size, root and info values must agree on every rank; every
  * error is raised on every rank of comm, and a failed init leaves *request NULL.
  * Free requests before freeing their communicator: once it is freed their calls
@@ -103,6 +110,9 @@ int64_t hympi_request_result_count(hympi_request_t request);
 /* Bytes per element (MPI_Type_size of the init's datatype; for a reduction its
  * extent, which differs for padded pair types); 0 for NULL. */
 size_t hympi_request_elem_size(hympi_request_t request);
+/* The number of groups the request uses (info "groups" reduced to what can be
+ * made, or the automatic choice; 1 = flat); 0 for NULL. */
+int hympi_request_groups(hympi_request_t request);
 
 /* ---- Process-wide calls ------------------------------------------------ */
 

@@ -16,6 +16,7 @@
 #include "hympi/error.hpp"
 #include "hympi/reduce.hpp"
 #include "hympi/topology.hpp"
+#include "options.hpp"
 
 namespace hympi::c_api {
 
@@ -50,17 +51,13 @@ Checked check_init(MPI_Comm comm, MPI_Datatype type, MPI_Info info, const char* 
     c.element = analyse_datatype(type, call, padding);
     c.options = options_from_info(info, call);
     // Refused where asked, before the options are compared: the message names the cause.
-    require(detail::progress_thread_available(c.options), detail::kProgressThreadNeedsMultiple);
+    const std::string problem = detail::option_problem(c.options);
+    require(problem.empty(), problem);
     local_checks(*c.topo);
   });
   agreed.push_back({"datatype size", static_cast<std::int64_t>(c.element.size)});
   agreed.push_back({"datatype extent", static_cast<std::int64_t>(c.element.extent)});
-  agreed.push_back({"info 'policy'", static_cast<std::int64_t>(c.options.policy)});
-  agreed.push_back({"info 'sync'", static_cast<std::int64_t>(c.options.sync)});
-  agreed.push_back({"info 'leaders'", c.options.leaders});
-  agreed.push_back({"info 'overlap'", c.options.overlap});
-  agreed.push_back({"info 'deterministic'", c.options.deterministic});
-  agreed.push_back({"info 'progress_thread'", c.options.progress_thread});
+  detail::add_agreed_options(agreed, c.options, "info '", "'");
   require_agreement(comm, call, agreed);
   return c;
 }
@@ -77,6 +74,7 @@ struct hympi_request_s {
   std::size_t elem_size = 0;
   std::int64_t slot_count = 0, result_count = 0;
   bool active = false;
+  int groups = 1;  // the effective G (hympi::effective_groups)
 };
 
 namespace {
@@ -84,9 +82,11 @@ namespace {
 using hympi::c_api::guarded;
 using hympi::c_api::require_handle;
 
+// bytes: what one call moves, for the effective number of groups.
 void publish(hympi_request_t* out, std::unique_ptr<hympi::PersistentCollective> op, std::size_t elem_size,
-             std::int64_t slot_count, std::int64_t result_count) {
-  *out = new hympi_request_s{std::move(op), elem_size, slot_count, result_count, false};
+             std::int64_t slot_count, std::int64_t result_count, const hympi::c_api::Checked& c, std::int64_t bytes) {
+  *out = new hympi_request_s{std::move(op), elem_size, slot_count, result_count, false,
+                             hympi::effective_groups(*c.topo, c.options, bytes)};
 }
 
 // Every init: errors to codes, a NULL request pointer refused, *request NULL until success.
@@ -117,8 +117,8 @@ int allgatherv_init(const int64_t* counts, std::int64_t ncounts, MPI_Datatype ty
     std::int64_t total = 0;
     for (auto n : v) total += n;
     auto impl = hympi::Allgatherv::create(*c.topo, std::move(v), c.element.size, c.options);  // checks the counts
-    publish(request, std::move(impl), c.element.size, mine,
-            total);
+    publish(request, std::move(impl), c.element.size, mine, total, c,
+            total * static_cast<std::int64_t>(c.element.size));
   });
 }
 
@@ -132,8 +132,8 @@ int hympi_allgather_init(int64_t count, MPI_Datatype type, MPI_Comm comm, MPI_In
                                       [&](const hympi::Topology&) { hympi::c_api::require_count(count, call); },
                                       {{"count", count}});
     auto impl = hympi::Allgatherv::create_allgather(*c.topo, count, c.element.size, c.options);
-    publish(request, std::move(impl), c.element.size,
-            count, count * c.topo->size());
+    publish(request, std::move(impl), c.element.size, count, count * c.topo->size(), c,
+            count * c.topo->size() * static_cast<std::int64_t>(c.element.size));
   });
 }
 
@@ -156,8 +156,8 @@ int hympi_bcast_init(int64_t count, MPI_Datatype type, int root, MPI_Comm comm, 
                                       {{"count", count}, {"root", root}});
     const bool is_root = c.topo->rank() == root;
     auto impl = hympi::Bcast::create_fixed(*c.topo, root, count, c.element.size, c.options);
-    publish(request, std::move(impl), c.element.size,
-            is_root ? count : 0, count);
+    publish(request, std::move(impl), c.element.size, is_root ? count : 0, count, c,
+            count * static_cast<std::int64_t>(c.element.size));
   });
 }
 
@@ -174,8 +174,8 @@ int hympi_allreduce_init(int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm c
     // The caller's type and count: a user op gets them as MPI would give them (the
     // core reduces a predefined op's contiguous type in basic elements itself).
     auto impl = hympi::Allreduce::create(*c.topo, count, type, op, c.options);
-    publish(request, std::move(impl), c.element.extent,
-            count, count);
+    publish(request, std::move(impl), c.element.extent, count, count, c,
+            count * static_cast<std::int64_t>(c.element.extent));
   });
 }
 
@@ -194,8 +194,8 @@ int hympi_reduce_init(int64_t count, MPI_Datatype type, MPI_Op op, int root, MPI
         {{"count", count}, {"root", root}}, hympi::detail::Padding::allowed);
     auto impl = hympi::Reduce::create(*c.topo, count, type, op, root, c.options);
     const bool is_root = c.topo->rank() == root;
-    publish(request, std::move(impl), c.element.extent, count,
-            is_root ? count : 0);
+    publish(request, std::move(impl), c.element.extent, count, is_root ? count : 0, c,
+            count * static_cast<std::int64_t>(c.element.extent));
   });
 }
 
@@ -253,6 +253,9 @@ int64_t hympi_request_result_count(hympi_request_t request) {
 }
 size_t hympi_request_elem_size(hympi_request_t request) {
   return request ? request->elem_size : 0;
+}
+int hympi_request_groups(hympi_request_t request) {
+  return request ? request->groups : 0;
 }
 
 int hympi_allgather_init_f(int64_t count, MPI_Fint type, MPI_Fint comm, MPI_Fint info, hympi_request_t* request) {

@@ -12,6 +12,7 @@
 #include "hympi/collectives.hpp"
 #include "hympi/error.hpp"
 #include "hympi/topology.hpp"
+#include "options.hpp"
 
 namespace hympi::detail {
 
@@ -192,7 +193,7 @@ std::string type_name(MPI_Datatype type) {
 
 // What every rank must pass identically; compared with rank 0's.
 struct Signature {
-  std::int64_t count, root, extent, size, per_element, op, policy, sync, leaders, deterministic, progress_thread;
+  std::int64_t count, root, extent, size, per_element, op;
   char type[MPI_MAX_OBJECT_NAME], basic[MPI_MAX_OBJECT_NAME];
 };
 
@@ -232,8 +233,8 @@ void check_local(const char* what, std::int64_t count, MPI_Datatype type, MPI_Op
   require(root == kEveryRank || (root >= 0 && root < comm_size), w + " root must be a rank of the communicator (0.." +
                                                                      std::to_string(comm_size - 1) + "), got " +
                                                                      std::to_string(root));
-  require(options.leaders >= 0, w + " leaders must be >= 0 (0 = automatic), got " + std::to_string(options.leaders));
-  require(root != kEveryRank || progress_thread_available(options), kProgressThreadNeedsMultiple);
+  const std::string problem = option_problem(options);
+  require(problem.empty(), w + " " + problem);
   require(type != MPI_DATATYPE_NULL, w + " datatype is MPI_DATATYPE_NULL");
   require(op != MPI_OP_NULL, w + " op is MPI_OP_NULL");
   // Predefined, MPI_Type_create_f90_*, or contiguous / dup of those (else unsupported).
@@ -270,11 +271,6 @@ ReductionArgs check_reduction_args(const Topology& topo, const char* what, std::
           static_cast<std::int64_t>(element.size),
           element.basic_per_element,
           op_id(op),
-          static_cast<std::int64_t>(options.policy),
-          static_cast<std::int64_t>(options.sync),
-          options.leaders,
-          options.deterministic ? 1 : 0,
-          options.progress_thread ? 1 : 0,
           {},
           {}};
   copy_name(mine.type, type);
@@ -294,12 +290,10 @@ ReductionArgs check_reduction_args(const Topology& topo, const char* what, std::
             w + " datatype differs between ranks: " + me + " has " + mine.type + ", rank 0 has " + first.type);
     require(mine.op == first.op, w + " op differs between ranks: " + me + " has " + op_name(static_cast<int>(mine.op)) +
                                      ", rank 0 has " + op_name(static_cast<int>(first.op)));
-    same(mine.policy, first.policy, "policy");
-    same(mine.sync, first.sync, "sync");
-    same(mine.leaders, first.leaders, "leaders");
-    same(mine.deterministic, first.deterministic, "deterministic");
-    same(mine.progress_thread, first.progress_thread, "progress_thread");
   });
+  std::vector<Agreed> agreed;
+  add_agreed_options(agreed, options, std::string(what) + " ");
+  require_same(topo.comm(), agreed);
   return args;
 }
 

@@ -5,6 +5,7 @@
 
 #include "hympi/error.hpp"
 #include "hympi/topology.hpp"
+#include "grouped/grouped.hpp"
 #include "reduction/engine.hpp"
 #include "requests.hpp"
 
@@ -77,6 +78,10 @@ std::unique_ptr<ReductionEngine> make_pure_reduction(const Topology& topo, const
 
 std::unique_ptr<ReductionEngine> ReductionEngine::create(const Topology& topo, const ReductionArgs& args,
                                                          const CollectiveOptions& options) {
+  if (options.groups != 1) {  // agreed (options table); never with deterministic (refused)
+    const auto plan = grouped_plan(topo, options, static_cast<std::int64_t>(args.bytes));
+    if (!is_flat(topo, options, plan)) return make_grouped_reduction(topo, args, options, plan);
+  }
   if (options.deterministic) return make_ordered_reduction(topo, args, options);
   if (options.policy == Policy::pure) return make_pure_reduction(topo, args);
   return make_hybrid_reduction(topo, args, options);

@@ -1,0 +1,48 @@
+// Private: the grouped collectives (options.groups, README "Grouped collectives").
+// Each is the core's own collectives composed over the communicators of
+// grouped/groups.hpp: inner ones (any policy, over the group's topology: under
+// the hybrid policy the group's node leaders are its bridge and the node copy
+// stays one per node) and an outer MPI collective among the group leaders.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "count_plan.hpp"
+#include "grouped/groups.hpp"
+#include "hympi/collectives.hpp"
+#include "reduction/engine.hpp"
+
+namespace hympi::detail {
+
+// The plan of a collective moving `bytes` per call: nullopt-like (groups == 1 or
+// every unit its own group) means the flat path.
+GroupPlan grouped_plan(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes);
+bool is_flat(const Topology& topo, const CollectiveOptions& options, const GroupPlan& plan);
+// What groups are made of: ranks, or nodes (hybrid policy on a node-aware topology).
+int units(const Topology& topo, const CollectiveOptions& options);
+
+// The automatic G (options.groups = 0): the closed form of grouped/auto_groups.cpp.
+int automatic_groups(int units, std::int64_t bytes);
+// The machine of the closed form: HYMPI_MODEL_ALPHA, HYMPI_MODEL_BETA (default BG/P's).
+struct ModelMachine {
+  double alpha, beta;
+};
+ModelMachine model_machine();
+// The closed form's seconds for G groups of `units` (the model's prediction).
+double grouped_seconds(int units, int groups, std::int64_t bytes, double alpha, double beta);
+
+// The options of the inner collectives (groups = 1).
+CollectiveOptions inner_options(CollectiveOptions options);
+
+// Arguments already checked and agreed over topo.comm() by the caller.
+std::unique_ptr<PersistentCollective> make_grouped_bcast(const Topology& topo, int root, std::int64_t count,
+                                                         std::size_t elem_size, const CollectiveOptions& options,
+                                                         const GroupPlan& plan);
+std::unique_ptr<ReductionEngine> make_grouped_reduction(const Topology& topo, const ReductionArgs& args,
+                                                        const CollectiveOptions& options, const GroupPlan& plan);
+std::unique_ptr<Allgatherv> make_grouped_allgatherv(const Topology& topo, std::vector<std::int64_t> counts,
+                                                    std::size_t elem_size, const CollectiveOptions& options);
+
+}  // namespace hympi::detail

@@ -1,0 +1,104 @@
+// The group construction of the grouped collectives (lib/src/grouped/groups.hpp)
+// and groups = auto's closed form (grouped/auto_groups.cpp): balanced groups of
+// consecutive units, the probe's and the thesis' arithmetic (rank r in group
+// r * G / p), and the model's choices on the simulated BG/P pinned.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "grouped/grouped.hpp"
+#include "grouped/groups.hpp"
+#include "options.hpp"
+
+namespace {
+
+using hympi::detail::automatic_groups;
+using hympi::detail::group_begin;
+using hympi::detail::group_of;
+
+// Sizes of the G groups of n units: consecutive, each floor(n/G) or ceil(n/G).
+std::vector<std::int64_t> sizes(std::int64_t n, int G) {
+  std::vector<std::int64_t> out(static_cast<std::size_t>(G), 0);
+  int last = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const int g = group_of(i, n, G);
+    EXPECT_TRUE(g == last || g == last + 1) << "unit " << i << " jumps from group " << last << " to " << g;
+    last = g;
+    ++out[static_cast<std::size_t>(g)];
+  }
+  return out;
+}
+
+TEST(Groups, BalancedAndConsecutive) {
+  for (std::int64_t n : {1, 2, 3, 7, 64, 2048, 6142})
+    for (int G : {1, 2, 3, 5, 32, 78, 96}) {
+      if (G > n) continue;
+      const auto s = sizes(n, G);
+      for (int g = 0; g < G; ++g) {
+        EXPECT_GE(s[g], n / G) << n << " units, " << G << " groups";
+        EXPECT_LE(s[g], (n + G - 1) / G) << n << " units, " << G << " groups";
+        EXPECT_EQ(group_of(group_begin(n, G, g), n, G), g);
+        if (g > 0) {
+          EXPECT_EQ(group_of(group_begin(n, G, g) - 1, n, G), g - 1);
+        }
+      }
+    }
+}
+
+TEST(Groups, DividingGIsBlocks) {
+  for (int r = 0; r < 2048; ++r) EXPECT_EQ(group_of(r, 2048, 32), r / 64);  // HSUMMA's and the probe's
+  EXPECT_EQ(group_of(6141, 6142, 78), 77);
+  EXPECT_EQ(group_begin(6142, 78, 1), 79);  // 6142 / 78 = 78.7: groups of 78 and 79
+}
+
+TEST(AutoGroups, FlatForSmallMessagesAndFewUnits) {
+  unsetenv("HYMPI_MODEL_ALPHA");
+  unsetenv("HYMPI_MODEL_BETA");
+  EXPECT_EQ(automatic_groups(4, 1 << 20), 1);      // fewer than 8 ranks: binomial everywhere
+  EXPECT_EQ(automatic_groups(2048, 1024), 1);      // binomial: log2 G + log2 (p/G) >= log2 p
+  EXPECT_EQ(automatic_groups(1, 1 << 20), 1);
+}
+
+TEST(AutoGroups, NearTheRootOfPForLargeMessagesOnBgp) {
+  unsetenv("HYMPI_MODEL_ALPHA");
+  unsetenv("HYMPI_MODEL_BETA");
+  // The simulated BG/P's best swept G (results/simulated/bgp-hier-bcast.csv): 32 at 2048, 16-64 at 6142.
+  const int g2048 = automatic_groups(2048, 512 * 1024), g6142 = automatic_groups(6142, 512 * 1024);
+  EXPECT_TRUE(g2048 == 32 || g2048 == 64) << g2048;
+  EXPECT_TRUE(g6142 == 32 || g6142 == 64) << g6142;
+}
+
+TEST(AutoGroups, MachineFromTheEnvironment) {
+  // A latency-free machine: only bandwidth counts, and grouping only adds a level.
+  setenv("HYMPI_MODEL_ALPHA", "1e-15", 1);
+  EXPECT_EQ(automatic_groups(2048, 1 << 20), 1);
+  unsetenv("HYMPI_MODEL_ALPHA");
+}
+
+// The `groups` row of the options table (the C info key): a positive integer or
+// "auto"; 0, negatives and non-integers refused; with deterministic refused.
+TEST(GroupsOption, InfoValues) {
+  const hympi::detail::OptionKey* row = nullptr;
+  for (const auto& key : hympi::detail::option_keys())
+    if (std::string(key.name) == "groups") row = &key;
+  ASSERT_NE(row, nullptr);
+  hympi::CollectiveOptions o;
+  EXPECT_TRUE(row->parse(o, "auto"));
+  EXPECT_EQ(o.groups, 0);
+  EXPECT_TRUE(row->parse(o, "3"));
+  EXPECT_EQ(o.groups, 3);
+  for (const char* bad : {"0", "-2", "2.5", "two", "", "3x"}) {
+    EXPECT_FALSE(row->parse(o, bad)) << bad;
+    EXPECT_EQ(o.groups, 3) << bad;
+  }
+  o.groups = -1;
+  EXPECT_NE(hympi::detail::option_problem(o).find("groups must be >= 1"), std::string::npos);
+  o.groups = 2;
+  o.deterministic = true;
+  EXPECT_NE(hympi::detail::option_problem(o).find("deterministic"), std::string::npos);
+}
+
+}  // namespace
