@@ -166,8 +166,7 @@ class Cli(unittest.TestCase):
     def test_rejects_bad_settings(self):
         base = ["-n", "4096", "-b", "256", "-p", "64"]
         for extra in (["--ring-merge", "0", "--bcast", "mpich"], ["--ring-merge", "4", "--bcast", "vandegeijn"],
-                      ["--eager-bytes", "-1"], ["--sharing", "maxmin"], ["-p", "0"],
-                      ["--machine", "bgp"]):  # the faithful default, dcmf, is not modelled yet
+                      ["--eager-bytes", "-1"], ["--sharing", "maxmin"], ["-p", "0"], ["--bcast", "rectangle"]):
             with self.assertRaises(SystemExit) as e:
                 rm.main(base + extra)
             self.assertEqual(e.exception.code, 2)
