@@ -37,6 +37,7 @@ settings"). The legacy preset gives the numbers of the model before them, exactl
 """
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 import os
@@ -527,18 +528,18 @@ def _actor_slot(busy: list, t: float, length: float) -> float:
     """Start of the first gap of `length` at or after t in a rank's busy intervals (sorted, kept
     short), which it then holds: the rank's one actor posts and takes one thing at a time, in
     whatever order they become possible."""
-    at = 0
-    for at, (b0, b1) in enumerate(busy):
-        if b1 <= t:
-            continue
-        if b0 >= t + length:
-            break
-        t = b1
-    else:
-        at = len(busy)
+    at = max(0, bisect.bisect_left(busy, (t,)) - 1)  # the last interval starting before t may cover it
+    n = len(busy)
+    while at < n:
+        b0, b1 = busy[at]
+        if b1 > t:
+            if b0 >= t + length:
+                break
+            t = b1
+        at += 1
     busy.insert(at, (t, t + length))
-    if len(busy) > 32:
-        del busy[:16]
+    if n >= 16:  # the oldest intervals are long past
+        del busy[:8]
     return t
 
 
