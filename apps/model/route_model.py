@@ -38,6 +38,7 @@ settings"). The legacy preset gives the numbers of the model before them, exactl
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 import math
 import os
@@ -76,11 +77,16 @@ class Settings:
                    sends, the receive side only when the sender was eager.
     eager_bytes  sends below it are eager (the sender goes on after its overhead).
     ring_merge   S: the layer's ring allgather sends S ring steps as one message, plus
-                 (S - 1) x the per-step latency charge (hop latency + overheads)."""
+                 (S - 1) x the per-step latency charge (hop latency + overheads).
+    layer        the broadcast is the simulated MPI layer's (mpich, dcmf), which charges the above;
+                 False: SMPI's own algorithm (binomial, vandegeijn), whose messages only SMPI's
+                 op-cost callbacks charge (overheads as smpi) and, under fair sharing, pay no hop
+                 latency (apps/smpi/README.md, "Fidelity settings"). dataflow_times sets it."""
     sharing: str = "unweighted"
     overheads: str = "smpi"
     eager_bytes: int = 65536
     ring_merge: int = 1
+    layer: bool = True
 
 
 LEGACY = Settings()  # the model's numbers before the fidelity settings, exactly
@@ -494,11 +500,11 @@ def _charges(net: Torus, st: Settings, flows, kinds, eager: bool):
         nonblocking, merged = kinds[i] if kinds else (False, 0)
         detached = eager and nb < st.eager_bytes
         o_s, o_r = (net.net_send, net.net_recv) if r else (shm, 0.0)
-        if st.overheads != "all":
+        if st.overheads != "all" or not st.layer:
             o_s = o_s if (detached or nonblocking) else 0.0
             o_r = o_r if detached else 0.0
         hop = len(r) * net.hop_lat
-        after = o_r + (hop if fair else 0.0)
+        after = o_r + (hop if fair and st.layer else 0.0)
         if merged:
             step_o = ((net.net_send + net.net_recv) if r else shm) if (
                 st.overheads == "all" or (eager and nb / (1 + merged) < st.eager_bytes)) else 0.0
@@ -704,6 +710,8 @@ def dataflow_times(case: Case, marks: tuple[int, ...], share: bool = True, eager
     free = [0.0] * (case.P * case.Q)
     update = 2.0 * (case.n / case.P) * (case.n / case.Q) * case.b / net.gamma
     ledger = {} if reshare else None
+    if case.bcast in SMPI_BCAST_NAMES and settings.layer:  # SMPI's own broadcast: only its callbacks charge
+        settings = dataclasses.replace(settings, layer=False)
     times = {}
     for step in range(max(marks)):
         for rounds in _step_rounds(net, case, step, settings.ring_merge):
