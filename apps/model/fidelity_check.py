@@ -62,9 +62,7 @@ def row_settings(row):
         if alg is None:
             raise Refused(f"bcast={bcast}: the model replays smpi:binomial_tree and smpi:scatter_LR_allgather only")
         bcast = alg
-    elif bcast == "dcmf":
-        raise Refused("bcast=dcmf: BG/P's rectangle broadcasts are not modelled yet")
-    elif bcast != "mpich":
+    elif bcast not in ("mpich", "dcmf"):
         raise Refused(f"bcast={bcast!r}: not a broadcast the model knows")
     sharing, overheads = col("sharing", "route"), col("overheads", "smpi")
     if sharing not in ("fair", "route") or overheads not in rm.OVERHEADS:

@@ -30,12 +30,15 @@ is the lower bound.
 Fidelity settings (2026-11-27; Settings, platform()): the simulation's four settings with
 the same meaning - link sharing fair | route (SimGrid's latency-weighted max-min) |
 unweighted (the model before them), overheads all | smpi, the eager limit, the broadcast
-(SMPI's binomial / van de Geijn, or the layer's MPICH rule with its ring merge) - on the
+(SMPI's binomial / van de Geijn, the layer's MPICH rule with its ring merge, or BG/P's DCMF
+rule by communicator shape: rectangles for filled boxes, dcmf_rule.py) - on the
 bgp-torus platform or the thesis' bgp (apps/smpi/README.md, "The model's fidelity
 settings"). The legacy preset gives the numbers of the model before them, exactly.
 """
 from __future__ import annotations
 
+import bisect
+import dataclasses
 import functools
 import math
 import os
@@ -45,6 +48,8 @@ from dataclasses import dataclass
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "smpi", "platforms"))
 import make_platform as mp  # noqa: E402
 from make_platform import torus_dims, mean_torus_hops  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+import dcmf_rule as dcmf  # noqa: E402
 
 # binomial / vandegeijn: SMPI's binomial_tree / scatter_LR_allgather (smpi:<alg>, the legacy rows);
 # mpich / dcmf: the simulated MPI layer's selections (apps/smpi/glue/sim_bcast_algorithms.hpp)
@@ -72,11 +77,16 @@ class Settings:
                    sends, the receive side only when the sender was eager.
     eager_bytes  sends below it are eager (the sender goes on after its overhead).
     ring_merge   S: the layer's ring allgather sends S ring steps as one message, plus
-                 (S - 1) x the per-step latency charge (hop latency + overheads)."""
+                 (S - 1) x the per-step latency charge (hop latency + overheads).
+    layer        the broadcast is the simulated MPI layer's (mpich, dcmf), which charges the above;
+                 False: SMPI's own algorithm (binomial, vandegeijn), whose messages only SMPI's
+                 op-cost callbacks charge (overheads as smpi) and, under fair sharing, pay no hop
+                 latency (apps/smpi/README.md, "Fidelity settings"). dataflow_times sets it."""
     sharing: str = "unweighted"
     overheads: str = "smpi"
     eager_bytes: int = 65536
     ring_merge: int = 1
+    layer: bool = True
 
 
 LEGACY = Settings()  # the model's numbers before the fidelity settings, exactly
@@ -260,19 +270,35 @@ def mpich_algorithm(p: int, nbytes: float) -> str:
     return "scatter_ring"
 
 
+DCMF = "dcmf"  # bcast_plan's mark of a rectangle round: its third element is the flows' Deposits
+
+
+@functools.lru_cache(maxsize=4096)
+def _rect_rounds(members: tuple, root: int, nbytes: float, box, net: Torus, one_color: bool):
+    return dcmf.rect_rounds(list(members), members[root], nbytes, box, net, one_color, ENVELOPE_BYTES)
+
+
 def bcast_plan(bcast: str, members: list[int], root: int, nbytes: float, ring_merge: int = 1,
                net: Torus | None = None) -> list[tuple[list, bool, int]]:
     """Rounds [(flows, nonblocking, merged)] of one broadcast: flows (src, dst, bytes);
     nonblocking: sent by sendrecv (SMPI charges its send overhead); merged: ring steps merged
-    into each message beyond the first."""
+    into each message beyond the first. DCMF's rectangle rounds are (flows, DCMF, [Deposit per
+    flow]) (dcmf_rule.py)."""
     p = len(members)
     if p <= 1:
         return []
     if bcast == "mpich":
         bcast = mpich_algorithm(p, nbytes)
-    elif bcast == "dcmf":  # BG/P's rectangle broadcasts (apps/smpi/glue/dcmf_*.cpp): not replayed yet
-        raise NotImplementedError("--bcast dcmf (BG/P's DCMF selection, the faithful default) is not modelled yet: "
-                                  "give --bcast mpich (or binomial / vandegeijn)")
+    elif bcast == "dcmf":  # BG/P's rule by the communicator's shape (dcmf_rule.py)
+        if net is None:
+            raise ValueError("the DCMF rule needs the platform (net) for the communicator's shape")
+        box, filled, _ = dcmf.classify(members, net, net.nodes * net.cores)
+        alg = dcmf.select(filled, nbytes, p)
+        if alg == "binomial":  # IRREG (or <= 3 ranks): the layer's binomial tree
+            bcast = "binomial"
+        else:
+            return [(flows, DCMF, deps) for flows, deps in
+                    _rect_rounds(tuple(members), root, nbytes, box, net, alg == "rect_async")]
     if bcast == "binomial":
         return [(f, False, 0) for f in binomial_rounds(members, root, nbytes)]
     if bcast == "vandegeijn":  # SMPI's scatter_LR_allgather: its ring is sendrecv
@@ -392,7 +418,10 @@ def _step_rounds(net: Torus, case: Case, step: int, ring_merge: int = 1):
             for plan in per:
                 if t < len(plan):
                     fl, nonblocking, merged = plan[t]
-                    kinds.extend([(nonblocking, merged)] * len(fl))
+                    if nonblocking == DCMF:  # a rectangle round: each flow's own charges
+                        kinds.extend(merged)
+                    else:
+                        kinds.extend([(nonblocking, merged)] * len(fl))
                     flows.extend((s, d, b, net.route(s // net.cores, d // net.cores) if s // net.cores != d // net.cores
                                   else []) for s, d, b in fl)
             yield flows, kinds
@@ -465,14 +494,17 @@ def _charges(net: Torus, st: Settings, flows, kinds, eager: bool):
     fair = st.sharing == "fair"
     shm = net.shm[0] if net.shm else 0.0
     for i, (s, d, nb, r) in enumerate(flows):
+        if kinds and isinstance(kinds[i], dcmf.Deposit):  # a rectangle flow: _deposit_charges
+            out.append(None)
+            continue
         nonblocking, merged = kinds[i] if kinds else (False, 0)
         detached = eager and nb < st.eager_bytes
         o_s, o_r = (net.net_send, net.net_recv) if r else (shm, 0.0)
-        if st.overheads != "all":
+        if st.overheads != "all" or not st.layer:
             o_s = o_s if (detached or nonblocking) else 0.0
             o_r = o_r if detached else 0.0
         hop = len(r) * net.hop_lat
-        after = o_r + (hop if fair else 0.0)
+        after = o_r + (hop if fair and st.layer else 0.0)
         if merged:
             step_o = ((net.net_send + net.net_recv) if r else shm) if (
                 st.overheads == "all" or (eager and nb / (1 + merged) < st.eager_bytes)) else 0.0
@@ -481,8 +513,67 @@ def _charges(net: Torus, st: Settings, flows, kinds, eager: bool):
     return out
 
 
+def _deposit_starts(net: Torus, free: list[float], flows, kinds, starts: list, clocks: dict) -> None:
+    """Starts of the round's rectangle flows (in place), on the broadcast's clocks (`clocks`, kept
+    across its rounds): ('s', src, dst, color) the stream's last chunk landed, ('r', rank, color)
+    the rank has the color's next chunk (the root: from its start), ('a', rank) its actor is free.
+    A stream sends when the first two are past, after the rank's send overhead (the shm overhead
+    on node; none for a relayed stretch), without the receiver (a DMA deposit)."""
+    shm = net.shm[0] if net.shm else 0.0
+    for i, (s, d, _, _) in enumerate(flows):
+        dep = kinds[i]
+        if isinstance(dep, dcmf.Deposit):
+            t = max(clocks.get(("s", s, d, dep.color), 0.0), clocks.setdefault(("r", s, dep.color), free[s]))
+            if dep.posted:
+                o = shm if dep.onnode else net.net_send
+                t = _actor_slot(clocks.setdefault(("a", s), [(free[s], free[s])]), t, o) + o
+            starts[i] = t
+
+
+def _actor_slot(busy: list, t: float, length: float) -> float:
+    """Start of the first gap of `length` at or after t in a rank's busy intervals (sorted, kept
+    short), which it then holds: the rank's one actor posts and takes one thing at a time, in
+    whatever order they become possible."""
+    at = max(0, bisect.bisect_left(busy, (t,)) - 1)  # the last interval starting before t may cover it
+    n = len(busy)
+    while at < n:
+        b0, b1 = busy[at]
+        if b1 > t:
+            if b0 >= t + length:
+                break
+            t = b1
+        at += 1
+    busy.insert(at, (t, t + length))
+    if n >= 16:  # the oldest intervals are long past
+        del busy[:8]
+    return t
+
+
+def _actor_free_at(busy: list, t: float) -> float:
+    """The first time at or after t when a rank's actor is not busy (busy: _actor_slot's list)."""
+    for b0, b1 in busy:
+        if b0 <= t < b1:
+            t = b1
+    return t
+
+
+def _deposit_arrivals(net: Torus, st: Settings, dep, d: int, route, end: float, seen: float, arrived: dict) -> None:
+    """A rectangle flow's arrivals (time, the receiver's charge after it): at its receiver (the
+    receive overhead on a line's last stretch when overheads are all; hops x hop latency when
+    fair) and at every node its line passed (the deposit bit: a 0-byte message at the landing,
+    sent when the sender's actor has seen the landing (`seen`), on the wire's latency unless
+    fair, then their hops x hop latency when fair)."""
+    fair = st.sharing == "fair"
+    after = (net.net_recv if dep.charged and route and st.overheads == "all" else 0.0) + (
+        dep.hops * net.hop_lat if fair else 0.0)
+    arrived.setdefault(d, []).append((end, after, dep.color))
+    for p, h in dep.passed:
+        lat = h * net.hop_lat
+        arrived.setdefault(p, []).append((seen, lat, dep.color) if fair else (seen + lat, 0.0, dep.color))
+
+
 def _timed_round(net: Torus, free: list[float], flows, share: bool, ledger=None, eager: bool = True,
-                 settings: Settings = LEGACY, kinds=None) -> dict:
+                 settings: Settings = LEGACY, kinds=None, clocks: dict | None = None) -> dict:
     """End times of one round's flows; a flow starts when both ends are free. Its share of a
     link is first the lockstep count (all the round's flows on it), then recounted once:
     - re-sharing (`ledger` given: per link, the intervals of every flow placed so far, any
@@ -498,13 +589,19 @@ def _timed_round(net: Torus, free: list[float], flows, share: bool, ledger=None,
     (nonblocking, merged ring steps), settings: _charges)."""
     weighted = settings.sharing == "route"
     wire_lat = settings.sharing != "fair"
-    charged = bool(net.net_send or net.net_recv or net.shm or not wire_lat or settings.ring_merge > 1)
+    deposits = kinds is not None and any(isinstance(k, dcmf.Deposit) for k in kinds)
+    charged = bool(net.net_send or net.net_recv or net.shm or not wire_lat or settings.ring_merge > 1 or deposits)
     charges = _charges(net, settings, flows, kinds, eager) if charged else None
     if charges:  # the sender's overhead first; a sendrecv posts its receive after its own send's
-        pre = {s: c[0] for (s, _, _, _), c in zip(flows, charges) if c[0]}
-        starts = [max(free[s] + c[0], free[d] + pre.get(d, 0.0)) for (s, d, _, _), c in zip(flows, charges)]
+        pre = {s: c[0] for (s, _, _, _), c in zip(flows, charges) if c and c[0]}
+        starts = [max(free[s] + c[0], free[d] + pre.get(d, 0.0)) if c else 0.0
+                  for (s, d, _, _), c in zip(flows, charges)]
         got: dict = {}
         post: dict = {}
+        if deposits:
+            clocks = {} if clocks is None else clocks
+            _deposit_starts(net, free, flows, kinds, starts, clocks)
+            arrived: dict = {}
     else:
         starts = [max(free[s], free[d]) for s, d, _, _ in flows]
     floor = min(free) if ledger is not None else 0.0  # no later flow starts before it
@@ -564,6 +661,13 @@ def _timed_round(net: Torus, free: list[float], flows, share: bool, ledger=None,
                     k = max(k, sum(1 for j in on[link] if starts[j] < ends[i] and starts[i] < ends[j]))
         end = starts[i] + _seconds(net, r, nb, k, wire_lat, rates[i] if rates else 0.0)
         placed.append((r, starts[i], end))
+        if charges and charges[i] is None:  # a rectangle flow: its stream is free when it landed
+            new[s] = max(new.get(s, 0.0), end)
+            clocks[("s", s, d, kinds[i].color)] = end
+            # the sender's actor sees the landing (and notifies the passed nodes) when it is free
+            seen = _actor_free_at(clocks[("a", s)], end) if kinds[i].passed else end
+            _deposit_arrivals(net, settings, kinds[i], d, r, end, seen, arrived)
+            continue
         if charges:  # a rank's charges after its messages of the round (a sendrecv: after both)
             o_s, after, detached = charges[i]
             got[d] = max(got.get(d, 0.0), end)
@@ -577,6 +681,14 @@ def _timed_round(net: Torus, free: list[float], flows, share: bool, ledger=None,
     if charges:
         for d, t in got.items():
             new[d] = max(new.get(d, 0.0), t) + post[d]
+        if deposits:  # a rank's actor takes each arrival in its first free slot, then charged
+            for d, got_d in arrived.items():
+                busy = clocks.setdefault(("a", d), [(free[d], free[d])])
+                t = 0.0
+                for at, after, color in sorted(got_d):
+                    t = _actor_slot(busy, at, after) + after
+                    clocks[("r", d, color)] = t
+                new[d] = max(new.get(d, 0.0), t)
     if ledger is not None:
         for r, st, end in placed:
             h = len(r)
@@ -598,11 +710,14 @@ def dataflow_times(case: Case, marks: tuple[int, ...], share: bool = True, eager
     free = [0.0] * (case.P * case.Q)
     update = 2.0 * (case.n / case.P) * (case.n / case.Q) * case.b / net.gamma
     ledger = {} if reshare else None
+    if case.bcast in SMPI_BCAST_NAMES and settings.layer:  # SMPI's own broadcast: only its callbacks charge
+        settings = dataclasses.replace(settings, layer=False)
     times = {}
     for step in range(max(marks)):
         for rounds in _step_rounds(net, case, step, settings.ring_merge):
+            clocks: dict = {}  # the phase's rectangle streams (_deposit_starts)
             for flows, kinds in rounds:
-                for r, t in _timed_round(net, free, flows, share, ledger, eager, settings, kinds).items():
+                for r, t in _timed_round(net, free, flows, share, ledger, eager, settings, kinds, clocks).items():
                     free[r] = max(free[r], t)
         free = [t + update for t in free]
         if step + 1 in marks:
@@ -676,9 +791,6 @@ def settings_from_args(a, ap) -> tuple[Settings, str]:
                   base.eager_bytes if a.eager_bytes is None else a.eager_bytes,
                   base.ring_merge if a.ring_merge is None else a.ring_merge)
     bcast = a.bcast or bcast
-    if bcast == "dcmf":
-        ap.error("--bcast dcmf (BG/P's DCMF selection, the faithful default) is not modelled yet: give --bcast mpich "
-                 "(or binomial / vandegeijn)")
     if st.eager_bytes < 0 or st.ring_merge < 1:
         ap.error(f"--eager-bytes {st.eager_bytes} must be >= 0 and --ring-merge {st.ring_merge} >= 1")
     if st.ring_merge > 1 and bcast not in ("mpich", "dcmf"):

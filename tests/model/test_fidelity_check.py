@@ -78,7 +78,7 @@ class Rows(unittest.TestCase):
         bad = {"placement": dict(BASE, placement="xyzt"), "machine": dict(BASE, machine="xc40-dragonfly"),
                "bcast": dict(BASE, smpi_bcast="ompi_pipeline"), "sharing": dict(BASE, **dict(FAITHFUL, sharing="x")),
                "not found": dict(BASE, platform="plat/none.xml"), "policy": dict(BASE, policy="hybrid"),
-               "b = M": dict(BASE, M="512"), "dcmf": dict(BASE, **dict(FAITHFUL, bcast="dcmf")),
+               "b = M": dict(BASE, M="512"), "bcast=": dict(BASE, **dict(FAITHFUL, bcast="rectangle")),
                "time_s_scaled": {k: v for k, v in BASE.items() if k != "time_s_scaled"},
                "eager_bytes": dict(BASE, **dict(FAITHFUL, eager_bytes="lots"))}
         out, refused = self.run_rows(*bad.values())

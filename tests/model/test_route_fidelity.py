@@ -1,5 +1,6 @@
 """Unit tests of the route model's fidelity settings (apps/model/route_model.py, Settings):
 each mechanism on a case whose answer is known by hand."""
+import dataclasses
 import os
 import sys
 import unittest
@@ -52,6 +53,19 @@ class Overheads(unittest.TestCase):
         net = rm.platform("bgp", 256)
         st = rm.Settings(sharing, overheads, eager_bytes)
         return net, rm._timed_round(net, free or [0.0] * 256, [flow(net, 0, 4, nbytes)], True, {}, settings=st)
+
+    def test_smpi_broadcast_pays_no_hop_latency_under_fair(self):
+        # SMPI's own algorithms (smpi:ALG rows): only SMPI's callbacks charge them, and the zero-latency
+        # links of fair sharing leave them no hop latency; a 64 KiB rendezvous then costs the wire alone
+        net = rm.platform("bgp", 256)
+        wire = (65536 + rm.ENVELOPE_BYTES) / 425e6
+        got = rm._timed_round(net, [0.0] * 256, [flow(net, 0, 4, 65536)], True, {},
+                              settings=rm.Settings("fair", "all", 1200, 1, layer=False))
+        self.assertAlmostEqual(got[4], wire, places=12)
+        case = rm.Case(4096, 256, 8, 8, bcast="vandegeijn", machine="bgp")
+        fair = rm.Settings("fair", "all", 1200, 1)
+        self.assertEqual(rm.scaled_time(case, (2,), settings=fair),
+                         rm.scaled_time(case, (2,), settings=dataclasses.replace(fair, overheads="smpi", layer=False)))
 
     def test_64k_blocking_between_neighbours(self):
         wire = (65536 + rm.ENVELOPE_BYTES) / 425e6
@@ -166,8 +180,7 @@ class Cli(unittest.TestCase):
     def test_rejects_bad_settings(self):
         base = ["-n", "4096", "-b", "256", "-p", "64"]
         for extra in (["--ring-merge", "0", "--bcast", "mpich"], ["--ring-merge", "4", "--bcast", "vandegeijn"],
-                      ["--eager-bytes", "-1"], ["--sharing", "maxmin"], ["-p", "0"],
-                      ["--machine", "bgp"]):  # the faithful default, dcmf, is not modelled yet
+                      ["--eager-bytes", "-1"], ["--sharing", "maxmin"], ["-p", "0"], ["--bcast", "rectangle"]):
             with self.assertRaises(SystemExit) as e:
                 rm.main(base + extra)
             self.assertEqual(e.exception.code, 2)
