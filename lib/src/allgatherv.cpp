@@ -163,8 +163,7 @@ class PureAllgatherv final : public Allgatherv {
  private:
   void require_idle(const char* call) const {
     topo_.require_comm_alive("allgatherv");
-    if (!request_.empty())
-      require(false, std::string("allgatherv ") + call + " while an exchange is in flight: call wait() first");
+    detail::require_idle(!request_.empty(), "allgatherv", call);
   }
 
   const Topology& topo_;
@@ -263,8 +262,7 @@ class HybridAllgatherv final : public Allgatherv {
 
   void require_idle(const char* call) const {
     topo_.require_comm_alive("allgatherv");
-    if (exchange_->in_flight())
-      require(false, std::string("allgatherv ") + call + " while an exchange is in flight: call wait() first");
+    detail::require_idle(exchange_->in_flight(), "allgatherv", call);
   }
   void land() { ring_.land(); }
 

@@ -53,7 +53,7 @@ class SlotRing {
   int slots() const { return ring_.slots(); }
   bool completed() const { return completed_; }
   void require_idle(const char* call) const {
-    if (in_flight_) require(false, std::string("bcast ") + call + " while a broadcast is in flight: call wait() first");
+    detail::require_idle(in_flight_, "bcast", call);
   }
   void require_in_flight(const char* call = "wait()") const {
     if (!in_flight_) require(false, std::string("bcast ") + call + " without a start()");

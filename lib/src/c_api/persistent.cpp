@@ -17,6 +17,7 @@
 #include "hympi/reduce.hpp"
 #include "hympi/topology.hpp"
 #include "options.hpp"
+#include "requests.hpp"
 
 namespace hympi::c_api {
 
@@ -199,9 +200,7 @@ int hympi_reduce_init(int64_t count, MPI_Datatype type, MPI_Op op, int root, MPI
 int hympi_start(hympi_request_t request) {
   return guarded([&] {
     require_handle(request, "hympi_start: request");
-    hympi::require(!request->active,
-                   "hympi_start: the request is active (started, not completed): complete it "
-                   "with hympi_wait or hympi_test first");
+    hympi::detail::require_idle(request->active, "hympi_start", "(request)");
     request->op->start();
     request->active = true;
   });

@@ -58,8 +58,7 @@ class PureReduction final : public ReductionEngine {
 
  private:
   void require_idle(const char* call) const {
-    require(!in_flight_, std::string(args_.root < 0 ? "allreduce " : "reduce ") + call +
-                             " while a start() is in flight: call wait() first");
+    detail::require_idle(in_flight_, args_.root < 0 ? "allreduce" : "reduce", call);
   }
 
   const Topology& topo_;
