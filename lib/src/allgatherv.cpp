@@ -2,7 +2,9 @@
 #include <cstring>
 #include <limits>
 
+#include "agreement.hpp"
 #include "bridges.hpp"
+#include "creates.hpp"
 #include "buffer_ring.hpp"
 #include "hympi/collectives.hpp"
 #include "hympi/error.hpp"
@@ -25,15 +27,12 @@ struct CountPlan {
   std::size_t bytes = 0;  // total * elem_size
 };
 
-// Collective. Every check runs on every rank (also what only leaders use later)
-// and all ranks agree before anything is allocated or sent. `policy_checks` adds
-// the checks of one policy.
-template <class PolicyChecks>
-CountPlan plan_counts(const Topology& topo, std::vector<std::int64_t> counts, std::size_t elem_size,
-                      PolicyChecks&& policy_checks) {
+// The counts' part of an agreement: one non-negative count per rank, each the
+// same on every rank (compared exactly, entry by entry).
+void agree_counts(detail::Agreement& agreement, const Topology& topo, const std::vector<std::int64_t>& counts) {
   const int p = topo.size();
-  topo.require_comm_alive("allgatherv set_counts()");
-  checked_together(topo.comm(), [&] {
+  agreement.check([&] {
+    topo.require_comm_alive("allgatherv");
     require(static_cast<int>(counts.size()) == p, "allgatherv needs one non-negative count per rank (" +
                                                       std::to_string(p) + " ranks), got " +
                                                       std::to_string(counts.size()) + " counts");
@@ -41,15 +40,23 @@ CountPlan plan_counts(const Topology& topo, std::vector<std::int64_t> counts, st
       require(counts[r] >= 0, "allgatherv needs one non-negative count per rank: count of rank " + std::to_string(r) +
                                   " is negative (" + std::to_string(counts[r]) + ")");
   });
-  // Counts must be identical everywhere: compared exactly with rank 0's.
-  std::vector<std::int64_t> reference(counts);
-  HYMPI_CHECK_MPI(MPI_Bcast(reference.data(), p, MPI_INT64_T, 0, topo.comm()));
-  checked_together(topo.comm(), [&] {
-    for (int r = 0; r < p; ++r)
-      require(counts[r] == reference[r], "allgatherv counts differ between ranks: rank " + std::to_string(topo.rank()) +
-                                             " has count " + std::to_string(counts[r]) + " for rank " +
-                                             std::to_string(r) + ", rank 0 has " + std::to_string(reference[r]));
-  });
+  for (int r = 0; r < p; ++r)
+    agreement.same("allgatherv count of rank " + std::to_string(r),
+                   static_cast<int>(counts.size()) == p ? counts[r] : 0);
+}
+
+// Collective. Every check runs on every rank (also what only leaders use later)
+// and all ranks agree before anything is allocated or sent: the counts in one
+// agreement round (set_counts; a create agreed them with its other arguments:
+// agreed_counts), then `policy_checks`, the checks of one policy and its allocation.
+template <class PolicyChecks>
+CountPlan plan_counts(const Topology& topo, std::vector<std::int64_t> counts, std::size_t elem_size,
+                      bool agreed_counts, PolicyChecks&& policy_checks) {
+  if (!agreed_counts) {
+    detail::Agreement agreement;
+    agree_counts(agreement, topo, counts);
+    agreement.run(topo.comm());
+  }
   CountPlan plan;
   checked_together(topo.comm(), [&] {
     plan.displs = displacements(counts);
@@ -124,7 +131,7 @@ class PureAllgatherv final : public Allgatherv {
     elem_size_ = elem_size;
     options_ = options;
     topology_owner_ = topo.keep_alive();
-    set_counts(std::move(counts));
+    apply_counts(std::move(counts), /*agreed=*/true);
   }
   void* slot() override { return data_.data() + displs_[topo_.rank()] * elem_size_; }
   const void* result() const override { return data_.data(); }
@@ -142,9 +149,12 @@ class PureAllgatherv final : public Allgatherv {
   void wait() override { request_.wait(); }
   void set_counts(std::vector<std::int64_t> counts) override {
     require_idle("set_counts()");
+    apply_counts(std::move(counts), /*agreed=*/false);
+  }
+  void apply_counts(std::vector<std::int64_t> counts, bool agreed) {
     std::vector<int> icounts, idispls;
     std::vector<std::byte> data;
-    CountPlan plan = plan_counts(topo_, std::move(counts), elem_size_, [&](const CountPlan& p) {
+    CountPlan plan = plan_counts(topo_, std::move(counts), elem_size_, agreed, [&](const CountPlan& p) {
       icounts = int_counts(p.counts, "allgatherv count");
       idispls = int_counts(p.displs, "allgatherv displacement");
       // Allocated inside the checks: out of memory fails on every rank. Never empty:
@@ -199,7 +209,7 @@ class HybridAllgatherv final : public Allgatherv {
     topology_owner_ = topo.keep_alive();
     sync_ = NodeSync::create(options.sync, topo, &buffer_);
     exchange_ = std::make_unique<detail::NodeExchange>(topo, *sync_, bridges_, options.progress_thread);
-    set_counts(std::move(counts));
+    apply_counts(std::move(counts), /*agreed=*/true);
   }
   void* slot() override { return half(ring_.phase()) + displs_[topo_.rank()] * elem_size_; }
   const void* result() const override { return half(ring_.front()); }
@@ -235,9 +245,12 @@ class HybridAllgatherv final : public Allgatherv {
   // rank), the window grown without releasing the old one; only then committed.
   void set_counts(std::vector<std::int64_t> counts) override {
     require_idle("set_counts()");
+    apply_counts(std::move(counts), /*agreed=*/false);
+  }
+  void apply_counts(std::vector<std::int64_t> counts, bool agreed) {
     std::vector<SlicePlan> slices;
     std::size_t half_bytes = 0;
-    CountPlan plan = plan_counts(topo_, std::move(counts), elem_size_, [&](const CountPlan& p) {
+    CountPlan plan = plan_counts(topo_, std::move(counts), elem_size_, agreed, [&](const CountPlan& p) {
       half_bytes = align(p.bytes);
       require(half_bytes >= p.bytes && half_bytes <= std::numeric_limits<std::size_t>::max() / 2,
               "allgatherv result of " + std::to_string(p.bytes) + " bytes overflows size_t", ErrorCode::out_of_memory);
@@ -342,14 +355,23 @@ class HybridAllgatherv final : public Allgatherv {
 
 }  // namespace
 
-std::unique_ptr<Allgatherv> Allgatherv::create(const Topology& topo, std::vector<std::int64_t> counts,
-                                               std::size_t elem_size, CollectiveOptions options) {
-  // Agreed before any rank refuses: a bad element size on one rank fails on every rank.
-  detail::check_exchange_options(topo, options, [&] { require(elem_size > 0, "allgatherv element size must be > 0"); },
-                                 {{"allgatherv element size", static_cast<std::int64_t>(elem_size)}});
+std::unique_ptr<Allgatherv> detail::create_allgatherv(const Topology& topo, std::vector<std::int64_t> counts,
+                                                     std::size_t elem_size, const CollectiveOptions& options,
+                                                     Agreement& agreement) {
+  agreement.options(options);
+  agreement.check([&] { require(elem_size > 0, "allgatherv element size must be > 0"); });
+  agreement.same("allgatherv element size", static_cast<std::int64_t>(elem_size));
+  agree_counts(agreement, topo, counts);
+  agreement.run(topo.comm());  // the one round: nothing collective before it
   if (options.policy == Policy::pure)
     return std::make_unique<PureAllgatherv>(topo, std::move(counts), elem_size, options);
   return std::make_unique<HybridAllgatherv>(topo, std::move(counts), elem_size, options);
+}
+
+std::unique_ptr<Allgatherv> Allgatherv::create(const Topology& topo, std::vector<std::int64_t> counts,
+                                               std::size_t elem_size, CollectiveOptions options) {
+  detail::Agreement agreement;
+  return detail::create_allgatherv(topo, std::move(counts), elem_size, options, agreement);
 }
 
 std::unique_ptr<Allgatherv> Allgatherv::create_allgather(const Topology& topo, std::int64_t count_per_rank,

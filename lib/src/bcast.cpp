@@ -7,7 +7,9 @@
 #include <utility>
 #include <vector>
 
+#include "agreement.hpp"
 #include "bridges.hpp"
+#include "creates.hpp"
 #include "buffer_ring.hpp"
 #include "hympi/collectives.hpp"
 #include "hympi/error.hpp"
@@ -290,56 +292,62 @@ class FixedBcast final : public PersistentCollective {
   bool is_root_;
 };
 
-// Both creates: `more_checks` and `more_values` (create_fixed's root and count)
-// join the capacity and option checks in one agreement, so every argument is
-// agreed once per creation.
+// Both creates: `agreement` holds the caller's checks and values (create_fixed's
+// root and count, a C init's), joined by the capacity and option checks in one
+// round, so every argument is agreed once per creation.
 std::unique_ptr<Bcast> create_agreed(const Topology& topo, std::int64_t capacity, std::size_t elem_size,
-                                     const CollectiveOptions& options, const std::function<void()>& more_checks,
-                                     std::vector<detail::Agreed> more_values) {
+                                     const CollectiveOptions& options, detail::Agreement& agreement) {
   // Every size the ring needs (3 slots at most, each rounded up to 64 bytes) must fit size_t.
   const auto limit = static_cast<std::uint64_t>(std::numeric_limits<std::size_t>::max() / 4 - 64);
+  agreement.options(options);
+  agreement.check([&] {
+    topo.require_comm_alive("collective creation");
+    require(capacity >= 0 && elem_size > 0,
+            "bcast capacity must be >= 0 and element size > 0 (got capacity " + std::to_string(capacity) + ")");
+    require(static_cast<std::uint64_t>(capacity) <= limit / elem_size,
+            "bcast capacity " + std::to_string(capacity) + " x element size " + std::to_string(elem_size) +
+                " bytes overflows size_t",
+            ErrorCode::out_of_memory);
+  });
   // One node copy serves ranks that may size their panels differently: the
   // window layout must be the same on every rank, so the largest capacity wins.
-  std::vector<detail::Agreed> values = std::move(more_values);
-  const std::size_t capacity_at = values.size();
-  values.push_back({"bcast capacity", capacity, /*largest_wins=*/true});
-  values.push_back({"bcast element size", static_cast<std::int64_t>(elem_size)});
-  capacity = detail::check_exchange_options(
-      topo, options,
-      [&] {
-        if (more_checks) more_checks();
-        require(capacity >= 0 && elem_size > 0,
-                "bcast capacity must be >= 0 and element size > 0 (got capacity " + std::to_string(capacity) + ")");
-        require(static_cast<std::uint64_t>(capacity) <= limit / elem_size,
-                "bcast capacity " + std::to_string(capacity) + " x element size " + std::to_string(elem_size) +
-                    " bytes overflows size_t",
-                ErrorCode::out_of_memory);
-      },
-      std::move(values))[capacity_at];
+  const std::size_t capacity_at = agreement.largest("bcast capacity", capacity);
+  agreement.same("bcast element size", static_cast<std::int64_t>(elem_size));
+  agreement.run(topo.comm());
+  capacity = agreement.agreed(capacity_at);
   if (options.policy == Policy::pure) return std::make_unique<PureBcast>(topo, capacity, elem_size, options);
   return std::make_unique<HybridBcast>(topo, capacity, elem_size, options);
 }
 
 }  // namespace
 
+std::unique_ptr<PersistentCollective> detail::create_fixed_bcast(const Topology& topo, int root, std::int64_t count,
+                                                                 std::size_t elem_size,
+                                                                 const CollectiveOptions& options,
+                                                                 Agreement& agreement) {
+  // Root and count agreed at creation: a mismatch is the same error on every rank
+  // here, not a hang in a later start().
+  agreement.check([&] {
+    require(root >= 0 && root < topo.size(),
+            "bcast root " + std::to_string(root) + " is outside [0, " + std::to_string(topo.size()) + ")");
+    require(count >= 0, "bcast count must be >= 0, got " + std::to_string(count));
+  });
+  agreement.same("bcast root", root);
+  agreement.same("bcast count", count);
+  auto impl = create_agreed(topo, count, elem_size, options, agreement);
+  return std::make_unique<FixedBcast>(std::move(impl), root, count, topo.rank() == root);
+}
+
 std::unique_ptr<Bcast> Bcast::create(const Topology& topo, std::int64_t capacity, std::size_t elem_size,
                                      CollectiveOptions options) {
-  return create_agreed(topo, capacity, elem_size, options, {}, {});
+  detail::Agreement agreement;
+  return create_agreed(topo, capacity, elem_size, options, agreement);
 }
 
 std::unique_ptr<PersistentCollective> Bcast::create_fixed(const Topology& topo, int root, std::int64_t count,
                                                           std::size_t elem_size, CollectiveOptions options) {
-  // Root and count agreed at creation: a mismatch is the same error on every rank
-  // here, not a hang in a later start().
-  auto impl = create_agreed(
-      topo, count, elem_size, options,
-      [&] {
-        require(root >= 0 && root < topo.size(),
-                "bcast root " + std::to_string(root) + " is outside [0, " + std::to_string(topo.size()) + ")");
-        require(count >= 0, "bcast count must be >= 0, got " + std::to_string(count));
-      },
-      {{"bcast root", root}, {"bcast count", count}});
-  return std::make_unique<FixedBcast>(std::move(impl), root, count, topo.rank() == root);
+  detail::Agreement agreement;
+  return detail::create_fixed_bcast(topo, root, count, elem_size, options, agreement);
 }
 
 }  // namespace hympi
