@@ -94,6 +94,14 @@ class RingBcast : public Bcast {
     topology_owner_ = topo.keep_alive();
   }
 
+ public:
+  // run()/start() without the root and count checks: for callers that checked
+  // them once (a fixed broadcast, at creation). The communicator and the
+  // in-flight guard are still checked.
+  virtual void run_checked(int root, std::int64_t count, const void* root_data) = 0;
+  virtual void start_checked(int root, std::int64_t count, const void* root_data) = 0;
+
+ protected:
   const Topology& topo_;
   detail::OwnedType type_;
   SlotRing ring_;
@@ -113,6 +121,10 @@ class PureBcast final : public RingBcast {
   }
   void run(int root, std::int64_t count, const void* root_data) override {
     check_call(topo_, root, count, capacity_);
+    run_checked(root, count, root_data);
+  }
+  void run_checked(int root, std::int64_t count, const void* root_data) override {
+    topo_.require_comm_alive("bcast");
     ring_.require_idle("run()");
     HYMPI_CHECK_MPI(MPI_Bcast(source(root, root_data), detail::to_int_count(count, "bcast count"), type_.get(), root,
                               topo_.comm()));
@@ -120,6 +132,10 @@ class PureBcast final : public RingBcast {
   }
   void start(int root, std::int64_t count, const void* root_data) override {
     check_call(topo_, root, count, capacity_);
+    start_checked(root, count, root_data);
+  }
+  void start_checked(int root, std::int64_t count, const void* root_data) override {
+    topo_.require_comm_alive("bcast");
     ring_.begin();
     HYMPI_CHECK_MPI(MPI_Ibcast(source(root, root_data), detail::to_int_count(count, "bcast count"), type_.get(), root,
                                topo_.comm(), request_.add()));
@@ -184,6 +200,10 @@ class HybridBcast final : public RingBcast {
   const void* result() const override { return slot(ring_.front()); }
   void run(int root, std::int64_t count, const void* root_data) override {
     check_call(topo_, root, count, capacity_);
+    run_checked(root, count, root_data);
+  }
+  void run_checked(int root, std::int64_t count, const void* root_data) override {
+    topo_.require_comm_alive("bcast");
     ring_.require_idle("run()");
     copy_in(root, count, root_data);
     if (slices_for(count) > 1) {
@@ -207,6 +227,10 @@ class HybridBcast final : public RingBcast {
   // as soon as the node is there (at once if it already is).
   void start(int root, std::int64_t count, const void* root_data) override {
     check_call(topo_, root, count, capacity_);
+    start_checked(root, count, root_data);
+  }
+  void start_checked(int root, std::int64_t count, const void* root_data) override {
+    topo_.require_comm_alive("bcast");
     ring_.begin();
     copy_in(root, count, root_data);
     exchange_->start(slice_broadcast(root, count));
@@ -275,18 +299,19 @@ class HybridBcast final : public RingBcast {
 // creation (as MPI_Bcast_init), so that it has the other collectives' request model.
 class FixedBcast final : public PersistentCollective {
  public:
-  FixedBcast(std::unique_ptr<Bcast> impl, int root, std::int64_t count, bool is_root)
+  FixedBcast(std::unique_ptr<RingBcast> impl, int root, std::int64_t count, bool is_root)
       : impl_(std::move(impl)), root_(root), count_(count), is_root_(is_root) {}
   void* slot() override { return is_root_ ? impl_->buffer() : nullptr; }
   const void* result() const override { return impl_->result(); }
-  void run() override { impl_->run(root_, count_); }
-  void start() override { impl_->start(root_, count_); }
+  // Root and count were checked and agreed at creation: a call pays no range checks.
+  void run() override { impl_->run_checked(root_, count_, nullptr); }
+  void start() override { impl_->start_checked(root_, count_, nullptr); }
   bool test() override { return impl_->test(); }
   void wait() override { impl_->wait(); }
   std::size_t bytes_per_node() const override { return impl_->bytes_per_node(); }
 
  private:
-  std::unique_ptr<Bcast> impl_;
+  std::unique_ptr<RingBcast> impl_;
   int root_;
   std::int64_t count_;
   bool is_root_;
@@ -295,7 +320,7 @@ class FixedBcast final : public PersistentCollective {
 // Both creates: `agreement` holds the caller's checks and values (create_fixed's
 // root and count, a C init's), joined by the capacity and option checks in one
 // round, so every argument is agreed once per creation.
-std::unique_ptr<Bcast> create_agreed(const Topology& topo, std::int64_t capacity, std::size_t elem_size,
+std::unique_ptr<RingBcast> create_agreed(const Topology& topo, std::int64_t capacity, std::size_t elem_size,
                                      const CollectiveOptions& options, detail::Agreement& agreement) {
   // Every size the ring needs (3 slots at most, each rounded up to 64 bytes) must fit size_t.
   const auto limit = static_cast<std::uint64_t>(std::numeric_limits<std::size_t>::max() / 4 - 64);
@@ -331,6 +356,7 @@ std::unique_ptr<PersistentCollective> detail::create_fixed_bcast(const Topology&
     require(root >= 0 && root < topo.size(),
             "bcast root " + std::to_string(root) + " is outside [0, " + std::to_string(topo.size()) + ")");
     require(count >= 0, "bcast count must be >= 0, got " + std::to_string(count));
+    detail::to_int_count(count, "bcast count");  // each call's MPI count, checked once here
   });
   agreement.same("bcast root", root);
   agreement.same("bcast count", count);
