@@ -1,6 +1,7 @@
 #include "plain_mpi.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 
 #include "reduce_types.hpp"
@@ -25,10 +26,18 @@ void PlainMpi::resize(std::int64_t bytes) {
     displs_.resize(p);
     for (int r = 0; r < p; ++r) displs_[r] = r * count_;
     recv_.assign(static_cast<std::size_t>(bytes) * p, 1);
+    contribution_ = recv_.data() + static_cast<std::size_t>(bytes) * topo_.rank();
   } else {
     send_.assign(static_cast<std::size_t>(bytes), 1);
     recv_.assign(static_cast<std::size_t>(bytes), 0);
+    const bool contributes = op_ != "bcast" || topo_.rank() == options_.root;
+    contribution_ = contributes ? send_.data() : nullptr;
   }
+  source_.assign(contribution_ ? static_cast<std::size_t>(bytes) : 0, 2);
+}
+
+void PlainMpi::write() {
+  if (contribution_ && !source_.empty()) std::memcpy(contribution_, source_.data(), source_.size());
 }
 
 void PlainMpi::run() {
@@ -70,7 +79,8 @@ Comparison compare_with_mpi(Operation& op, PlainMpi& mpi, const Topology& topo, 
     MPI_Barrier(comm);
   };
   for (int it = 0; it < warmup + iterations; ++it) {
-    op.write();  // untimed, as OSU mode's measure()
+    op.write();  // untimed, as OSU mode's measure(); the same for the MPI call
+    mpi.write();
     const bool keep = it >= warmup;
     if (it % 2 == 0) {
       timed([&] { op.exchange(); }, ours, keep);

@@ -21,6 +21,10 @@ class PlainMpi {
   PlainMpi(std::string op, const BenchOptions& options, const Topology& topo);
   // `bytes` per rank (whole elements of --type for the reductions).
   void resize(std::int64_t bytes);
+  // Writes this rank's contribution, as Operation::write() does for the variant
+  // (the root's message, this rank's part, the send vector): the caches start
+  // each call in the same state for both.
+  void write();
   void run();
 
  private:
@@ -31,7 +35,8 @@ class PlainMpi {
   MPI_Op mpi_op_ = MPI_OP_NULL;
   int count_ = 0;
   std::vector<int> counts_, displs_;
-  std::vector<unsigned char> send_, recv_;
+  std::vector<unsigned char> send_, recv_, source_;
+  unsigned char* contribution_ = nullptr;
 };
 
 struct Comparison {
