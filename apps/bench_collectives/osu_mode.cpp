@@ -8,6 +8,7 @@
 
 #include "measure.hpp"
 #include "operation.hpp"
+#include "plain_mpi.hpp"
 #include "reduce_types.hpp"
 
 namespace hympi::bench {
@@ -62,11 +63,15 @@ void add_osu_options(CLI::App& app, OsuOptions& osu) {
                  "OSU mode: [MIN:]MAX message size in bytes per rank (default 1:1048576; 'MIN:' keeps the default "
                  "MAX)");
   app.add_flag("-f,--full", osu.full, "OSU mode: also print min and max latency and iterations");
+  app.add_flag("--vs-mpi", osu.vs_mpi,
+               "OSU mode: also time the MPI call the pure policy makes (in-place MPI_Allgatherv, MPI_Bcast, "
+               "MPI_Allreduce, MPI_Reduce), alternating with the variant iteration by iteration, and print both "
+               "per-rank medians and their ratio (variant / MPI): the wrapper's cost");
 }
 
 std::string check_osu_options(OsuOptions& osu, const BenchOptions& o, const CLI::App& app) {
   if (!osu.enabled) {
-    if (app.count("-m") || app.count("-f")) return "-m and -f belong to OSU mode: add --osu";
+    if (app.count("-m") || app.count("-f") || osu.vs_mpi) return "-m, -f and --vs-mpi belong to OSU mode: add --osu";
     return "";
   }
   if (app.count("-m"))
@@ -84,6 +89,10 @@ std::string check_osu_options(OsuOptions& osu, const BenchOptions& o, const CLI:
 }
 
 namespace {
+// --vs-mpi's columns (plain_mpi.hpp).
+void print_vs_mpi_header() { std::printf("%18s%18s%10s", "Median(us)", "MPI Median(us)", "Ratio"); }
+void print_vs_mpi_row(const Comparison& c) { std::printf("%18.3f%18.3f%10.3f", c.hympi_us, c.mpi_us, c.ratio()); }
+
 const char* osu_title(const std::string& op) {
   if (op == "bcast") return "Broadcast";
   if (op == "allreduce") return "Allreduce";
@@ -108,9 +117,11 @@ int run_osu_mode(const OsuOptions& osu, const BenchOptions& o, const Topology& t
     std::printf("%-10s%18s", "# Size", "Avg Latency(us)");
     if (osu.full) std::printf("%18s%18s%12s", "Min Latency(us)", "Max Latency(us)", "Iterations");
     if (o.validate) std::printf("%12s", "Validation");
+    if (osu.vs_mpi) print_vs_mpi_header();
     std::printf("\n");
     std::fflush(stdout);
   }
+  PlainMpi mpi(osu.op, o, topo);
   std::int64_t failures = 0;
   for (std::int64_t size = osu.min_bytes; size <= osu.max_bytes; size *= 2) {
     const std::int64_t bytes = size / element * element;  // whole elements; none: skipped
@@ -122,10 +133,16 @@ int run_osu_mode(const OsuOptions& osu, const BenchOptions& o, const Topology& t
     // The default mode's loop with OSU's method: only the collective is timed.
     const Measurement row = measure(op, topo, iterations, warmup, o.validate, /*timed_write=*/false);
     failures += row.errors;
+    Comparison vs;
+    if (osu.vs_mpi) {
+      mpi.resize(bytes);
+      vs = compare_with_mpi(op, mpi, topo, iterations, warmup);
+    }
     if (!root_prints) continue;
     std::printf("%-10lld%18.2f", static_cast<long long>(bytes), row.avg_us);
     if (osu.full) std::printf("%18.2f%18.2f%12d", row.min_us, row.max_us, row.iterations);
     if (o.validate) std::printf("%12s", row.errors ? "Fail" : "Pass");
+    if (osu.vs_mpi) print_vs_mpi_row(vs);
     std::printf("\n");
     std::fflush(stdout);
   }

@@ -2,7 +2,9 @@
 #include <cstring>
 #include <limits>
 
+#include "agreement.hpp"
 #include "bridges.hpp"
+#include "creates.hpp"
 #include "buffer_ring.hpp"
 #include "hympi/collectives.hpp"
 #include "hympi/error.hpp"
@@ -18,6 +20,7 @@ namespace hympi {
 
 namespace {
 
+using detail::agree_counts;
 using detail::CountPlan;
 using detail::plan_counts;
 
@@ -80,7 +83,7 @@ class PureAllgatherv final : public Allgatherv {
     elem_size_ = elem_size;
     options_ = options;
     topology_owner_ = topo.keep_alive();
-    set_counts(std::move(counts));
+    apply_counts(std::move(counts), /*agreed=*/true);
   }
   void* slot() override { return data_.data() + displs_[topo_.rank()] * elem_size_; }
   const void* result() const override { return data_.data(); }
@@ -98,9 +101,12 @@ class PureAllgatherv final : public Allgatherv {
   void wait() override { request_.wait(); }
   void set_counts(std::vector<std::int64_t> counts) override {
     require_idle("set_counts()");
+    apply_counts(std::move(counts), /*agreed=*/false);
+  }
+  void apply_counts(std::vector<std::int64_t> counts, bool agreed) {
     std::vector<int> icounts, idispls;
     std::vector<std::byte> data;
-    CountPlan plan = plan_counts(topo_, std::move(counts), elem_size_, [&](const CountPlan& p) {
+    CountPlan plan = plan_counts(topo_, std::move(counts), elem_size_, agreed, [&](const CountPlan& p) {
       icounts = int_counts(p.counts, "allgatherv count");
       idispls = int_counts(p.displs, "allgatherv displacement");
       // Allocated inside the checks: out of memory fails on every rank. Never empty:
@@ -119,8 +125,7 @@ class PureAllgatherv final : public Allgatherv {
  private:
   void require_idle(const char* call) const {
     topo_.require_comm_alive("allgatherv");
-    if (!request_.empty())
-      require(false, std::string("allgatherv ") + call + " while an exchange is in flight: call wait() first");
+    detail::require_idle(!request_.empty(), "allgatherv", call);
   }
 
   const Topology& topo_;
@@ -156,7 +161,7 @@ class HybridAllgatherv final : public Allgatherv {
     topology_owner_ = topo.keep_alive();
     sync_ = NodeSync::create(options.sync, topo, &buffer_);
     exchange_ = std::make_unique<detail::NodeExchange>(topo, *sync_, bridges_, options.progress_thread);
-    set_counts(std::move(counts));
+    apply_counts(std::move(counts), /*agreed=*/true);
   }
   void* slot() override { return half(ring_.phase()) + displs_[topo_.rank()] * elem_size_; }
   const void* result() const override { return half(ring_.front()); }
@@ -192,9 +197,12 @@ class HybridAllgatherv final : public Allgatherv {
   // rank), the window grown without releasing the old one; only then committed.
   void set_counts(std::vector<std::int64_t> counts) override {
     require_idle("set_counts()");
+    apply_counts(std::move(counts), /*agreed=*/false);
+  }
+  void apply_counts(std::vector<std::int64_t> counts, bool agreed) {
     std::vector<SlicePlan> slices;
     std::size_t half_bytes = 0;
-    CountPlan plan = plan_counts(topo_, std::move(counts), elem_size_, [&](const CountPlan& p) {
+    CountPlan plan = plan_counts(topo_, std::move(counts), elem_size_, agreed, [&](const CountPlan& p) {
       half_bytes = align(p.bytes);
       require(half_bytes >= p.bytes && half_bytes <= std::numeric_limits<std::size_t>::max() / 2,
               "allgatherv result of " + std::to_string(p.bytes) + " bytes overflows size_t", ErrorCode::out_of_memory);
@@ -219,8 +227,7 @@ class HybridAllgatherv final : public Allgatherv {
 
   void require_idle(const char* call) const {
     topo_.require_comm_alive("allgatherv");
-    if (exchange_->in_flight())
-      require(false, std::string("allgatherv ") + call + " while an exchange is in flight: call wait() first");
+    detail::require_idle(exchange_->in_flight(), "allgatherv", call);
   }
   void land() { ring_.land(); }
 
@@ -300,19 +307,28 @@ class HybridAllgatherv final : public Allgatherv {
 
 }  // namespace
 
-std::unique_ptr<Allgatherv> Allgatherv::create(const Topology& topo, std::vector<std::int64_t> counts,
-                                               std::size_t elem_size, CollectiveOptions options) {
-  // Agreed before any rank refuses: a bad element size on one rank fails on every rank.
-  detail::check_exchange_options(topo, options, [&] { require(elem_size > 0, "allgatherv element size must be > 0"); },
-                                 {{"allgatherv element size", static_cast<std::int64_t>(elem_size)}});
+std::unique_ptr<Allgatherv> detail::create_allgatherv(const Topology& topo, std::vector<std::int64_t> counts,
+                                                     std::size_t elem_size, const CollectiveOptions& options,
+                                                     Agreement& agreement) {
+  agreement.options(options);
+  agreement.check([&] { require(elem_size > 0, "allgatherv element size must be > 0"); });
+  agreement.same("allgatherv element size", static_cast<std::int64_t>(elem_size));
+  agree_counts(agreement, topo, counts);
+  agreement.run(topo.comm());  // the one round: nothing collective before it
   if (options.groups != 1) {  // agreed: every rank takes the same path
-    const auto counted = plan_counts(topo, counts, elem_size, [](const CountPlan&) {});
+    const auto counted = plan_counts(topo, counts, elem_size, /*agreed_counts=*/true, [](const CountPlan&) {});
     if (!detail::is_flat(topo, options, detail::grouped_plan(topo, options, static_cast<std::int64_t>(counted.bytes))))
       return detail::make_grouped_allgatherv(topo, std::move(counts), elem_size, options);
   }
   if (options.policy == Policy::pure)
     return std::make_unique<PureAllgatherv>(topo, std::move(counts), elem_size, options);
   return std::make_unique<HybridAllgatherv>(topo, std::move(counts), elem_size, options);
+}
+
+std::unique_ptr<Allgatherv> Allgatherv::create(const Topology& topo, std::vector<std::int64_t> counts,
+                                               std::size_t elem_size, CollectiveOptions options) {
+  detail::Agreement agreement;
+  return detail::create_allgatherv(topo, std::move(counts), elem_size, options, agreement);
 }
 
 std::unique_ptr<Allgatherv> Allgatherv::create_allgather(const Topology& topo, std::int64_t count_per_rank,

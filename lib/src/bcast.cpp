@@ -7,7 +7,9 @@
 #include <utility>
 #include <vector>
 
+#include "agreement.hpp"
 #include "bridges.hpp"
+#include "creates.hpp"
 #include "buffer_ring.hpp"
 #include "hympi/collectives.hpp"
 #include "hympi/error.hpp"
@@ -54,7 +56,7 @@ class SlotRing {
   int slots() const { return ring_.slots(); }
   bool completed() const { return completed_; }
   void require_idle(const char* call) const {
-    if (in_flight_) require(false, std::string("bcast ") + call + " while a broadcast is in flight: call wait() first");
+    detail::require_idle(in_flight_, "bcast", call);
   }
   void require_in_flight(const char* call = "wait()") const {
     if (!in_flight_) require(false, std::string("bcast ") + call + " without a start()");
@@ -93,6 +95,14 @@ class RingBcast : public Bcast {
     topology_owner_ = topo.keep_alive();
   }
 
+ public:
+  // run()/start() without the root and count checks: for callers that checked
+  // them once (a fixed broadcast, at creation). The communicator and the
+  // in-flight guard are still checked.
+  virtual void run_checked(int root, std::int64_t count, const void* root_data) = 0;
+  virtual void start_checked(int root, std::int64_t count, const void* root_data) = 0;
+
+ protected:
   const Topology& topo_;
   detail::OwnedType type_;
   SlotRing ring_;
@@ -112,6 +122,10 @@ class PureBcast final : public RingBcast {
   }
   void run(int root, std::int64_t count, const void* root_data) override {
     check_call(topo_, root, count, capacity_);
+    run_checked(root, count, root_data);
+  }
+  void run_checked(int root, std::int64_t count, const void* root_data) override {
+    topo_.require_comm_alive("bcast");
     ring_.require_idle("run()");
     HYMPI_CHECK_MPI(MPI_Bcast(source(root, root_data), detail::to_int_count(count, "bcast count"), type_.get(), root,
                               topo_.comm()));
@@ -119,6 +133,10 @@ class PureBcast final : public RingBcast {
   }
   void start(int root, std::int64_t count, const void* root_data) override {
     check_call(topo_, root, count, capacity_);
+    start_checked(root, count, root_data);
+  }
+  void start_checked(int root, std::int64_t count, const void* root_data) override {
+    topo_.require_comm_alive("bcast");
     ring_.begin();
     HYMPI_CHECK_MPI(MPI_Ibcast(source(root, root_data), detail::to_int_count(count, "bcast count"), type_.get(), root,
                                topo_.comm(), request_.add()));
@@ -183,6 +201,10 @@ class HybridBcast final : public RingBcast {
   const void* result() const override { return slot(ring_.front()); }
   void run(int root, std::int64_t count, const void* root_data) override {
     check_call(topo_, root, count, capacity_);
+    run_checked(root, count, root_data);
+  }
+  void run_checked(int root, std::int64_t count, const void* root_data) override {
+    topo_.require_comm_alive("bcast");
     ring_.require_idle("run()");
     copy_in(root, count, root_data);
     if (slices_for(count) > 1) {
@@ -206,6 +228,10 @@ class HybridBcast final : public RingBcast {
   // as soon as the node is there (at once if it already is).
   void start(int root, std::int64_t count, const void* root_data) override {
     check_call(topo_, root, count, capacity_);
+    start_checked(root, count, root_data);
+  }
+  void start_checked(int root, std::int64_t count, const void* root_data) override {
+    topo_.require_comm_alive("bcast");
     ring_.begin();
     copy_in(root, count, root_data);
     exchange_->start(slice_broadcast(root, count));
@@ -274,91 +300,94 @@ class HybridBcast final : public RingBcast {
 // creation (as MPI_Bcast_init), so that it has the other collectives' request model.
 class FixedBcast final : public PersistentCollective {
  public:
-  FixedBcast(std::unique_ptr<Bcast> impl, int root, std::int64_t count, bool is_root)
+  FixedBcast(std::unique_ptr<RingBcast> impl, int root, std::int64_t count, bool is_root)
       : impl_(std::move(impl)), root_(root), count_(count), is_root_(is_root) {}
   void* slot() override { return is_root_ ? impl_->buffer() : nullptr; }
   const void* result() const override { return impl_->result(); }
-  void run() override { impl_->run(root_, count_); }
-  void start() override { impl_->start(root_, count_); }
+  // Root and count were checked and agreed at creation: a call pays no range checks.
+  void run() override { impl_->run_checked(root_, count_, nullptr); }
+  void start() override { impl_->start_checked(root_, count_, nullptr); }
   bool test() override { return impl_->test(); }
   void wait() override { impl_->wait(); }
   std::size_t bytes_per_node() const override { return impl_->bytes_per_node(); }
 
  private:
-  std::unique_ptr<Bcast> impl_;
+  std::unique_ptr<RingBcast> impl_;
   int root_;
   std::int64_t count_;
   bool is_root_;
 };
 
-// Both creates: `more_checks` and `more_values` (create_fixed's root and count)
-// join the capacity and option checks in one agreement, so every argument is
-// agreed once per creation. Returns the agreed capacity (the largest).
-std::int64_t agree_bcast(const Topology& topo, std::int64_t capacity, std::size_t elem_size,
-                         const CollectiveOptions& options, const std::function<void()>& more_checks,
-                         std::vector<detail::Agreed> more_values) {
+// Both creates: `agreement` holds the caller's checks and values (create_fixed's
+// root and count, a C init's), joined by the capacity and option checks in one
+// round, so every argument is agreed once per creation.
+std::unique_ptr<RingBcast> create_agreed(const Topology& topo, std::int64_t capacity, std::size_t elem_size,
+                                     const CollectiveOptions& options, detail::Agreement& agreement) {
   // Every size the ring needs (3 slots at most, each rounded up to 64 bytes) must fit size_t.
   const auto limit = static_cast<std::uint64_t>(std::numeric_limits<std::size_t>::max() / 4 - 64);
+  agreement.options(options);
+  agreement.check([&] {
+    topo.require_comm_alive("collective creation");
+    require(capacity >= 0 && elem_size > 0,
+            "bcast capacity must be >= 0 and element size > 0 (got capacity " + std::to_string(capacity) + ")");
+    require(static_cast<std::uint64_t>(capacity) <= limit / elem_size,
+            "bcast capacity " + std::to_string(capacity) + " x element size " + std::to_string(elem_size) +
+                " bytes overflows size_t",
+            ErrorCode::out_of_memory);
+  });
   // One node copy serves ranks that may size their panels differently: the
   // window layout must be the same on every rank, so the largest capacity wins.
-  std::vector<detail::Agreed> values = std::move(more_values);
-  const std::size_t capacity_at = values.size();
-  values.push_back({"bcast capacity", capacity, /*largest_wins=*/true});
-  values.push_back({"bcast element size", static_cast<std::int64_t>(elem_size)});
-  return detail::check_exchange_options(
-      topo, options,
-      [&] {
-        if (more_checks) more_checks();
-        require(capacity >= 0 && elem_size > 0,
-                "bcast capacity must be >= 0 and element size > 0 (got capacity " + std::to_string(capacity) + ")");
-        require(static_cast<std::uint64_t>(capacity) <= limit / elem_size,
-                "bcast capacity " + std::to_string(capacity) + " x element size " + std::to_string(elem_size) +
-                    " bytes overflows size_t",
-                ErrorCode::out_of_memory);
-      },
-      std::move(values))[capacity_at];
-}
-
-std::unique_ptr<Bcast> make_bcast(const Topology& topo, std::int64_t capacity, std::size_t elem_size,
-                                  const CollectiveOptions& options) {
+  const std::size_t capacity_at = agreement.largest("bcast capacity", capacity);
+  agreement.same("bcast element size", static_cast<std::int64_t>(elem_size));
+  agreement.run(topo.comm());
+  capacity = agreement.agreed(capacity_at);
   if (options.policy == Policy::pure) return std::make_unique<PureBcast>(topo, capacity, elem_size, options);
   return std::make_unique<HybridBcast>(topo, capacity, elem_size, options);
 }
 
 }  // namespace
 
+std::unique_ptr<PersistentCollective> detail::create_fixed_bcast(const Topology& topo, int root, std::int64_t count,
+                                                                 std::size_t elem_size,
+                                                                 const CollectiveOptions& options,
+                                                                 Agreement& agreement) {
+  // Root and count agreed at creation: a mismatch is the same error on every rank
+  // here, not a hang in a later start().
+  agreement.check([&] {
+    require(root >= 0 && root < topo.size(),
+            "bcast root " + std::to_string(root) + " is outside [0, " + std::to_string(topo.size()) + ")");
+    require(count >= 0, "bcast count must be >= 0, got " + std::to_string(count));
+    detail::to_int_count(count, "bcast count");  // each call's MPI count, checked once here
+  });
+  agreement.same("bcast root", root);
+  agreement.same("bcast count", count);
+  if (options.groups != 1) {  // agreed first: every rank then takes the same path
+    agreement.options(options);
+    agreement.run(topo.comm());
+    const auto plan = detail::grouped_plan(topo, options, count * static_cast<std::int64_t>(elem_size));
+    if (!detail::is_flat(topo, options, plan)) return detail::make_grouped_bcast(topo, root, count, elem_size, options, plan);
+    detail::Agreement flat;  // the flat path's own checks (capacity, allocation) in a round of its own
+    auto impl = create_agreed(topo, count, elem_size, options, flat);
+    return std::make_unique<FixedBcast>(std::move(impl), root, count, topo.rank() == root);
+  }
+  auto impl = create_agreed(topo, count, elem_size, options, agreement);
+  return std::make_unique<FixedBcast>(std::move(impl), root, count, topo.rank() == root);
+}
+
 std::unique_ptr<Bcast> Bcast::create(const Topology& topo, std::int64_t capacity, std::size_t elem_size,
                                      CollectiveOptions options) {
-  const std::int64_t agreed = agree_bcast(
-      topo, capacity, elem_size, options,
-      [&] {
-        require(options.groups == 1,
-                "bcast: groups = " + std::to_string(options.groups) +
-                    " needs the root and count fixed at creation (Bcast::create_fixed, hympi_bcast_init)");
-      },
-      {});
-  return make_bcast(topo, agreed, elem_size, options);
+  detail::Agreement agreement;
+  agreement.check([&] {
+    require(options.groups == 1, "bcast: groups = " + std::to_string(options.groups) +
+                                     " needs the root and count fixed at creation (Bcast::create_fixed, hympi_bcast_init)");
+  });
+  return create_agreed(topo, capacity, elem_size, options, agreement);
 }
 
 std::unique_ptr<PersistentCollective> Bcast::create_fixed(const Topology& topo, int root, std::int64_t count,
                                                           std::size_t elem_size, CollectiveOptions options) {
-  // Root and count agreed at creation: a mismatch is the same error on every rank
-  // here, not a hang in a later start().
-  agree_bcast(
-      topo, count, elem_size, options,
-      [&] {
-        require(root >= 0 && root < topo.size(),
-                "bcast root " + std::to_string(root) + " is outside [0, " + std::to_string(topo.size()) + ")");
-        require(count >= 0, "bcast count must be >= 0, got " + std::to_string(count));
-      },
-      {{"bcast root", root}, {"bcast count", count}});
-  if (options.groups != 1) {  // the arguments are agreed: every rank takes the same path
-    const auto plan = detail::grouped_plan(topo, options, count * static_cast<std::int64_t>(elem_size));
-    if (!detail::is_flat(topo, options, plan))
-      return detail::make_grouped_bcast(topo, root, count, elem_size, options, plan);
-  }
-  auto impl = make_bcast(topo, count, elem_size, options);
-  return std::make_unique<FixedBcast>(std::move(impl), root, count, topo.rank() == root);
+  detail::Agreement agreement;
+  return detail::create_fixed_bcast(topo, root, count, elem_size, options, agreement);
 }
 
 }  // namespace hympi

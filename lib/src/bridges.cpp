@@ -6,7 +6,6 @@
 #include "comm_from_ranks.hpp"
 #include "hympi/error.hpp"
 #include "hympi/topology.hpp"
-#include "options.hpp"
 
 namespace hympi::detail {
 
@@ -15,43 +14,6 @@ bool progress_thread_available(const CollectiveOptions& options) {
   int provided = MPI_THREAD_SINGLE;
   HYMPI_CHECK_MPI(MPI_Query_thread(&provided));
   return provided == MPI_THREAD_MULTIPLE;
-}
-
-std::vector<std::int64_t> require_same(MPI_Comm comm, const std::vector<Agreed>& values) {
-  const std::size_t n = values.size();
-  std::vector<std::int64_t> mine(2 * n), extremes(2 * n);
-  for (std::size_t i = 0; i < n; ++i) {
-    mine[i] = values[i].value;
-    mine[n + i] = -values[i].value;  // INT64_MIN never occurs: values are sizes, counts and flags
-  }
-  HYMPI_CHECK_MPI(MPI_Allreduce(mine.data(), extremes.data(), static_cast<int>(2 * n), MPI_INT64_T, MPI_MAX, comm));
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::int64_t highest = extremes[i], lowest = -extremes[n + i];
-    require(lowest == highest || values[i].largest_wins,
-            values[i].what + " differs between ranks (" + std::to_string(lowest) + " and " + std::to_string(highest) +
-                "); every rank must pass the same value");
-  }
-  extremes.resize(n);  // the highest of each
-  return extremes;
-}
-
-std::vector<std::int64_t> check_exchange_options(const Topology& topo, const CollectiveOptions& options,
-                                                 const std::function<void()>& local_checks,
-                                                 std::vector<Agreed> values) {
-  topo.require_comm_alive("collective creation");
-  checked_together(topo.comm(), [&] {
-    const std::string problem = option_problem(options);
-    require(problem.empty(), problem);
-    if (local_checks) local_checks();
-  });
-  add_agreed_options(values, options);
-  return require_same(topo.comm(), values);
-}
-
-void add_agreed_options(std::vector<Agreed>& values, const CollectiveOptions& options, const std::string& prefix,
-                        const std::string& suffix) {
-  for (const OptionKey& key : option_keys())
-    if (key.agreed) values.push_back({prefix + key.name + suffix, key.value(options)});
 }
 
 int automatic_leaders(std::uint64_t bytes, int largest_node) {
@@ -63,11 +25,6 @@ int effective_leaders(const Topology& topo, int requested, std::uint64_t bytes) 
   if (topo.num_nodes() <= 1) return 1;
   std::size_t largest = 1;
   for (const auto& ranks : topo.map().ranks_of_node) largest = std::max(largest, ranks.size());
-  if (requested == 0) {
-    // Agreed before the bridges exist: a count that differs on some rank is only
-    // reported later, and differing k would leave the bridge creation hanging.
-    HYMPI_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &bytes, 1, MPI_UINT64_T, MPI_MAX, topo.comm()));
-  }
   const int wanted = requested > 0 ? requested : automatic_leaders(bytes, static_cast<int>(largest));
   return static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(wanted), largest));
 }

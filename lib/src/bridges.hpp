@@ -9,7 +9,6 @@
 #include <mpi.h>
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,35 +19,6 @@ namespace hympi {
 class Topology;
 
 namespace detail {
-
-// A value every rank must pass identically, named for the error message; or,
-// with largest_wins, one that may differ and becomes the largest on every rank
-// (a capacity: one window layout per node).
-struct Agreed {
-  std::string what;
-  std::int64_t value;
-  bool largest_wins = false;
-};
-
-// Collective over comm, one MPI_Allreduce: every rank throws the same
-// hympi::Error naming the first value that differs between ranks. Returns the
-// agreed values (the largest where largest_wins), in order.
-std::vector<std::int64_t> require_same(MPI_Comm comm, const std::vector<Agreed>& values);
-
-// Collective over topo.comm(), agreement before refusal: the local checks
-// (options.leaders >= 0, a progress thread asked for is available, then
-// `local_checks`, which may throw hympi::Error) are agreed on every rank, then
-// every option and `values` (element size, capacity, ...) must be the same on
-// every rank. Otherwise every rank throws the same hympi::Error naming the
-// problem, and nobody is left inside a later collective.
-// Returns the agreed `values` (require_same).
-std::vector<std::int64_t> check_exchange_options(const Topology& topo, const CollectiveOptions& options,
-                                                 const std::function<void()>& local_checks = {},
-                                                 std::vector<Agreed> values = {});
-
-// Appends every agreed option of the table (options.hpp), named prefix + key + suffix.
-void add_agreed_options(std::vector<Agreed>& values, const CollectiveOptions& options, const std::string& prefix = "",
-                        const std::string& suffix = "");
 
 // options.progress_thread needs MPI_THREAD_MULTIPLE; true when this process can
 // honour it (or it is not asked). Local: callers agree it with their other checks.
@@ -66,8 +36,9 @@ inline constexpr std::uint64_t kBytesPerLeader = std::uint64_t{256} << 10;
 int automatic_leaders(std::uint64_t bytes, int largest_node);
 
 // The slice count used for `requested` leaders (0 = automatic_leaders(bytes)).
-// Never more than the largest node's rank count, 1 on one node. Collective over
-// topo.comm() (bytes are agreed, the largest value wins): the same on every rank.
+// Never more than the largest node's rank count, 1 on one node. Local: `bytes`
+// and `requested` must be agreed already (every create's Agreement), so the count
+// is the same on every rank.
 int effective_leaders(const Topology& topo, int requested, std::uint64_t bytes);
 
 // Elements [first, last) of slice s when n elements are cut into k slices.

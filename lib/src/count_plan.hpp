@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "agreement.hpp"
 #include "hympi/error.hpp"
 #include "hympi/rank_map.hpp"
 #include "hympi/topology.hpp"
@@ -22,15 +23,12 @@ struct CountPlan {
   std::size_t bytes = 0;  // total * elem_size
 };
 
-// Collective. Every check runs on every rank (also what only leaders use later)
-// and all ranks agree before anything is allocated or sent. `policy_checks` adds
-// the checks of one policy.
-template <class PolicyChecks>
-CountPlan plan_counts(const Topology& topo, std::vector<std::int64_t> counts, std::size_t elem_size,
-                      PolicyChecks&& policy_checks) {
+// The counts' part of an agreement: one non-negative count per rank, each the
+// same on every rank (compared exactly, entry by entry).
+inline void agree_counts(Agreement& agreement, const Topology& topo, const std::vector<std::int64_t>& counts) {
   const int p = topo.size();
-  topo.require_comm_alive("allgatherv set_counts()");
-  checked_together(topo.comm(), [&] {
+  agreement.check([&] {
+    topo.require_comm_alive("allgatherv");
     require(static_cast<int>(counts.size()) == p, "allgatherv needs one non-negative count per rank (" +
                                                       std::to_string(p) + " ranks), got " +
                                                       std::to_string(counts.size()) + " counts");
@@ -38,15 +36,23 @@ CountPlan plan_counts(const Topology& topo, std::vector<std::int64_t> counts, st
       require(counts[r] >= 0, "allgatherv needs one non-negative count per rank: count of rank " + std::to_string(r) +
                                   " is negative (" + std::to_string(counts[r]) + ")");
   });
-  // Counts must be identical everywhere: compared exactly with rank 0's.
-  std::vector<std::int64_t> reference(counts);
-  HYMPI_CHECK_MPI(MPI_Bcast(reference.data(), p, MPI_INT64_T, 0, topo.comm()));
-  checked_together(topo.comm(), [&] {
-    for (int r = 0; r < p; ++r)
-      require(counts[r] == reference[r], "allgatherv counts differ between ranks: rank " + std::to_string(topo.rank()) +
-                                             " has count " + std::to_string(counts[r]) + " for rank " +
-                                             std::to_string(r) + ", rank 0 has " + std::to_string(reference[r]));
-  });
+  for (int r = 0; r < p; ++r)
+    agreement.same("allgatherv count of rank " + std::to_string(r),
+                   static_cast<int>(counts.size()) == p ? counts[r] : 0);
+}
+
+// Collective. Every check runs on every rank (also what only leaders use later)
+// and all ranks agree before anything is allocated or sent: the counts in one
+// agreement round (set_counts; a create agreed them with its other arguments:
+// agreed_counts), then `policy_checks`, the checks of one policy and its allocation.
+template <class PolicyChecks>
+CountPlan plan_counts(const Topology& topo, std::vector<std::int64_t> counts, std::size_t elem_size,
+                      bool agreed_counts, PolicyChecks&& policy_checks) {
+  if (!agreed_counts) {
+    Agreement agreement;
+    agree_counts(agreement, topo, counts);
+    agreement.run(topo.comm());
+  }
   CountPlan plan;
   checked_together(topo.comm(), [&] {
     plan.displs = displacements(counts);

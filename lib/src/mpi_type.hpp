@@ -72,10 +72,11 @@ inline OwnedType element_type(std::size_t elem_size) {
   return OwnedType(type);
 }
 
-inline int to_int_count(std::int64_t value, const std::string& what) {
-  require(value >= 0 && value <= std::numeric_limits<int>::max(),
-          what + " = " + std::to_string(value) + " does not fit MPI's int counts; use a larger element size");
-  return static_cast<int>(value);
+inline int to_int_count(std::int64_t value, const char* what) {
+  if (value >= 0 && value <= std::numeric_limits<int>::max()) return static_cast<int>(value);  // no message built
+  require(false, std::string(what) + " = " + std::to_string(value) +
+                     " does not fit MPI's int counts; use a larger element size");
+  return 0;  // unreachable: require(false, ...) throws
 }
 
 }  // namespace hympi::detail

@@ -19,7 +19,7 @@ NodeExchange::~NodeExchange() {
 }
 
 void NodeExchange::start(Post post, Combine combine, Land land) {
-  require(!in_flight(), "a hybrid collective was started while the previous one is in flight: complete it first");
+  require_idle(in_flight(), "hybrid collective", "start()");
   post_ = std::move(post);
   combine_ = std::move(combine);
   land_ = std::move(land);
@@ -30,7 +30,7 @@ void NodeExchange::start(Post post, Combine combine, Land land) {
 }
 
 void NodeExchange::run(const Post& post) {
-  require(!in_flight(), "a hybrid collective was run while another one is in flight: complete it first");
+  require_idle(in_flight(), "hybrid collective", "run()");
   sync_.full();
   if (topo_.num_nodes() == 1) return;
   ProgressEngine::poke();  // what else flies posts what it can before this rank blocks in MPI

@@ -1,6 +1,10 @@
 #include "progress.hpp"
 
+#include "hympi/error.hpp"
+
 #include <sched.h>
+
+#include <string>
 
 #include <atomic>
 #include <condition_variable>
@@ -82,6 +86,12 @@ void idle_step(MPI_Comm comm) {
 }
 
 }  // namespace
+
+void refuse_in_flight(const char* what, const char* call) {
+  throw Error(ErrorCode::invalid_argument, std::string("hympi: ") + what + " " + call +
+                                               ": the previous start() is in flight (started, not completed): "
+                                               "complete it with wait() or test() (C: hympi_wait, hympi_test) first");
+}
 
 void ProgressEngine::retire(std::size_t index) {
   EngineState& s = state();

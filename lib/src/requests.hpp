@@ -13,6 +13,14 @@
 
 namespace hympi::detail {
 
+// The one "started, not completed" guard of every collective (and the C
+// requests): a start(), run() or set_counts() while this object's previous
+// start() has not completed is refused, with one message naming `what` and `call`.
+[[noreturn]] void refuse_in_flight(const char* what, const char* call);
+inline void require_idle(bool in_flight, const char* what, const char* call) {
+  if (in_flight) refuse_in_flight(what, call);
+}
+
 class Requests {
  public:
   Requests() = default;

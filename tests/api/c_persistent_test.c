@@ -201,7 +201,7 @@ static void start_twice_fails(void) {
   check(hympi_allgather_init(1, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &req) == HYMPI_SUCCESS, "init");
   *(int*)hympi_request_slot(req) = rank;
   check(hympi_start(req) == HYMPI_SUCCESS, "first start");
-  check(hympi_start(req) == HYMPI_ERR_ARG && strstr(hympi_last_error(), "active") != NULL, "second start fails");
+  check(hympi_start(req) == HYMPI_ERR_ARG && strstr(hympi_last_error(), "(started, not completed)") != NULL, "second start fails");
   check(hympi_wait(req) == HYMPI_SUCCESS, "wait after the failed start");
   check(((const int*)hympi_request_result(req))[size - 1] == size - 1, "result after the failed start");
   check(hympi_request_free(&req) == HYMPI_SUCCESS, "free");
@@ -220,7 +220,7 @@ static void bad_arguments(void) {
     int64_t counts[64];
     for (int r = 0; r < size; ++r) counts[r] = r == rank ? 2 : 1;
     rc = hympi_allgatherv_init(counts, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
-    expect_error(rc, HYMPI_ERR_ARG, "counts differ", req, "allgatherv counts mismatch");
+    expect_error(rc, HYMPI_ERR_ARG, "count of rank 0 differs", req, "allgatherv counts mismatch");
   }
   /* Unsupported derived types, on one rank only: every rank must see the error. */
   MPI_Datatype vector, resized;
@@ -276,6 +276,29 @@ static void bad_arguments(void) {
     rc = hympi_allgather_init(2, MPI_INT, MPI_COMM_WORLD, info, &req);
     expect_error(rc, HYMPI_ERR_ARG, "info 'policy' differs", req, "policy mismatch");
     MPI_Info_free(&info);
+  }
+  /* Every agreed key of the options table, valid but different on the last rank, through every init:
+   * the same error on every rank, named after the key (one agreement per init). */
+  if (size > 1) {
+    const char* differ[][3] = {{"sync", "flags", "barrier"},
+                               {"leaders", "1", "2"},
+                               {"overlap", "false", "true"},
+                               {"deterministic", "false", "true"}};
+    for (size_t i = 0; i < sizeof differ / sizeof differ[0]; ++i)
+      for (int kind = 0; kind < 4; ++kind) {
+        MPI_Info info;
+        MPI_Info_create(&info);
+        MPI_Info_set(info, differ[i][0], rank == size - 1 ? differ[i][2] : differ[i][1]);
+        if (kind == 0) rc = hympi_allgather_init(2, MPI_INT, MPI_COMM_WORLD, info, &req);
+        if (kind == 1) rc = hympi_bcast_init(2, MPI_INT, 0, MPI_COMM_WORLD, info, &req);
+        if (kind == 2) rc = hympi_allreduce_init(2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, info, &req);
+        if (kind == 3) rc = hympi_reduce_init(2, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD, info, &req);
+        char needle[64], what[96];
+        snprintf(needle, sizeof needle, "info '%s' differs", differ[i][0]);
+        snprintf(what, sizeof what, "%s mismatch, init kind %d", differ[i][0], kind);
+        expect_error(rc, HYMPI_ERR_ARG, needle, req, what);
+        MPI_Info_free(&info);
+      }
   }
   /* A progress thread without MPI_THREAD_MULTIPLE (this program calls MPI_Init), asked on one rank. */
   {

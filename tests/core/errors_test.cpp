@@ -2,6 +2,9 @@
 // a hang; the library keeps working afterwards.
 #include <mpi.h>
 
+#include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "hympi/hympi.h"
@@ -44,14 +47,28 @@ int main(int argc, char** argv) {
           "wait() without a start()", [&] { bcast->wait(); }, "wait without start" + tag);
       bcast->start(0, 1);
       expect_error(
-          "in flight: call wait() first", [&] { bcast->start(0, 1); }, "two starts" + tag);
+          "(started, not completed)", [&] { bcast->start(0, 1); }, "two starts" + tag);
       expect_error(
-          "in flight: call wait() first", [&] { bcast->run(0, 1); }, "run while in flight" + tag);
+          "(started, not completed)", [&] { bcast->run(0, 1); }, "run while in flight" + tag);
       bcast->wait();
       // Still usable after the errors.
       if (rank == p - 1) bcast->buffer_as<double>()[0] = 42.0;
       bcast->run(p - 1, 1);
       check(bcast->result_as<double>()[0] == 42.0, "bcast works after errors" + tag);
+      // The one in-flight guard, the same words for every collective (a second start or a run refused).
+      std::vector<std::pair<std::string, std::unique_ptr<hympi::PersistentCollective>>> ops;
+      ops.emplace_back("allgather", hympi::Allgatherv::create_allgather(topo, 2, sizeof(double), opt));
+      ops.emplace_back("allreduce", hympi::Allreduce::create(topo, 2, MPI_DOUBLE, MPI_SUM, opt));
+      ops.emplace_back("reduce", hympi::Reduce::create(topo, 2, MPI_DOUBLE, MPI_SUM, 0, opt));
+      ops.emplace_back("fixed bcast", hympi::Bcast::create_fixed(topo, 0, 2, sizeof(double), opt));
+      for (auto& [name, op] : ops) {
+        if (op->slot()) op->slot_as<double>()[0] = op->slot_as<double>()[1] = 1.0;
+        op->start();
+        expect_error("(started, not completed)", [&] { op->start(); }, name + " two starts" + tag);
+        expect_error("(started, not completed)", [&] { op->run(); }, name + " run while in flight" + tag);
+        op->wait();
+        op->run();  // still usable
+      }
     }
     // A window larger than /dev/shm: refused before allocation, on every rank.
     expect_error(

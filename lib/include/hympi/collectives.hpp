@@ -36,6 +36,9 @@ namespace hympi {
 
 class Topology;
 
+// Every field is a row of the core's one options table (lib/src/options.cpp:
+// its info key, accepted values, default, help, agreement between ranks); a new
+// option is a field here and a row there (lib/README.md "Options").
 struct CollectiveOptions {
   Policy policy = Policy::hybrid;
   SyncKind sync = SyncKind::flags;

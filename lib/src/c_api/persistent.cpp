@@ -7,7 +7,9 @@
 #include <utility>
 #include <vector>
 
+#include "agreement.hpp"
 #include "bridges.hpp"
+#include "creates.hpp"
 #include "c_api/info.hpp"
 #include "c_api/support.hpp"
 #include "datatype.hpp"
@@ -17,49 +19,44 @@
 #include "hympi/reduce.hpp"
 #include "hympi/topology.hpp"
 #include "options.hpp"
+#include "requests.hpp"
 
 namespace hympi::c_api {
 
 namespace {
 
-using detail::Agreed;
+using detail::Agreement;
 using detail::analyse_datatype;
 using detail::ElementType;
 using detail::Padding;
 
-// The core's agreement (one MPI_Allreduce), each value named after the call.
-void require_agreement(MPI_Comm comm, const char* call, std::vector<Agreed> items) {
-  for (auto& item : items) item.what = std::string(call) + ": " + item.what;
-  detail::require_same(comm, items);
-}
-
-// The checks every init shares: local ones agreed on every rank, then agreement of
-// the values that must match. Returns the options and element type.
+// What every init starts with: the topology (collective the first time for a
+// communicator: no rank may refuse before it), then an agreement holding this
+// call's own checks (the datatype, the info, `local_checks`) and the element's
+// sizes, which the core's create continues and runs: one round per init.
 struct Checked {
   const Topology* topo = nullptr;
   CollectiveOptions options;
   ElementType element;
+  Agreement agreement;
+  const void* request;  // the caller's output pointer: a NULL one is refused in the agreement
+  Checked(const char* call, const void* request_out)
+      : agreement(std::string(call) + ": ", /*info_names=*/true), request(request_out) {}
 };
 
 // padding: allowed for the reductions (MPI reads their elements, as MPI_DOUBLE_INT).
 template <class LocalChecks>
-Checked check_init(MPI_Comm comm, MPI_Datatype type, MPI_Info info, const char* call, LocalChecks&& local_checks,
-                   std::vector<Agreed> agreed, Padding padding = Padding::refused) {
-  Checked c;
+void check_init(Checked& c, MPI_Comm comm, MPI_Datatype type, MPI_Info info, const char* call,
+                LocalChecks&& local_checks, Padding padding = Padding::refused) {
   c.topo = &Topology::of(comm);
-  checked_together(comm, [&] {
+  c.agreement.check([&] {
+    require(c.request != nullptr, std::string(call) + ": request is NULL");
     c.element = analyse_datatype(type, call, padding);
     c.options = options_from_info(info, call);
-    // Refused where asked, before the options are compared: the message names the cause.
-    const std::string problem = detail::option_problem(c.options);
-    require(problem.empty(), problem);
     local_checks(*c.topo);
   });
-  agreed.push_back({"datatype size", static_cast<std::int64_t>(c.element.size)});
-  agreed.push_back({"datatype extent", static_cast<std::int64_t>(c.element.extent)});
-  detail::add_agreed_options(agreed, c.options, "info '", "'");
-  require_agreement(comm, call, agreed);
-  return c;
+  c.agreement.same("datatype size", static_cast<std::int64_t>(c.element.size));
+  c.agreement.same("datatype extent", static_cast<std::int64_t>(c.element.extent));
 }
 
 void require_count(std::int64_t count, const char* call) {
@@ -89,12 +86,12 @@ void publish(hympi_request_t* out, std::unique_ptr<hympi::PersistentCollective> 
                              hympi::effective_groups(*c.topo, c.options, bytes)};
 }
 
-// Every init: errors to codes, a NULL request pointer refused, *request NULL until success.
+// Every init: errors to codes, *request NULL until success. A NULL request pointer is
+// refused inside the init's agreement (check_init), so on every rank, not by this rank alone.
 template <class Body>
 int init(const char* call, hympi_request_t* request, Body&& body) {
   return guarded([&] {
-    require_handle(request, (std::string(call) + ": request").c_str());
-    *request = nullptr;
+    if (request) *request = nullptr;
     body(call);
   });
 }
@@ -103,20 +100,19 @@ int init(const char* call, hympi_request_t* request, Body&& body) {
 int allgatherv_init(const int64_t* counts, std::int64_t ncounts, MPI_Datatype type, MPI_Comm comm, MPI_Info info,
                     hympi_request_t* request) {
   return init("hympi_allgatherv_init", request, [&](const char* call) {
-    auto c = hympi::c_api::check_init(comm, type, info, call,
-                                      [&](const hympi::Topology& topo) {
-                                        require_handle(counts, "hympi_allgatherv_init: counts");
-                                        hympi::require(ncounts < 0 || ncounts == topo.size(),
-                                                       std::string(call) + ": counts has " + std::to_string(ncounts) +
-                                                           " entries for a communicator of " +
-                                                           std::to_string(topo.size()) + " ranks");
-                                      },
-                                      {});
-    std::vector<std::int64_t> v(counts, counts + c.topo->size());
-    const std::int64_t mine = v[static_cast<std::size_t>(c.topo->rank())];
+    hympi::c_api::Checked c(call, request);
+    std::vector<std::int64_t> v;
+    hympi::c_api::check_init(c, comm, type, info, call, [&](const hympi::Topology& topo) {
+      require_handle(counts, "hympi_allgatherv_init: counts");
+      hympi::require(ncounts < 0 || ncounts == topo.size(), std::string(call) + ": counts has " +
+                                                                std::to_string(ncounts) + " entries for a communicator of " +
+                                                                std::to_string(topo.size()) + " ranks");
+      v.assign(counts, counts + topo.size());
+    });
+    const std::int64_t mine = v.empty() ? 0 : v[static_cast<std::size_t>(c.topo->rank())];
     std::int64_t total = 0;
     for (auto n : v) total += n;
-    auto impl = hympi::Allgatherv::create(*c.topo, std::move(v), c.element.size, c.options);  // checks the counts
+    auto impl = hympi::detail::create_allgatherv(*c.topo, std::move(v), c.element.size, c.options, c.agreement);
     publish(request, std::move(impl), c.element.size, mine, total, c,
             total * static_cast<std::int64_t>(c.element.size));
   });
@@ -128,10 +124,12 @@ extern "C" {
 
 int hympi_allgather_init(int64_t count, MPI_Datatype type, MPI_Comm comm, MPI_Info info, hympi_request_t* request) {
   return init("hympi_allgather_init", request, [&](const char* call) {
-    auto c = hympi::c_api::check_init(comm, type, info, call,
-                                      [&](const hympi::Topology&) { hympi::c_api::require_count(count, call); },
-                                      {{"count", count}});
-    auto impl = hympi::Allgatherv::create_allgather(*c.topo, count, c.element.size, c.options);
+    hympi::c_api::Checked c(call, request);
+    hympi::c_api::check_init(c, comm, type, info, call,
+                             [&](const hympi::Topology&) { hympi::c_api::require_count(count, call); });
+    c.agreement.same("count", count);
+    auto impl = hympi::detail::create_allgatherv(*c.topo, std::vector<std::int64_t>(c.topo->size(), count),
+                                                 c.element.size, c.options, c.agreement);
     publish(request, std::move(impl), c.element.size, count, count * c.topo->size(), c,
             count * c.topo->size() * static_cast<std::int64_t>(c.element.size));
   });
@@ -145,17 +143,17 @@ int hympi_allgatherv_init(const int64_t* counts, MPI_Datatype type, MPI_Comm com
 int hympi_bcast_init(int64_t count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Info info,
                      hympi_request_t* request) {
   return init("hympi_bcast_init", request, [&](const char* call) {
-    auto c = hympi::c_api::check_init(comm, type, info, call,
-                                      [&](const hympi::Topology& topo) {
-                                        hympi::c_api::require_count(count, call);
-                                        hympi::require(root >= 0 && root < topo.size(),
-                                                       std::string(call) + ": root " + std::to_string(root) +
-                                                           " is not a rank of the communicator (size " +
-                                                           std::to_string(topo.size()) + ")");
-                                      },
-                                      {{"count", count}, {"root", root}});
+    hympi::c_api::Checked c(call, request);
+    hympi::c_api::check_init(c, comm, type, info, call, [&](const hympi::Topology& topo) {
+      hympi::c_api::require_count(count, call);
+      hympi::require(root >= 0 && root < topo.size(), std::string(call) + ": root " + std::to_string(root) +
+                                                          " is not a rank of the communicator (size " +
+                                                          std::to_string(topo.size()) + ")");
+    });
+    c.agreement.same("count", count);
+    c.agreement.same("root", root);
     const bool is_root = c.topo->rank() == root;
-    auto impl = hympi::Bcast::create_fixed(*c.topo, root, count, c.element.size, c.options);
+    auto impl = hympi::detail::create_fixed_bcast(*c.topo, root, count, c.element.size, c.options, c.agreement);
     publish(request, std::move(impl), c.element.size, is_root ? count : 0, count, c,
             count * static_cast<std::int64_t>(c.element.size));
   });
@@ -164,16 +162,17 @@ int hympi_bcast_init(int64_t count, MPI_Datatype type, int root, MPI_Comm comm, 
 int hympi_allreduce_init(int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Info info,
                          hympi_request_t* request) {
   return init("hympi_allreduce_init", request, [&](const char* call) {
-    auto c = hympi::c_api::check_init(
-        comm, type, info, call,
+    hympi::c_api::Checked c(call, request);
+    hympi::c_api::check_init(
+        c, comm, type, info, call,
         [&](const hympi::Topology&) {
           hympi::c_api::require_count(count, call);
           hympi::require(op != MPI_OP_NULL, std::string(call) + ": op is MPI_OP_NULL");
         },
-        {{"count", count}}, hympi::detail::Padding::allowed);
+        hympi::detail::Padding::allowed);
     // The caller's type and count: a user op gets them as MPI would give them (the
     // core reduces a predefined op's contiguous type in basic elements itself).
-    auto impl = hympi::Allreduce::create(*c.topo, count, type, op, c.options);
+    auto impl = hympi::detail::create_allreduce(*c.topo, count, type, op, c.options, c.agreement);
     publish(request, std::move(impl), c.element.extent, count, count, c,
             count * static_cast<std::int64_t>(c.element.extent));
   });
@@ -182,8 +181,9 @@ int hympi_allreduce_init(int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm c
 int hympi_reduce_init(int64_t count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
                       hympi_request_t* request) {
   return init("hympi_reduce_init", request, [&](const char* call) {
-    auto c = hympi::c_api::check_init(
-        comm, type, info, call,
+    hympi::c_api::Checked c(call, request);
+    hympi::c_api::check_init(
+        c, comm, type, info, call,
         [&](const hympi::Topology& topo) {
           hympi::c_api::require_count(count, call);
           hympi::require(op != MPI_OP_NULL, std::string(call) + ": op is MPI_OP_NULL");
@@ -191,8 +191,8 @@ int hympi_reduce_init(int64_t count, MPI_Datatype type, MPI_Op op, int root, MPI
                                                               " is not a rank of the communicator (size " +
                                                               std::to_string(topo.size()) + ")");
         },
-        {{"count", count}, {"root", root}}, hympi::detail::Padding::allowed);
-    auto impl = hympi::Reduce::create(*c.topo, count, type, op, root, c.options);
+        hympi::detail::Padding::allowed);
+    auto impl = hympi::detail::create_reduce(*c.topo, count, type, op, root, c.options, c.agreement);
     const bool is_root = c.topo->rank() == root;
     publish(request, std::move(impl), c.element.extent, count, is_root ? count : 0, c,
             count * static_cast<std::int64_t>(c.element.extent));
@@ -202,9 +202,7 @@ int hympi_reduce_init(int64_t count, MPI_Datatype type, MPI_Op op, int root, MPI
 int hympi_start(hympi_request_t request) {
   return guarded([&] {
     require_handle(request, "hympi_start: request");
-    hympi::require(!request->active,
-                   "hympi_start: the request is active (started, not completed): complete it "
-                   "with hympi_wait or hympi_test first");
+    hympi::detail::require_idle(request->active, "hympi_start", "(request)");
     request->op->start();
     request->active = true;
   });

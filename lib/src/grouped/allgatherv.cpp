@@ -57,7 +57,7 @@ class GroupedAllgatherv final : public Allgatherv {
 
   void set_counts(std::vector<std::int64_t> counts) override {
     auto x = std::make_unique<Exchange>();
-    x->counts = plan_counts(topo_, std::move(counts), elem_size_, [&](const CountPlan& p) {
+    x->counts = plan_counts(topo_, std::move(counts), elem_size_, /*agreed_counts=*/false, [&](const CountPlan& p) {
       to_int_count(p.total, "grouped allgatherv total count");
     });
     x->plan = grouped_plan(topo_, options_, static_cast<std::int64_t>(x->counts.bytes));

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <cstring>
 #include <iterator>
 #include <string>
 
+#include "agreement.hpp"
 #include "bridges.hpp"
 #include "datatype.hpp"
 #include "hympi/collectives.hpp"
@@ -191,16 +191,18 @@ std::string type_name(MPI_Datatype type) {
   return std::string(name, static_cast<std::size_t>(length));
 }
 
-// What every rank must pass identically; compared with rank 0's.
-struct Signature {
-  std::int64_t count, root, extent, size, per_element, op;
-  char type[MPI_MAX_OBJECT_NAME], basic[MPI_MAX_OBJECT_NAME];
-};
-
-void copy_name(char (&to)[MPI_MAX_OBJECT_NAME], MPI_Datatype type) {
-  const std::string name = type_name(type);
-  std::strncpy(to, name.c_str(), sizeof to - 1);
+// The datatype as one agreed value: a hash of its name, its basic type's name and
+// its sizes (62 bits, so that the agreement may negate it).
+std::int64_t datatype_signature(MPI_Datatype type, const ElementType& element) {
+  const std::string text = type_name(type) + "/" + type_name(element.basic) + "/" + std::to_string(element.size) +
+                           "/" + std::to_string(element.extent) + "/" + std::to_string(element.basic_per_element);
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+  return static_cast<std::int64_t>(h >> 2);
 }
+
+std::string hidden(std::int64_t) { return ""; }
+std::string shown_op(std::int64_t id) { return op_name(static_cast<int>(id)); }
 
 // What the engines reduce. A user op sees the caller's elements (MPI calls it with
 // the caller's datatype and a count of them, so no slice may cut one); a
@@ -227,14 +229,12 @@ void choose_units(const char* what, std::int64_t count, MPI_Datatype type, bool 
 }
 
 void check_local(const char* what, std::int64_t count, MPI_Datatype type, MPI_Op op, int root, int comm_size,
-                 const CollectiveOptions& options, ElementType& element, ReductionArgs& args) {
+                 ElementType& element, ReductionArgs& args) {
   const std::string w = what;
   require(count >= 0, w + " count must be >= 0, got " + std::to_string(count));
   require(root == kEveryRank || (root >= 0 && root < comm_size), w + " root must be a rank of the communicator (0.." +
                                                                      std::to_string(comm_size - 1) + "), got " +
                                                                      std::to_string(root));
-  const std::string problem = option_problem(options);
-  require(problem.empty(), w + " " + problem);
   require(type != MPI_DATATYPE_NULL, w + " datatype is MPI_DATATYPE_NULL");
   require(op != MPI_OP_NULL, w + " op is MPI_OP_NULL");
   // Predefined, MPI_Type_create_f90_*, or contiguous / dup of those (else unsupported).
@@ -256,44 +256,22 @@ void check_local(const char* what, std::int64_t count, MPI_Datatype type, MPI_Op
 }  // namespace
 
 ReductionArgs check_reduction_args(const Topology& topo, const char* what, std::int64_t count, MPI_Datatype type,
-                                   MPI_Op op, int root, const CollectiveOptions& options) {
-  topo.require_comm_alive(what);
+                                   MPI_Op op, int root, const CollectiveOptions& options, Agreement& agreement) {
   ReductionArgs args;
   args.op = op;
   args.root = root;
   ElementType element;
-  checked_together(topo.comm(), [&] { check_local(what, count, type, op, root, topo.size(), options, element, args); });
-
-  Signature mine{};
-  mine = {count,
-          root,
-          static_cast<std::int64_t>(element.extent),
-          static_cast<std::int64_t>(element.size),
-          element.basic_per_element,
-          op_id(op),
-          {},
-          {}};
-  copy_name(mine.type, type);
-  copy_name(mine.basic, element.basic);
-  Signature first = mine;
-  HYMPI_CHECK_MPI(MPI_Bcast(&first, sizeof first, MPI_BYTE, 0, topo.comm()));
-  checked_together(topo.comm(), [&] {
-    const std::string w = what, me = "rank " + std::to_string(topo.rank());
-    const auto same = [&](std::int64_t a, std::int64_t b, const char* field) {
-      require(a == b, w + " " + field + " differs between ranks: " + me + " has " + std::to_string(a) +
-                          ", rank 0 has " + std::to_string(b));
-    };
-    same(mine.count, first.count, "count");
-    same(mine.root, first.root, "root");
-    require(std::strcmp(mine.type, first.type) == 0 && std::strcmp(mine.basic, first.basic) == 0 &&
-                mine.size == first.size && mine.extent == first.extent && mine.per_element == first.per_element,
-            w + " datatype differs between ranks: " + me + " has " + mine.type + ", rank 0 has " + first.type);
-    require(mine.op == first.op, w + " op differs between ranks: " + me + " has " + op_name(static_cast<int>(mine.op)) +
-                                     ", rank 0 has " + op_name(static_cast<int>(first.op)));
+  agreement.options(options);
+  agreement.check([&] {
+    topo.require_comm_alive(what);
+    check_local(what, count, type, op, root, topo.size(), element, args);
   });
-  std::vector<Agreed> agreed;
-  add_agreed_options(agreed, options, std::string(what) + " ");
-  require_same(topo.comm(), agreed);
+  const std::string w = what;
+  agreement.same(w + " count", count);
+  agreement.same(w + " root", root);
+  agreement.same(w + " datatype", agreement.failed() ? 0 : datatype_signature(type, element), hidden);
+  agreement.same(w + " op", op_id(op), shown_op);
+  agreement.run(topo.comm());
   return args;
 }
 

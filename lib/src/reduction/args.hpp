@@ -25,11 +25,14 @@ struct ReductionArgs {
   std::size_t bytes = 0;   // count * extent
 };
 
-// Collective over topo.comm(). `what` names the collective in messages
+class Agreement;
+
+// Collective over topo.comm(): runs `agreement` (agreement.hpp) with these
+// arguments' checks and values added. `what` names the collective in messages
 // ("allreduce", "reduce"). Throws the same hympi::Error on every rank when any
-// rank's arguments are invalid or differ from rank 0's.
+// rank's arguments are invalid or differ between ranks.
 ReductionArgs check_reduction_args(const Topology& topo, const char* what, std::int64_t count, MPI_Datatype type,
-                                   MPI_Op op, int root, const CollectiveOptions& options);
+                                   MPI_Op op, int root, const CollectiveOptions& options, Agreement& agreement);
 
 // inout[i] = in[i] op inout[i] for count elements (MPI_Reduce_local, in chunks of
 // MPI's int counts).

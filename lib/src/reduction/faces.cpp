@@ -1,5 +1,7 @@
 // Allreduce and Reduce: thin faces over the one reduction engine.
 #include "hympi/reduce.hpp"
+#include "agreement.hpp"
+#include "creates.hpp"
 #include "hympi/topology.hpp"
 #include "reduction/engine.hpp"
 
@@ -60,18 +62,30 @@ class EngineReduce final : public EngineFace<Reduce> {
 
 }  // namespace
 
+std::unique_ptr<Allreduce> detail::create_allreduce(const Topology& topo, std::int64_t count, MPI_Datatype type,
+                                                   MPI_Op op, const CollectiveOptions& options, Agreement& agreement) {
+  const auto args = check_reduction_args(topo, "allreduce", count, type, op, kEveryRank, options, agreement);
+  return std::make_unique<EngineAllreduce>(topo, args, options, CallerUnits{count, type});
+}
+
+std::unique_ptr<Reduce> detail::create_reduce(const Topology& topo, std::int64_t count, MPI_Datatype type, MPI_Op op,
+                                              int root, const CollectiveOptions& options, Agreement& agreement) {
+  // A caller's root equal to the engine's "every rank" marker is a bad root like any other.
+  const auto args =
+      check_reduction_args(topo, "reduce", count, type, op, root == kEveryRank ? -1 : root, options, agreement);
+  return std::make_unique<EngineReduce>(topo, args, options, CallerUnits{count, type});
+}
+
 std::unique_ptr<Allreduce> Allreduce::create(const Topology& topo, std::int64_t count, MPI_Datatype type, MPI_Op op,
                                              CollectiveOptions options) {
-  const auto args = detail::check_reduction_args(topo, "allreduce", count, type, op, detail::kEveryRank, options);
-  return std::make_unique<EngineAllreduce>(topo, args, options, CallerUnits{count, type});
+  detail::Agreement agreement;
+  return detail::create_allreduce(topo, count, type, op, options, agreement);
 }
 
 std::unique_ptr<Reduce> Reduce::create(const Topology& topo, std::int64_t count, MPI_Datatype type, MPI_Op op, int root,
                                        CollectiveOptions options) {
-  // A caller's root equal to the engine's "every rank" marker is a bad root like any other.
-  const auto args =
-      detail::check_reduction_args(topo, "reduce", count, type, op, root == detail::kEveryRank ? -1 : root, options);
-  return std::make_unique<EngineReduce>(topo, args, options, CallerUnits{count, type});
+  detail::Agreement agreement;
+  return detail::create_reduce(topo, count, type, op, root, options, agreement);
 }
 
 }  // namespace hympi

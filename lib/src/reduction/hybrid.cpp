@@ -60,7 +60,7 @@ class HybridReduction final : public ReductionEngine {
 
   void run() override {
     topo_.require_comm_alive(args_.root < 0 ? "allreduce run()" : "reduce run()");
-    require(!exchange_->in_flight(), "allreduce run() while a start() is in flight: call wait() first");
+    require_idle(exchange_->in_flight(), args_.root < 0 ? "allreduce" : "reduce", "run()");
     sync_->full();
     reduce_node_slice();
     if (topo_.num_nodes() == 1) {
@@ -79,7 +79,7 @@ class HybridReduction final : public ReductionEngine {
 
   void start() override {
     topo_.require_comm_alive(args_.root < 0 ? "allreduce start()" : "reduce start()");
-    require(!exchange_->in_flight(), "reduction start() while the previous start() is in flight: call wait() first");
+    require_idle(exchange_->in_flight(), args_.root < 0 ? "allreduce" : "reduce", "start()");
     const int which = ring_.phase();
     exchange_->start(
         [this, which](int j, MPI_Comm bridge, Requests& requests) { post_piece(which, j, bridge, requests); },

@@ -16,26 +16,27 @@ namespace {
 class PureReduction final : public ReductionEngine {
  public:
   PureReduction(const Topology& topo, const ReductionArgs& args)
-      : topo_(topo), args_(args), send_(args.bytes), result_(args.bytes) {}
+      : topo_(topo),
+        args_(args),
+        what_(args.root < 0 ? "allreduce" : "reduce"),
+        whole_(args.count <= kChunk),
+        send_(args.bytes),
+        result_(args.bytes) {}
   void* slot() override { return send_.data(); }
   const void* result() const override { return result_.data(); }
   std::size_t bytes_per_node() const override { return 2 * args_.bytes * static_cast<std::size_t>(topo_.node_size()); }
+  // What is known at creation is decided there (which call, one chunk or
+  // several): a call pays a flag for the communicator, one for the idle guard.
   void run() override {
-    topo_.require_comm_alive(args_.root < 0 ? "allreduce run()" : "reduce run()");
-    require_idle("run()");
-    for_each_int_chunk(args_.count, [&](std::int64_t offset, int n) {
-      const std::size_t at = static_cast<std::size_t>(offset) * args_.extent;
-      if (args_.root < 0)
-        HYMPI_CHECK_MPI(MPI_Allreduce(send_.data() + at, result_.data() + at, n, args_.type, args_.op, topo_.comm()));
-      else
-        HYMPI_CHECK_MPI(
-            MPI_Reduce(send_.data() + at, result_.data() + at, n, args_.type, args_.op, args_.root, topo_.comm()));
-    });
+    topo_.require_comm_alive(what_);
+    require_idle(in_flight_, what_, "run()");
+    if (whole_) return reduce_chunk(0, static_cast<int>(args_.count));
+    for_each_int_chunk(args_.count, [&](std::int64_t offset, int n) { reduce_chunk(offset, n); });
   }
   // MPI_Iallreduce / MPI_Ireduce per int-sized chunk.
   void start() override {
-    topo_.require_comm_alive(args_.root < 0 ? "allreduce start()" : "reduce start()");
-    require_idle("start()");
+    topo_.require_comm_alive(what_);
+    require_idle(in_flight_, what_, "start()");
     in_flight_ = true;
     for_each_int_chunk(args_.count, [&](std::int64_t offset, int n) {
       const std::size_t at = static_cast<std::size_t>(offset) * args_.extent;
@@ -58,13 +59,19 @@ class PureReduction final : public ReductionEngine {
   }
 
  private:
-  void require_idle(const char* call) const {
-    require(!in_flight_, std::string(args_.root < 0 ? "allreduce " : "reduce ") + call +
-                             " while a start() is in flight: call wait() first");
+  void reduce_chunk(std::int64_t offset, int n) {
+    const std::size_t at = static_cast<std::size_t>(offset) * args_.extent;
+    if (args_.root < 0)
+      HYMPI_CHECK_MPI(MPI_Allreduce(send_.data() + at, result_.data() + at, n, args_.type, args_.op, topo_.comm()));
+    else
+      HYMPI_CHECK_MPI(
+          MPI_Reduce(send_.data() + at, result_.data() + at, n, args_.type, args_.op, args_.root, topo_.comm()));
   }
 
   const Topology& topo_;
   ReductionArgs args_;
+  const char* what_;  // "allreduce" or "reduce", for messages
+  bool whole_;        // one MPI call (count fits an int)
   std::vector<std::byte> send_, result_;
   bool in_flight_ = false;
   Requests requests_;  // last: destroyed in flight, it completes before the buffers go

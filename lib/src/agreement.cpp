@@ -1,0 +1,68 @@
+#include "agreement.hpp"
+
+#include <climits>
+#include <utility>
+
+#include "options.hpp"
+
+namespace hympi::detail {
+
+void Agreement::same(std::string what, std::int64_t value, std::string (*show)(std::int64_t)) {
+  items_.push_back({std::move(what), value, false, show});
+}
+
+std::size_t Agreement::largest(std::string what, std::int64_t value) {
+  items_.push_back({std::move(what), value, true, nullptr});
+  return items_.size() - 1;
+}
+
+void Agreement::options(const CollectiveOptions& options) {
+  check([&] {
+    const std::string problem = option_problem(options);
+    require(problem.empty(), problem);
+  });
+  for (const OptionKey& key : option_keys())
+    if (key.agreed)
+      same(info_names_ ? "info '" + std::string(key.name) + "'" : std::string(key.name), key.value(options));
+}
+
+void Agreement::run(MPI_Comm comm) {
+  int rank = 0, size = 0;
+  HYMPI_CHECK_MPI(MPI_Comm_rank(comm, &rank));
+  HYMPI_CHECK_MPI(MPI_Comm_size(comm, &size));
+  // [lowest failing rank as size - rank (0: none), each value's max, each value's -min]
+  const std::size_t n = items_.size();
+  std::vector<std::int64_t> mine(1 + 2 * n), all(1 + 2 * n);
+  mine[0] = failed() ? size - rank : 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    mine[1 + i] = items_[i].value;
+    mine[1 + n + i] = -items_[i].value;  // INT64_MIN never occurs: values are sizes, counts, flags and ids
+  }
+  HYMPI_CHECK_MPI(MPI_Allreduce(mine.data(), all.data(), static_cast<int>(mine.size()), MPI_INT64_T, MPI_MAX, comm));
+  if (all[0] != 0) {
+    // The lowest failing rank's error, word for word, on every rank.
+    const int first = size - static_cast<int>(all[0]);
+    int header[2] = {0, 0};
+    std::string text;
+    if (rank == first) {
+      text = error_->what();
+      header[0] = static_cast<int>(error_->code());
+      header[1] = static_cast<int>(text.size());
+    }
+    HYMPI_CHECK_MPI(MPI_Bcast(header, 2, MPI_INT, first, comm));
+    text.resize(static_cast<std::size_t>(header[1]));
+    HYMPI_CHECK_MPI(MPI_Bcast(text.data(), header[1], MPI_CHAR, first, comm));
+    throw Error(static_cast<ErrorCode>(header[0]), text);
+  }
+  agreed_.assign(all.begin() + 1, all.begin() + 1 + static_cast<std::ptrdiff_t>(n));
+  for (std::size_t i = 0; i < n; ++i) {
+    const Item& item = items_[i];
+    const std::int64_t highest = all[1 + i], lowest = -all[1 + n + i];
+    if (lowest == highest || item.largest_wins) continue;
+    const auto show = [&](std::int64_t v) { return item.show ? item.show(v) : std::to_string(v); };
+    require(false, prefix_ + item.what + " differs between ranks (" + show(lowest) + " and " + show(highest) +
+                       "); every rank must pass the same value");
+  }
+}
+
+}  // namespace hympi::detail
