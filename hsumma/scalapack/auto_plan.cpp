@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <numeric>
 #include <string>
 #include <vector>
 
@@ -117,15 +116,16 @@ std::vector<model::BlockRate> block_rates(const GridPos& pos, std::int64_t rows,
 
 std::vector<std::int64_t> block_candidates(std::int64_t k) {
   std::vector<std::int64_t> out;
-  for (const std::int64_t b : {64, 128, 256, 512})
+  for (const std::int64_t b : kBlockCandidates)
     if (b <= k || out.empty()) out.push_back(b);
   return out;
 }
 
-AutoPlan auto_plan(const GridPos& pos, std::int64_t m, std::int64_t n, std::int64_t k, const Settings& s,
-                   const summa::Element& e) {
+PanelPlan plan_panels(const GridPos& pos, std::int64_t m, std::int64_t n, std::int64_t k, const Settings& s,
+                      const summa::Element& e) {
   const int P = pos.rows, Q = pos.cols;
-  std::vector<std::pair<int, int>> wanted{{std::gcd(s.group_rows, P), std::gcd(s.group_cols, Q)}};
+  std::vector<std::pair<int, int>> wanted{s.groups_on(P, Q)};
+  if (!s.auto_groups() && !s.auto_block()) return {wanted[0].first, wanted[0].second, s.block, s.outer_for(s.block)};
   if (s.auto_groups()) wanted = model::group_shapes(P, Q);
   const std::vector<std::int64_t> blocks = s.auto_block() ? block_candidates(k) : std::vector{s.block};
   model::Problem pb;
@@ -152,7 +152,7 @@ AutoPlan auto_plan(const GridPos& pos, std::int64_t m, std::int64_t n, std::int6
     for (const auto& [I, J] : wanted) shapes.push_back(model::formula_shape(pb, mc, s.model, I, J));
   }
   const model::Choice best = model::choose_measured(pb, mc, shapes, rates);
-  const AutoPlan plan{best.p.I, best.p.J, static_cast<std::int64_t>(best.b), static_cast<std::int64_t>(best.M)};
+  const PanelPlan plan{best.p.I, best.p.J, static_cast<std::int64_t>(best.b), static_cast<std::int64_t>(best.M)};
   if (s.stats && pos.my_row == 0 && pos.my_col == 0)
     std::printf(
         "hympi p%cgemm%s: %s chose %dx%d on grid %dx%d for m=%lld n=%lld k=%lld b=%lld%s M=%lld "

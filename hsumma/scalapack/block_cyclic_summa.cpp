@@ -1,6 +1,7 @@
 #include "block_cyclic_summa.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "hympi/error.hpp"
 #include "hympi/summa/group_lines.hpp"
@@ -53,7 +54,11 @@ std::optional<ChunkPlan> plan_chunks(const Axis& a_rows, const Axis& a_cols, con
   if (!rows) return std::nullopt;
   auto cols = align(b_cols, c_cols, npcol);
   if (!cols) return std::nullopt;
-  ChunkPlan plan{std::move(*rows), std::move(*cols), k_chunks(a_cols, b_rows, std::max<std::int64_t>(1, cap)), 0};
+  return chunk_plan(std::move(*rows), std::move(*cols), a_cols, b_rows, cap);
+}
+
+ChunkPlan chunk_plan(AlignedDim rows, AlignedDim cols, const Axis& a_cols, const Axis& b_rows, std::int64_t cap) {
+  ChunkPlan plan{std::move(rows), std::move(cols), k_chunks(a_cols, b_rows, std::max<std::int64_t>(1, cap)), 0};
   for (const KChunk& ch : plan.chunks) plan.width = std::max(plan.width, ch.width);
   return plan;
 }

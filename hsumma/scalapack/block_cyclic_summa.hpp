@@ -56,6 +56,9 @@ struct ChunkPlan {
   std::int64_t width = 0;  // widest chunk
 };
 
+// The plan of aligned rows and columns with the chunks of k, none wider than `cap`.
+ChunkPlan chunk_plan(AlignedDim rows, AlignedDim cols, const Axis& a_cols, const Axis& b_rows, std::int64_t cap);
+
 // The plan of C += alpha * A * B for these submatrix maps, or nothing when the
 // block-cyclic route cannot run them (not aligned).
 std::optional<ChunkPlan> plan_chunks(const Axis& a_rows, const Axis& a_cols, const Axis& b_rows, const Axis& b_cols,

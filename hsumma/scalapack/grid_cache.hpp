@@ -15,6 +15,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <map>
 #include <memory>
@@ -29,13 +30,23 @@
 
 namespace hympi::hsumma::scalapack {
 
-struct EngineKey {
+// A call shape and the settings it runs under, for one element type: what the
+// panels chosen by the model (groups=auto, block=auto) are remembered by.
+struct ShapeKey {
   std::int64_t m, n, k;
   Settings settings;
   const summa::Element* elem = &summa::element<double>();  // plans are per precision
-  bool operator==(const EngineKey& o) const {
+  bool operator==(const ShapeKey& o) const {
     return m == o.m && n == o.n && k == o.k && settings == o.settings && elem == o.elem;
   }
+};
+
+// What an engine is built from: the shape, the settings (broadcast policy,
+// sync, lookahead) and the panels the plan chose (pdgemm_route.hpp).
+struct EngineKey {
+  ShapeKey shape;
+  PanelPlan panels;
+  bool operator==(const EngineKey& o) const { return shape == o.shape && panels == o.panels; }
 };
 
 // Names one grid entry the same on all its ranks and on no other entry: the
@@ -57,19 +68,19 @@ class GridEntry {
   int ranks() const { return pos_.rows * pos_.cols; }
   // Still the grid of this context? (BLACS reuses context numbers.) Local.
   bool matches(MPI_Comm pscp, int nprow, int npcol, int myrow, int mycol) const;
-  // The engine for this shape and settings, built on first use. Collective.
+  // The engine of this key (as planned: nothing is chosen here), built on first use. Collective.
   Engine& engine(const EngineKey& key);
   // The row and column panel lines of the block-cyclic route, built on first use. Collective.
   PanelLines& lines();
-  // groups=auto / block=auto for the block-cyclic route (its panels: M = b): the
-  // model's groups and b for this shape, remembered. Collective on first use of a key.
-  AutoPlan block_cyclic_auto_plan(const EngineKey& key);
+  // The panels remembered for `key`, else choose()'s, remembered (the model's
+  // choices: choose() is collective, and so is this on first use of a key).
+  PanelPlan remembered_panels(const ShapeKey& key, const std::function<PanelPlan()>& choose);
 
  private:
   GridPos pos_;
   GridId id_;
-  std::list<std::pair<EngineKey, AutoPlan>> block_cyclic_auto_plans_;  // most recent first
-  std::list<std::pair<EngineKey, std::unique_ptr<Engine>>> engines_;   // most recent first
+  std::list<std::pair<ShapeKey, PanelPlan>> panels_;                  // most recent first
+  std::list<std::pair<EngineKey, std::unique_ptr<Engine>>> engines_;  // most recent first
   std::unique_ptr<PanelLines> lines_;
 };
 

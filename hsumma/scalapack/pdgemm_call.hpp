@@ -1,5 +1,5 @@
 // The drop-in pdgemm proper: decides whether hympi can run a call and runs it
-// (decide: pdgemm_route.hpp, then plan and run: pdgemm_call.cpp).
+// (read_shape: call_shape.hpp; decide and plan: pdgemm_route.hpp; run: pdgemm_call.cpp).
 #pragma once
 #include <cstdint>
 
