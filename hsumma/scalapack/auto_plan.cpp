@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <list>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "hympi/error.hpp"
@@ -16,7 +18,8 @@ namespace hympi::hsumma::scalapack {
 
 namespace {
 
-constexpr int kShapeValues = 9;  // 4 lines x (latency, per byte) + schedule
+constexpr int kShapeValues = 9;          // 4 lines x (latency, per byte) + schedule
+constexpr std::size_t kRemembered = 64;  // the model's choices kept (shapes of all grids)
 
 std::int64_t power_of_two_above(std::int64_t x) {
   std::int64_t p = 1;
@@ -121,11 +124,15 @@ std::vector<std::int64_t> block_candidates(std::int64_t k) {
   return out;
 }
 
-PanelPlan plan_panels(const GridPos& pos, std::int64_t m, std::int64_t n, std::int64_t k, const Settings& s,
-                      const summa::Element& e) {
+namespace {
+
+// The model's choice for one shape (plan_panels).
+PanelPlan model_choice(const GridPos& pos, const ShapeKey& key, const EngineOptions& o) {
+  const std::int64_t m = key.m, n = key.n, k = key.k;
+  const Settings& s = key.settings;
+  const summa::Element& e = *key.elem;
   const int P = pos.rows, Q = pos.cols;
   std::vector<std::pair<int, int>> wanted{s.groups_on(P, Q)};
-  if (!s.auto_groups() && !s.auto_block()) return {wanted[0].first, wanted[0].second, s.block, s.outer_for(s.block)};
   if (s.auto_groups()) wanted = model::group_shapes(P, Q);
   const std::vector<std::int64_t> blocks = s.auto_block() ? block_candidates(k) : std::vector{s.block};
   model::Problem pb;
@@ -144,7 +151,7 @@ PanelPlan plan_panels(const GridPos& pos, std::int64_t m, std::int64_t n, std::i
     // Panels are timed at the power of two at or above the call's, so the tuning
     // file holds a few entries per grid, not one per matrix size.
     pr.P = P, pr.Q = Q, pr.a_rows = power_of_two_above(a_rows), pr.b_cols = power_of_two_above(b_cols);
-    pr.engine = engine_options(s);
+    pr.engine = o;
     pr.narrow = blocks.size() > 1 ? blocks.front() : std::max<std::int64_t>(1, blocks.front() / 4);
     pr.wide = std::max(s.outer_for(blocks.back()), 2 * pr.narrow);
     shapes = measured_shapes(pos, pr, wanted);
@@ -161,6 +168,25 @@ PanelPlan plan_panels(const GridPos& pos, std::int64_t m, std::int64_t n, std::i
         P, Q, static_cast<long long>(m), static_cast<long long>(n), static_cast<long long>(k),
         static_cast<long long>(plan.b), s.auto_block() ? " (auto)" : "", static_cast<long long>(plan.M), s.model_name(),
         best.p.t_total, mc.alpha, mc.beta, mc.gamma / 1e9);
+  return plan;
+}
+
+}  // namespace
+
+PanelPlan plan_panels(const GridPos& pos, const GridId& grid, const ShapeKey& key, const EngineOptions& o) {
+  const Settings& s = key.settings;
+  if (!s.auto_groups() && !s.auto_block()) {
+    const auto [I, J] = s.groups_on(pos.rows, pos.cols);
+    return {I, J, s.block, s.outer_for(s.block)};
+  }
+  // The model's recent choices, per grid (the same sequence of calls on every
+  // rank of a grid: all find or all measure).
+  static std::list<std::tuple<GridId, ShapeKey, PanelPlan>> chosen;  // most recent first
+  for (const auto& [g, k, plan] : chosen)
+    if (g == grid && k == key) return plan;
+  const PanelPlan plan = model_choice(pos, key, o);
+  if (chosen.size() >= kRemembered) chosen.pop_back();
+  chosen.emplace_front(grid, key, plan);
   return plan;
 }
 

@@ -25,12 +25,24 @@ struct PanelPlan {
   bool operator==(const PanelPlan& o) const { return I == o.I && J == o.J && b == o.b && M == o.M; }
 };
 
-// The panels for a multiply of element type e under these settings. Fixed
-// settings (groups IxJ, a block) stay as given (groups shrunk by
-// Settings::groups_on), local; what is auto is chosen by the cost model
-// (collective over pos.comm, measuring e's GEMM rate, kept per precision).
-PanelPlan plan_panels(const GridPos& pos, std::int64_t m, std::int64_t n, std::int64_t k, const Settings& s,
-                      const summa::Element& e = summa::element<double>());
+// A call shape and the settings it runs under, for one element type: what
+// the model's choices are remembered by (per grid), and engines built by.
+struct ShapeKey {
+  std::int64_t m, n, k;
+  Settings settings;
+  const summa::Element* elem = &summa::element<double>();  // plans are per precision
+  bool operator==(const ShapeKey& o) const {
+    return m == o.m && n == o.n && k == o.k && settings == o.settings && elem == o.elem;
+  }
+};
+
+// The panels for a multiply of `key` on grid `grid` (at `pos`), its broadcasts
+// set up as `o` (policy, sync, lookahead, node layout). Fixed settings (groups
+// IxJ, a block) stay as given (groups shrunk by Settings::groups_on), local;
+// what is auto is chosen by the cost model (collective over pos.comm, measuring
+// the element's GEMM rate, kept per precision) and remembered for the grid's
+// recent shapes.
+PanelPlan plan_panels(const GridPos& pos, const GridId& grid, const ShapeKey& key, const EngineOptions& o);
 
 // The b block=auto tries: 64, 128, 256, 512 (those <= k, at least one).
 inline constexpr std::array<std::int64_t, 4> kBlockCandidates{64, 128, 256, 512};

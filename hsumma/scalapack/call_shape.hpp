@@ -23,12 +23,10 @@ struct CallerMatrix {
         cols(Axis::of({d.n, d.inb, d.nb, d.csrc, npcol}, j - 1, c)) {}
 };
 
-// How an operand with this op is read when copied (redistribute.hpp).
-Op copy_op(char t);
-
 // The call's arguments every grid rank shares: a rank decides on them alone.
 struct CallShape {
-  char ta, tb;  // op(A), op(B): 'N', 'T' or (complex only) 'C'
+  char ta, tb;    // op(A), op(B): 'N', 'T' or (complex only) 'C'
+  Op a_op, b_op;  // how A and B are read when copied (redistribute.hpp)
   std::int64_t m, n, k;
   Descriptor da, db, dc;
   int nprow, npcol, myrow, mycol;

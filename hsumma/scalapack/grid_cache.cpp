@@ -10,8 +10,7 @@ namespace hympi::hsumma::scalapack {
 
 namespace {
 
-constexpr std::size_t max_engines = 4;       // per grid: alternating shapes rebuild nothing
-constexpr std::size_t max_panel_plans = 16;  // per grid: the model's choices
+constexpr std::size_t max_engines = 4;  // per grid: alternating shapes rebuild nothing
 
 MPI_Comm context_comm(int ctxt) {
   int handle = -1;
@@ -45,28 +44,16 @@ bool GridEntry::matches(MPI_Comm pscp, int nprow, int npcol, int myrow, int myco
   return result == MPI_CONGRUENT || result == MPI_IDENT;
 }
 
-Engine& GridEntry::engine(const EngineKey& key) {
+Engine& GridEntry::engine(const EngineKey& key, const EngineOptions& o) {
   for (auto it = engines_.begin(); it != engines_.end(); ++it)
     if (it->first == key) {
       engines_.splice(engines_.begin(), engines_, it);
       return *engines_.front().second;
     }
   if (engines_.size() >= max_engines) engines_.pop_back();
-  EngineOptions o = engine_options(key.shape.settings);
-  o.m = key.shape.m, o.n = key.shape.n, o.k = key.shape.k;
-  o.b = key.panels.b, o.M = key.panels.M;
   const TwoLevelShape shape{pos_.rows, pos_.cols, key.panels.I, key.panels.J, GridOrder::row_major, false};
   engines_.emplace_front(key, std::make_unique<Engine>(pos_.comm, shape, o));
   return *engines_.front().second;
-}
-
-PanelPlan GridEntry::remembered_panels(const ShapeKey& key, const std::function<PanelPlan()>& choose) {
-  for (const auto& [k, plan] : panels_)
-    if (k == key) return plan;
-  const PanelPlan plan = choose();
-  if (panels_.size() >= max_panel_plans) panels_.pop_back();
-  panels_.emplace_front(key, plan);
-  return plan;
 }
 
 PanelLines& GridEntry::lines() {

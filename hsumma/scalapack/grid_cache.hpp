@@ -15,7 +15,6 @@
 #include <mpi.h>
 
 #include <cstdint>
-#include <functional>
 #include <list>
 #include <map>
 #include <memory>
@@ -30,17 +29,6 @@
 
 namespace hympi::hsumma::scalapack {
 
-// A call shape and the settings it runs under, for one element type: what the
-// panels chosen by the model (groups=auto, block=auto) are remembered by.
-struct ShapeKey {
-  std::int64_t m, n, k;
-  Settings settings;
-  const summa::Element* elem = &summa::element<double>();  // plans are per precision
-  bool operator==(const ShapeKey& o) const {
-    return m == o.m && n == o.n && k == o.k && settings == o.settings && elem == o.elem;
-  }
-};
-
 // What an engine is built from: the shape, the settings (broadcast policy,
 // sync, lookahead) and the panels the plan chose (pdgemm_route.hpp).
 struct EngineKey {
@@ -49,10 +37,8 @@ struct EngineKey {
   bool operator==(const EngineKey& o) const { return shape == o.shape && panels == o.panels; }
 };
 
-// Names one grid entry the same on all its ranks and on no other entry: the
-// grid's lowest world rank and a clock that grows at every creation that rank
-// takes part in (max over the grid's ranks, plus one).
-using GridId = std::pair<long long, long long>;  // (clock, lowest world rank)
+// GridId (redistribute.hpp): the clock grows at every creation the grid's
+// lowest world rank takes part in (max over the grid's ranks, plus one).
 
 class GridEntry {
  public:
@@ -68,13 +54,11 @@ class GridEntry {
   int ranks() const { return pos_.rows * pos_.cols; }
   // Still the grid of this context? (BLACS reuses context numbers.) Local.
   bool matches(MPI_Comm pscp, int nprow, int npcol, int myrow, int mycol) const;
-  // The engine of this key (as planned: nothing is chosen here), built on first use. Collective.
-  Engine& engine(const EngineKey& key);
+  // The engine of this key, built with options `o` (sizes and panels as in
+  // the key: planned by the caller, nothing is chosen here) on first use. Collective.
+  Engine& engine(const EngineKey& key, const EngineOptions& o);
   // The row and column panel lines of the block-cyclic route, built on first use. Collective.
   PanelLines& lines();
-  // The panels remembered for `key`, else choose()'s, remembered (the model's
-  // choices: choose() is collective, and so is this on first use of a key).
-  PanelPlan remembered_panels(const ShapeKey& key, const std::function<PanelPlan()>& choose);
 
  private:
   GridPos pos_;

@@ -9,6 +9,7 @@
 #include "grid_cache.hpp"
 #include "hympi/error.hpp"
 #include "pdgemm_route.hpp"
+#include "phase_laps.hpp"
 #include "redistribute.hpp"
 #include "settings.hpp"
 #include "staged_operand.hpp"
@@ -24,20 +25,6 @@ PhaseSeconds& phase_seconds(char precision) {
 }
 
 namespace {
-
-// A stopwatch adding each lap to one phase's bucket (one clock read per lap).
-class Laps {
- public:
-  Laps() : mark_(MPI_Wtime()) {}
-  void lap(double& bucket) {
-    const double now = MPI_Wtime();
-    bucket += now - mark_;
-    mark_ = now;
-  }
-
- private:
-  double mark_;
-};
 
 // C := beta * C on the caller's submatrix; beta = 0 writes zeros. A process's
 // rows of a block-cyclic submatrix are consecutive locally: one run per column.
@@ -55,7 +42,7 @@ void scale_local(const summa::Element& e, const CallerMatrix& c, void* data, int
 }
 
 // sub(C) = alpha * op(A) * op(B) + beta * sub(C) on the caller's arrays, as planned.
-void run_block_cyclic(const PdgemmCall& call, const CallShape& sh, const Settings& s, Plan& plan, GridEntry& grid) {
+void run_block_cyclic(const PdgemmCall& call, const CallShape& sh, Plan& plan, GridEntry& grid) {
   const GridPos& pos = grid.pos();
   BlockCyclicPlan& p = plan.direct;
   const CallerMatrix &A = *plan.A, &B = *plan.B, &C = *plan.C;
@@ -66,23 +53,23 @@ void run_block_cyclic(const PdgemmCall& call, const CallShape& sh, const Setting
   // Staged operands' storage, kept between calls (no fresh pages per call).
   static std::vector<std::byte> a_storage, b_storage;
   if (p.stage_a)
-    sa.emplace(pos, e, SourceMatrix{A.rows, A.cols, call.a, A.desc.lld}, copy_op(sh.ta), std::move(p.a_rows),
-               std::move(p.a_cols), a_storage);
+    sa.emplace(pos, e, SourceMatrix{A.rows, A.cols, call.a, A.desc.lld}, sh.a_op, std::move(p.staged.a_rows),
+               std::move(p.staged.a_cols), a_storage);
   if (p.stage_b)
-    sb.emplace(pos, e, SourceMatrix{B.rows, B.cols, call.b, B.desc.lld}, copy_op(sh.tb), std::move(p.b_rows),
-               std::move(p.b_cols), b_storage);
+    sb.emplace(pos, e, SourceMatrix{B.rows, B.cols, call.b, B.desc.lld}, sh.b_op, std::move(p.staged.b_rows),
+               std::move(p.staged.b_cols), b_storage);
   laps.lap(t.staging);
   scale_local(e, C, call.c, sh.myrow, sh.mycol, call.beta);
   laps.lap(t.scale);
   const ChunkPlan& chunks = p.chunks;
-  PanelLines& lines = grid.lines();
-  lines.reserve(chunks.rows.max_count() * chunks.width, chunks.width * chunks.cols.max_count(), s, p.panels.I,
-                p.panels.J, e.size);
+  const PanelLineSet lines =
+      grid.lines().reserve(chunks.rows.max_count() * chunks.width, chunks.width * chunks.cols.max_count(), plan.options,
+                           p.panels.I, p.panels.J, e.size);
   const LocalArray a_in = sa ? LocalArray{sa->data, sa->ld} : LocalArray{call.a, A.desc.lld};
   const LocalArray b_in = sb ? LocalArray{sb->data, sb->ld} : LocalArray{call.b, B.desc.lld};
   laps.lap(t.panels);  // building or resizing the lines
-  block_cyclic_summa(chunks, lines, pos, e, call.alpha, a_in, b_in, call.c, C.desc.lld,
-                     [&](summa::Phase phase) { laps.lap(phase == summa::Phase::updated ? t.gemm : t.panels); });
+  StepLaps steps{laps, t.gemm, t.panels};
+  block_cyclic_summa(chunks, lines, pos, e, call.alpha, a_in, b_in, call.c, C.desc.lld, &steps);
   laps.lap(t.panels);
 }
 
@@ -94,7 +81,7 @@ void run_checkerboard(const PdgemmCall& call, const CallShape& sh, const Plan& p
   const CheckerboardPlan& p = plan.checkerboard;
   const CallerMatrix &A = *plan.A, &B = *plan.B, &C = *plan.C;
   const GridPos& pos = grid.pos();
-  Engine& engine = grid.engine(*p.engine);
+  Engine& engine = grid.engine(*p.engine, p.engine_options);
   PhaseSeconds& t = phase_seconds(e.code);
   Laps laps;
   const LocalBlock &ab = p.blocks.a, &bb = p.blocks.b, &cb = p.blocks.c;
@@ -104,14 +91,14 @@ void run_checkerboard(const PdgemmCall& call, const CallShape& sh, const Plan& p
   auto* c = static_cast<double*>(call.c);
   if (!p.a_in_place) {
     a_buf.resize(static_cast<std::size_t>(ab.elements()));
-    redistribute(pos, e, {A.rows, A.cols, call.a, A.desc.lld}, copy_op(sh.ta),
-                 {p.a_rows, p.a_cols, a_buf.data(), ab.ld()}, e.one, e.zero);
+    redistribute(pos, e, {A.rows, A.cols, call.a, A.desc.lld}, sh.a_op, {p.a_rows, p.a_cols, a_buf.data(), ab.ld()},
+                 e.one, e.zero);
     a = a_buf.data();
   }
   if (!p.b_in_place) {
     b_buf.resize(static_cast<std::size_t>(bb.elements()));
-    redistribute(pos, e, {B.rows, B.cols, call.b, B.desc.lld}, copy_op(sh.tb),
-                 {p.b_rows, p.b_cols, b_buf.data(), bb.ld()}, e.one, e.zero);
+    redistribute(pos, e, {B.rows, B.cols, call.b, B.desc.lld}, sh.b_op, {p.b_rows, p.b_cols, b_buf.data(), bb.ld()},
+                 e.one, e.zero);
     b = b_buf.data();
   }
   if (!p.c_in_place) {
@@ -129,8 +116,7 @@ void run_checkerboard(const PdgemmCall& call, const CallShape& sh, const Plan& p
 }
 
 // The call, timed by run_pdgemm: decided and planned once (decide), then run.
-Outcome run_call(const PdgemmCall& call) {
-  const Settings& s = settings();
+Outcome run_call(const PdgemmCall& call, const Settings& s) {
   if (!s.enabled) return Outcome::unsupported;
   const std::optional<CallShape> shape = read_shape(call);
   if (!shape) return Outcome::invalid;
@@ -143,7 +129,7 @@ Outcome run_call(const PdgemmCall& call) {
       scale_local(call.elem, *plan.C, call.c, shape->myrow, shape->mycol, call.beta);
       return Outcome::run;
     case Route::block_cyclic:
-      run_block_cyclic(call, *shape, s, plan, grid);
+      run_block_cyclic(call, *shape, plan, grid);
       return Outcome::run_direct;
     case Route::checkerboard:
       run_checkerboard(call, *shape, plan, grid);
@@ -154,9 +140,9 @@ Outcome run_call(const PdgemmCall& call) {
 
 }  // namespace
 
-Outcome run_pdgemm(const PdgemmCall& call) {
+Outcome run_pdgemm(const PdgemmCall& call, const Settings& s) {
   const double start = MPI_Wtime();
-  const Outcome outcome = run_call(call);
+  const Outcome outcome = run_call(call, s);
   if (outcome == Outcome::run || outcome == Outcome::run_direct)
     phase_seconds(call.elem.code).total += MPI_Wtime() - start;
   return outcome;

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "hympi/summa/element.hpp"
+#include "settings.hpp"
 
 namespace hympi::hsumma::scalapack {
 
@@ -45,8 +46,9 @@ struct PhaseSeconds {
 };
 PhaseSeconds& phase_seconds(char precision);
 
-// Every rank of the grid returns the same outcome. Throws hympi::Error if
-// something fails after the grid committed to running the call.
-Outcome run_pdgemm(const PdgemmCall& call);
+// Runs the call under settings `s` (equal on every rank of the grid). Every
+// rank of the grid returns the same outcome. Throws hympi::Error if something
+// fails after the grid committed to running the call.
+Outcome run_pdgemm(const PdgemmCall& call, const Settings& s);
 
 }  // namespace hympi::hsumma::scalapack

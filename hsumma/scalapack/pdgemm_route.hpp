@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "auto_plan.hpp"
-#include "block_cyclic_summa.hpp"
+#include "block_cyclic_plan.hpp"
 #include "call_shape.hpp"
 #include "grid_cache.hpp"
 #include "hympi/hsumma/distribution.hpp"
@@ -24,30 +24,32 @@ enum class Route {
   checkerboard,  // the engine on its block checkerboard, redistributing what differs
 };
 
-// The block-cyclic route's plan: which operands are staged (staged_operand.hpp)
-// and their staged layouts (A's rows like C's and k over the process columns,
-// B's columns like C's and k over the process rows; empty when not staged),
-// the k chunks (no wider than the panels' b) and the broadcast groups.
+// The block-cyclic route's plan: which operands are staged and their staged
+// layouts (block_cyclic_plan.hpp), the k chunks (no wider than the panels' b)
+// and the broadcast groups.
 struct BlockCyclicPlan {
   bool stage_a = false, stage_b = false;
-  Axis a_rows, a_cols, b_rows, b_cols;  // staged layouts
+  StagedLayouts staged;  // used for the staged operands only
   ChunkPlan chunks;
   PanelPlan panels;  // I x J groups, b (M = b: the panels are the chunks)
 };
 
 // The checkerboard route's plan: the engine's layout of A, B and C
 // (checkerboard_blocks) as axes and local blocks, which operands already lie
-// so (read and written in place), and the engine to run (its cache key).
+// so (read and written in place), and the engine to run: its cache key and
+// the options it is built with.
 struct CheckerboardPlan {
   Axis a_rows, a_cols, b_rows, b_cols;  // C: a_rows x b_cols
   CheckerboardBlocks blocks;
   bool a_in_place = false, b_in_place = false, c_in_place = false;
   std::optional<EngineKey> engine;
+  EngineOptions engine_options;
 };
 
 struct Plan {
   Route route = Route::invalid;
   std::optional<CallerMatrix> A, B, C;  // C unless invalid; A and B when multiplying
+  EngineOptions options;                // the broadcasts' setup (policy, sync, lookahead, node layout)
   BlockCyclicPlan direct;               // route block_cyclic
   CheckerboardPlan checkerboard;        // route checkerboard
 };
