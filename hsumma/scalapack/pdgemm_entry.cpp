@@ -171,27 +171,10 @@ void fortran_entry(const char* transa, const char* transb, const int* m, const i
                    const int* jb, const int* descb, const void* beta, void* c, const int* ic, const int* jc,
                    const int* descc) {
   const hs::Settings& s = hs::settings();  // read once per call
-  dispatch({element_in_use<T>(s),
-            *transa,
-            *transb,
-            *m,
-            *n,
-            *k,
-            alpha,
-            a,
-            *ia,
-            *ja,
-            desca,
-            b,
-            *ib,
-            *jb,
-            descb,
-            beta,
-            c,
-            *ic,
-            *jc,
-            descc},
-           s);
+  const hympi::summa::Element& element = element_in_use<T>(s);
+  dispatch(
+      {element, *transa, *transb, *m, *n, *k, alpha, a, *ia, *ja, desca, b, *ib, *jb, descb, beta, c, *ic, *jc, descc},
+      s);
 }
 
 template <class T>
@@ -199,26 +182,8 @@ int c_entry(char transa, char transb, int m, int n, int k, const void* alpha, co
             const int* desca, const void* b, int ib, int jb, const int* descb, const void* beta, void* c, int ic,
             int jc, const int* descc) {
   const hs::Settings& s = hs::settings();  // read once per call
-  return dispatch({element_in_use<T>(s),
-                   transa,
-                   transb,
-                   m,
-                   n,
-                   k,
-                   alpha,
-                   a,
-                   ia,
-                   ja,
-                   desca,
-                   b,
-                   ib,
-                   jb,
-                   descb,
-                   beta,
-                   c,
-                   ic,
-                   jc,
-                   descc},
+  const hympi::summa::Element& element = element_in_use<T>(s);
+  return dispatch({element, transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc},
                   s);
 }
 

@@ -53,30 +53,23 @@ void check_case(GridEntry& grid, const Case& c, Settings s, const std::string& w
   const std::int64_t ar = c.ta == 'N' ? c.m : c.k, ac = c.ta == 'N' ? c.k : c.m;
   const std::int64_t br = c.tb == 'N' ? c.k : c.n, bc = c.tb == 'N' ? c.n : c.k;
   const std::int64_t shift = c.skew ? c.nb : 0;
-  const CallShape sh{c.ta,
-                     c.tb,
-                     c.ta == 'N' ? Op::none : Op::transpose,
-                     c.tb == 'N' ? Op::none : Op::transpose,
-                     c.m,
-                     c.n,
-                     c.k,
-                     descriptor(ar + shift, ac, c.nb, c.nb, P, pos.my_row),
-                     descriptor(br, bc, c.nb, c.nb, P, pos.my_row),
-                     descriptor(c.m, c.n, c.nb, c.nb, P, pos.my_row),
-                     P,
-                     Q,
-                     pos.my_row,
-                     pos.my_col};
+  const Descriptor da = descriptor(ar + shift, ac, c.nb, c.nb, P, pos.my_row);
+  const Descriptor db = descriptor(br, bc, c.nb, c.nb, P, pos.my_row),
+                   dc = descriptor(c.m, c.n, c.nb, c.nb, P, pos.my_row);
+  const Op a_op = c.ta == 'N' ? Op::none : Op::transpose, b_op = c.tb == 'N' ? Op::none : Op::transpose;
+  const CallShape sh{c.ta, c.tb, a_op, b_op, c.m, c.n, c.k, da, db, dc, P, Q, pos.my_row, pos.my_col};
   const int desc[9] = {1, 0, 1, 1, 1, 1, 0, 0, 1};  // not read by decide
+  const int m = static_cast<int>(c.m), n = static_cast<int>(c.n), k = static_cast<int>(c.k);
+  const int ia = static_cast<int>(1 + shift);
   const PdgemmCall call{hympi::summa::element<double>(),
                         c.ta,
                         c.tb,
-                        static_cast<int>(c.m),
-                        static_cast<int>(c.n),
-                        static_cast<int>(c.k),
+                        m,
+                        n,
+                        k,
                         &one,
                         nullptr,
-                        static_cast<int>(1 + shift),
+                        ia,
                         1,
                         desc,
                         nullptr,
