@@ -3,9 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <list>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "hympi/error.hpp"
@@ -19,7 +17,7 @@ namespace hympi::hsumma::scalapack {
 namespace {
 
 constexpr int kShapeValues = 9;          // 4 lines x (latency, per byte) + schedule
-constexpr std::size_t kRemembered = 64;  // the model's choices kept (shapes of all grids)
+constexpr std::size_t kRemembered = 16;  // the model's choices kept per grid
 
 std::int64_t power_of_two_above(std::int64_t x) {
   std::int64_t p = 1;
@@ -173,20 +171,17 @@ PanelPlan model_choice(const GridPos& pos, const ShapeKey& key, const EngineOpti
 
 }  // namespace
 
-PanelPlan plan_panels(const GridPos& pos, const GridId& grid, const ShapeKey& key, const EngineOptions& o) {
+PanelPlan plan_panels(const GridPos& pos, PanelChoices& remembered, const ShapeKey& key, const EngineOptions& o) {
   const Settings& s = key.settings;
   if (!s.auto_groups() && !s.auto_block()) {
     const auto [I, J] = s.groups_on(pos.rows, pos.cols);
     return {I, J, s.block, s.outer_for(s.block)};
   }
-  // The model's recent choices, per grid (the same sequence of calls on every
-  // rank of a grid: all find or all measure).
-  static std::list<std::tuple<GridId, ShapeKey, PanelPlan>> chosen;  // most recent first
-  for (const auto& [g, k, plan] : chosen)
-    if (g == grid && k == key) return plan;
+  for (const auto& [k, plan] : remembered)
+    if (k == key) return plan;
   const PanelPlan plan = model_choice(pos, key, o);
-  if (chosen.size() >= kRemembered) chosen.pop_back();
-  chosen.emplace_front(grid, key, plan);
+  if (remembered.size() >= kRemembered) remembered.pop_back();
+  remembered.emplace_front(key, plan);
   return plan;
 }
 

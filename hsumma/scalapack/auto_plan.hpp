@@ -9,6 +9,8 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <list>
+#include <utility>
 #include <vector>
 
 #include "hympi/hsumma/engine.hpp"
@@ -36,13 +38,18 @@ struct ShapeKey {
   }
 };
 
-// The panels for a multiply of `key` on grid `grid` (at `pos`), its broadcasts
-// set up as `o` (policy, sync, lookahead, node layout). Fixed settings (groups
+// The model's recent choices on one grid (most recent first), kept by the
+// grid (GridEntry::panel_choices) so that they go with it.
+using PanelChoices = std::list<std::pair<ShapeKey, PanelPlan>>;
+
+// The panels for a multiply of `key` on the grid at `pos`, its broadcasts set
+// up as `o` (policy, sync, lookahead, node layout). Fixed settings (groups
 // IxJ, a block) stay as given (groups shrunk by Settings::groups_on), local;
-// what is auto is chosen by the cost model (collective over pos.comm, measuring
-// the element's GEMM rate, kept per precision) and remembered for the grid's
-// recent shapes.
-PanelPlan plan_panels(const GridPos& pos, const GridId& grid, const ShapeKey& key, const EngineOptions& o);
+// what is auto is chosen by the cost model (collective over pos.comm,
+// measuring the element's GEMM rate, kept per precision), or found among the
+// grid's `remembered` choices (every rank of a grid sees the same calls: all
+// find or all choose).
+PanelPlan plan_panels(const GridPos& pos, PanelChoices& remembered, const ShapeKey& key, const EngineOptions& o);
 
 // The b block=auto tries: 64, 128, 256, 512 (those <= k, at least one).
 inline constexpr std::array<std::int64_t, 4> kBlockCandidates{64, 128, 256, 512};

@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "auto_plan.hpp"
-#include "block_cyclic_summa.hpp"
 #include "hympi/hsumma/engine.hpp"
+#include "panel_lines.hpp"
 #include "redistribute.hpp"
 #include "settings.hpp"
 
@@ -37,8 +37,10 @@ struct EngineKey {
   bool operator==(const EngineKey& o) const { return shape == o.shape && panels == o.panels; }
 };
 
-// GridId (redistribute.hpp): the clock grows at every creation the grid's
-// lowest world rank takes part in (max over the grid's ranks, plus one).
+// Names one grid entry the same on all its ranks and on no other entry: the
+// grid's lowest world rank and a clock that grows at every creation that rank
+// takes part in (max over the grid's ranks, plus one).
+using GridId = std::pair<long long, long long>;  // (clock, lowest world rank)
 
 class GridEntry {
  public:
@@ -59,11 +61,13 @@ class GridEntry {
   Engine& engine(const EngineKey& key, const EngineOptions& o);
   // The row and column panel lines of the block-cyclic route, built on first use. Collective.
   PanelLines& lines();
+  // The model's panel choices on this grid (plan_panels).
+  PanelChoices& panel_choices() { return panel_choices_; }
 
  private:
   GridPos pos_;
   GridId id_;
-  std::list<std::pair<ShapeKey, PanelPlan>> panels_;                  // most recent first
+  PanelChoices panel_choices_;                                        // most recent first
   std::list<std::pair<EngineKey, std::unique_ptr<Engine>>> engines_;  // most recent first
   std::unique_ptr<PanelLines> lines_;
 };

@@ -86,14 +86,14 @@ Plan decide(const PdgemmCall& call, const CallShape& sh, const Settings& s, Grid
     bc.stage_a = staging.a, bc.stage_b = staging.b;
     Settings chunked = s;  // the block-cyclic route's panels are its chunks: M = b
     chunked.outer = 0;
-    bc.panels = plan_panels(grid.pos(), grid.id(), {sh.m, sh.n, sh.k, chunked, &e}, plan.options);
+    bc.panels = plan_panels(grid.pos(), grid.panel_choices(), {sh.m, sh.n, sh.k, chunked, &e}, plan.options);
     bc.chunks =
         chunk_plan(std::move(*staging.rows), std::move(*staging.cols), bc.stage_a ? bc.staged.a_cols : plan.A->cols,
                    bc.stage_b ? bc.staged.b_rows : plan.B->rows, bc.panels.b);
   } else {
     plan.route = Route::checkerboard;
     const ShapeKey key{sh.m, sh.n, sh.k, s};
-    cb.engine = EngineKey{key, plan_panels(grid.pos(), grid.id(), key, plan.options)};
+    cb.engine = EngineKey{key, plan_panels(grid.pos(), grid.panel_choices(), key, plan.options)};
     EngineOptions& o = cb.engine_options = plan.options;
     o.m = sh.m, o.n = sh.n, o.k = sh.k, o.b = cb.engine->panels.b, o.M = cb.engine->panels.M;
   }

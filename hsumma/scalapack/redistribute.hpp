@@ -6,7 +6,6 @@
 #include <mpi.h>
 
 #include <cstdint>
-#include <utility>
 
 #include "descriptor.hpp"
 #include "hympi/summa/element.hpp"
@@ -37,10 +36,6 @@ struct GridPos {
   MPI_Comm comm;
   int rows, cols, my_row, my_col;
 };
-
-// Names one grid (GridCache's entry of a BLACS context) the same on all its
-// ranks and on no other grid: a creation clock and the grid's lowest world rank.
-using GridId = std::pair<long long, long long>;
 
 // dst = alpha * op(src) + beta * dst, element by element, elements of type `e`
 // (alpha, beta point at one each). beta == 0 never reads dst (NaN there
