@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <numeric>
 #include <string>
 #include <vector>
 
@@ -17,7 +16,8 @@ namespace hympi::hsumma::scalapack {
 
 namespace {
 
-constexpr int kShapeValues = 9;  // 4 lines x (latency, per byte) + schedule
+constexpr int kShapeValues = 9;          // 4 lines x (latency, per byte) + schedule
+constexpr std::size_t kRemembered = 16;  // the model's choices kept per grid
 
 std::int64_t power_of_two_above(std::int64_t x) {
   std::int64_t p = 1;
@@ -117,15 +117,20 @@ std::vector<model::BlockRate> block_rates(const GridPos& pos, std::int64_t rows,
 
 std::vector<std::int64_t> block_candidates(std::int64_t k) {
   std::vector<std::int64_t> out;
-  for (const std::int64_t b : {64, 128, 256, 512})
+  for (const std::int64_t b : kBlockCandidates)
     if (b <= k || out.empty()) out.push_back(b);
   return out;
 }
 
-AutoPlan auto_plan(const GridPos& pos, std::int64_t m, std::int64_t n, std::int64_t k, const Settings& s,
-                   const summa::Element& e) {
+namespace {
+
+// The model's choice for one shape (plan_panels).
+PanelPlan model_choice(const GridPos& pos, const ShapeKey& key, const EngineOptions& o) {
+  const std::int64_t m = key.m, n = key.n, k = key.k;
+  const Settings& s = key.settings;
+  const summa::Element& e = *key.elem;
   const int P = pos.rows, Q = pos.cols;
-  std::vector<std::pair<int, int>> wanted{{std::gcd(s.group_rows, P), std::gcd(s.group_cols, Q)}};
+  std::vector<std::pair<int, int>> wanted{s.groups_on(P, Q)};
   if (s.auto_groups()) wanted = model::group_shapes(P, Q);
   const std::vector<std::int64_t> blocks = s.auto_block() ? block_candidates(k) : std::vector{s.block};
   model::Problem pb;
@@ -144,7 +149,7 @@ AutoPlan auto_plan(const GridPos& pos, std::int64_t m, std::int64_t n, std::int6
     // Panels are timed at the power of two at or above the call's, so the tuning
     // file holds a few entries per grid, not one per matrix size.
     pr.P = P, pr.Q = Q, pr.a_rows = power_of_two_above(a_rows), pr.b_cols = power_of_two_above(b_cols);
-    pr.engine = engine_options(s);
+    pr.engine = o;
     pr.narrow = blocks.size() > 1 ? blocks.front() : std::max<std::int64_t>(1, blocks.front() / 4);
     pr.wide = std::max(s.outer_for(blocks.back()), 2 * pr.narrow);
     shapes = measured_shapes(pos, pr, wanted);
@@ -152,7 +157,7 @@ AutoPlan auto_plan(const GridPos& pos, std::int64_t m, std::int64_t n, std::int6
     for (const auto& [I, J] : wanted) shapes.push_back(model::formula_shape(pb, mc, s.model, I, J));
   }
   const model::Choice best = model::choose_measured(pb, mc, shapes, rates);
-  const AutoPlan plan{best.p.I, best.p.J, static_cast<std::int64_t>(best.b), static_cast<std::int64_t>(best.M)};
+  const PanelPlan plan{best.p.I, best.p.J, static_cast<std::int64_t>(best.b), static_cast<std::int64_t>(best.M)};
   if (s.stats && pos.my_row == 0 && pos.my_col == 0)
     std::printf(
         "hympi p%cgemm%s: %s chose %dx%d on grid %dx%d for m=%lld n=%lld k=%lld b=%lld%s M=%lld "
@@ -161,6 +166,22 @@ AutoPlan auto_plan(const GridPos& pos, std::int64_t m, std::int64_t n, std::int6
         P, Q, static_cast<long long>(m), static_cast<long long>(n), static_cast<long long>(k),
         static_cast<long long>(plan.b), s.auto_block() ? " (auto)" : "", static_cast<long long>(plan.M), s.model_name(),
         best.p.t_total, mc.alpha, mc.beta, mc.gamma / 1e9);
+  return plan;
+}
+
+}  // namespace
+
+PanelPlan plan_panels(const GridPos& pos, PanelChoices& remembered, const ShapeKey& key, const EngineOptions& o) {
+  const Settings& s = key.settings;
+  if (!s.auto_groups() && !s.auto_block()) {
+    const auto [I, J] = s.groups_on(pos.rows, pos.cols);
+    return {I, J, s.block, s.outer_for(s.block)};
+  }
+  for (const auto& [k, plan] : remembered)
+    if (k == key) return plan;
+  const PanelPlan plan = model_choice(pos, key, o);
+  if (remembered.size() >= kRemembered) remembered.pop_back();
+  remembered.emplace_front(key, plan);
   return plan;
 }
 

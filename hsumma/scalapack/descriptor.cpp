@@ -60,6 +60,20 @@ Axis Axis::of(const CyclicDim& dim, std::int64_t offset, std::int64_t len) {
   return a;
 }
 
+Axis compact(const Axis& like, int nprocs) {
+  Axis a;
+  a.owner = like.owner;
+  a.local.resize(like.owner.size());
+  std::vector<std::int64_t> next(static_cast<std::size_t>(nprocs), 0);
+  for (std::size_t i = 0; i < like.owner.size(); ++i) a.local[i] = next[static_cast<std::size_t>(like.owner[i])]++;
+  return a;
+}
+
+Axis k_axis(std::int64_t k, std::int64_t block, int nprocs) {
+  block = std::max<std::int64_t>(1, block);
+  return Axis::of({k, block, block, 0, nprocs}, 0, k);
+}
+
 const char* check_submatrix(const SubmatrixRef& r, int nprow, int npcol, int myrow) {
   const Descriptor& d = r.desc;
   if (d.m < 0 || d.n < 0) return "negative global size";

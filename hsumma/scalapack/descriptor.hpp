@@ -45,6 +45,12 @@ struct Axis {
   bool operator==(const Axis& o) const { return owner == o.owner && local == o.local; }
 };
 
+// The same owners as `like`, local indices renumbered 0, 1, ... per owner in order.
+Axis compact(const Axis& like, int nprocs);
+
+// k indices block-cyclic over nprocs from process 0, blocks of `block`.
+Axis k_axis(std::int64_t k, std::int64_t block, int nprocs);
+
 // Why a submatrix argument cannot be run by hympi (ScaLAPACK's own checks then
 // decide whether it is an error); null when valid and supported. At least as
 // strict as ScaLAPACK: the local leading dimension is checked on this rank.

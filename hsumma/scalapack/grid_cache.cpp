@@ -1,10 +1,8 @@
 #include "grid_cache.hpp"
 
 #include <algorithm>
-#include <numeric>
 #include <utility>
 
-#include "auto_plan.hpp"
 #include "hympi/blacs.h"
 #include "hympi/error.hpp"
 
@@ -46,35 +44,16 @@ bool GridEntry::matches(MPI_Comm pscp, int nprow, int npcol, int myrow, int myco
   return result == MPI_CONGRUENT || result == MPI_IDENT;
 }
 
-Engine& GridEntry::engine(const EngineKey& key) {
+Engine& GridEntry::engine(const EngineKey& key, const EngineOptions& o) {
   for (auto it = engines_.begin(); it != engines_.end(); ++it)
     if (it->first == key) {
       engines_.splice(engines_.begin(), engines_, it);
       return *engines_.front().second;
     }
   if (engines_.size() >= max_engines) engines_.pop_back();
-  const Settings& s = key.settings;
-  EngineOptions o = engine_options(s);
-  o.m = key.m, o.n = key.n, o.k = key.k;
-  // Groups that do not divide the grid shrink to the largest that do.
-  AutoPlan plan{std::gcd(s.group_rows, pos_.rows), std::gcd(s.group_cols, pos_.cols), s.block, s.outer_for(s.block)};
-  if (s.auto_groups() || s.auto_block()) plan = auto_plan(pos_, key.m, key.n, key.k, s);
-  const auto [I, J, b, M] = plan;
-  o.b = b, o.M = M;
-  const TwoLevelShape shape{pos_.rows, pos_.cols, I, J, GridOrder::row_major, false};
+  const TwoLevelShape shape{pos_.rows, pos_.cols, key.panels.I, key.panels.J, GridOrder::row_major, false};
   engines_.emplace_front(key, std::make_unique<Engine>(pos_.comm, shape, o));
   return *engines_.front().second;
-}
-
-AutoPlan GridEntry::block_cyclic_auto_plan(const EngineKey& key) {
-  for (const auto& [k, plan] : block_cyclic_auto_plans_)
-    if (k == key) return plan;
-  Settings chunked = key.settings;  // the block-cyclic route's panels: M = b
-  chunked.outer = 0;
-  const AutoPlan plan = auto_plan(pos_, key.m, key.n, key.k, chunked, *key.elem);
-  if (block_cyclic_auto_plans_.size() >= 16) block_cyclic_auto_plans_.pop_back();
-  block_cyclic_auto_plans_.emplace_front(key, plan);
-  return plan;
 }
 
 PanelLines& GridEntry::lines() {
@@ -120,7 +99,8 @@ GridCache::Entries GridCache::free_agreed(MPI_Comm comm, Entries entries) {
   std::vector<int> counts(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks));
   HYMPI_CHECK_MPI(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm));
   int total = 0;
-  for (int r = 0; r < ranks; ++r) offsets[static_cast<std::size_t>(r)] = total, total += counts[static_cast<std::size_t>(r)];
+  for (int r = 0; r < ranks; ++r)
+    offsets[static_cast<std::size_t>(r)] = total, total += counts[static_cast<std::size_t>(r)];
   if (total == 0) return entries;
   std::vector<long long> all(static_cast<std::size_t>(total));
   HYMPI_CHECK_MPI(MPI_Allgatherv(mine.data(), count, MPI_LONG_LONG, all.data(), counts.data(), offsets.data(),

@@ -22,20 +22,19 @@
 #include <vector>
 
 #include "auto_plan.hpp"
-#include "block_cyclic_summa.hpp"
 #include "hympi/hsumma/engine.hpp"
+#include "panel_lines.hpp"
 #include "redistribute.hpp"
 #include "settings.hpp"
 
 namespace hympi::hsumma::scalapack {
 
+// What an engine is built from: the shape, the settings (broadcast policy,
+// sync, lookahead) and the panels the plan chose (pdgemm_route.hpp).
 struct EngineKey {
-  std::int64_t m, n, k;
-  Settings settings;
-  const summa::Element* elem = &summa::element<double>();  // plans are per precision
-  bool operator==(const EngineKey& o) const {
-    return m == o.m && n == o.n && k == o.k && settings == o.settings && elem == o.elem;
-  }
+  ShapeKey shape;
+  PanelPlan panels;
+  bool operator==(const EngineKey& o) const { return shape == o.shape && panels == o.panels; }
 };
 
 // Names one grid entry the same on all its ranks and on no other entry: the
@@ -57,19 +56,19 @@ class GridEntry {
   int ranks() const { return pos_.rows * pos_.cols; }
   // Still the grid of this context? (BLACS reuses context numbers.) Local.
   bool matches(MPI_Comm pscp, int nprow, int npcol, int myrow, int mycol) const;
-  // The engine for this shape and settings, built on first use. Collective.
-  Engine& engine(const EngineKey& key);
+  // The engine of this key, built with options `o` (sizes and panels as in
+  // the key: planned by the caller, nothing is chosen here) on first use. Collective.
+  Engine& engine(const EngineKey& key, const EngineOptions& o);
   // The row and column panel lines of the block-cyclic route, built on first use. Collective.
   PanelLines& lines();
-  // groups=auto / block=auto for the block-cyclic route (its panels: M = b): the
-  // model's groups and b for this shape, remembered. Collective on first use of a key.
-  AutoPlan block_cyclic_auto_plan(const EngineKey& key);
+  // The model's panel choices on this grid (plan_panels).
+  PanelChoices& panel_choices() { return panel_choices_; }
 
  private:
   GridPos pos_;
   GridId id_;
-  std::list<std::pair<EngineKey, AutoPlan>> block_cyclic_auto_plans_;  // most recent first
-  std::list<std::pair<EngineKey, std::unique_ptr<Engine>>> engines_;   // most recent first
+  PanelChoices panel_choices_;                                        // most recent first
+  std::list<std::pair<EngineKey, std::unique_ptr<Engine>>> engines_;  // most recent first
   std::unique_ptr<PanelLines> lines_;
 };
 

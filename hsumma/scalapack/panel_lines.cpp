@@ -20,19 +20,19 @@ PanelLines::~PanelLines() {
   a_outer_.reset(), a_inner_.reset(), b_outer_.reset(), b_inner_.reset();  // built on the grid's communicators
 }
 
-void PanelLines::reserve(std::int64_t a_count, std::int64_t b_count, const Settings& s, int I, int J,
-                         std::size_t elem_size) {
+PanelLineSet PanelLines::reserve(std::int64_t a_count, std::int64_t b_count, const EngineOptions& o, int I, int J,
+                                 std::size_t elem_size) {
   const bool regroup = I != I_ || J != J_;
-  const bool same =
-      !regroup && s.policy == policy_ && s.sync == sync_ && s.lookahead == overlap_ && elem_size == elem_size_;
-  policy_ = s.policy, sync_ = s.sync, overlap_ = s.lookahead, elem_size_ = elem_size;
+  const bool same = !regroup && o.bcast.policy == policy_ && o.bcast.sync == sync_ && o.lookahead == overlap_ &&
+                    elem_size == elem_size_;
+  policy_ = o.bcast.policy, sync_ = o.bcast.sync, overlap_ = o.lookahead, elem_size_ = elem_size;
   if (regroup) {
     a_outer_.reset(), a_inner_.reset(), b_outer_.reset(), b_inner_.reset();
     grid_ = make_grid(pos_, I, J);
     I_ = I, J_ = J;
   }
-  const EngineOptions o = engine_options(s);  // the engine's own (lookahead: room for a panel in flight)
-  // Capacities only grow while the settings stay: alternating shapes rebuild nothing.
+  // Capacities only grow while the options stay: alternating shapes rebuild nothing.
+  // The broadcasts are the engine's own (make_panel_bcast: lookahead leaves room for a panel in flight).
   if (!same || a_count > a_capacity_) {
     a_capacity_ = same ? std::max(a_count, a_capacity_) : a_count;
     a_outer_.reset(), a_inner_.reset();
@@ -45,14 +45,9 @@ void PanelLines::reserve(std::int64_t a_count, std::int64_t b_count, const Setti
     b_outer_ = make_panel_bcast(grid_->outer_col_comm(), b_capacity_, o, elem_size_);
     b_inner_ = make_panel_bcast(grid_->inner_col_comm(), b_capacity_, o, elem_size_);
   }
-}
-
-summa::GroupLines PanelLines::along_row() const {
-  return {a_outer_.get(), a_inner_.get(), grid_->shape().group_cols(), grid_->col_in_group(), overlap_, elem_size_};
-}
-
-summa::GroupLines PanelLines::along_col() const {
-  return {b_outer_.get(), b_inner_.get(), grid_->shape().group_rows(), grid_->row_in_group(), overlap_, elem_size_};
+  return {{a_outer_.get(), a_inner_.get(), grid_->shape().group_cols(), grid_->col_in_group(), overlap_, elem_size_},
+          {b_outer_.get(), b_inner_.get(), grid_->shape().group_rows(), grid_->row_in_group(), overlap_, elem_size_},
+          overlap_};
 }
 
 }  // namespace hympi::hsumma::scalapack

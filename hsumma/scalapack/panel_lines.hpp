@@ -11,11 +11,19 @@
 
 #include "hympi/collectives.hpp"
 #include "hympi/grid.hpp"
+#include "hympi/hsumma/engine.hpp"
 #include "hympi/summa/group_lines.hpp"
 #include "redistribute.hpp"
-#include "settings.hpp"
 
 namespace hympi::hsumma::scalapack {
+
+// Both directions' lines for one multiply: A panels along the process rows, B
+// panels along the process columns (summa/group_lines.hpp), and whether they
+// were built for lookahead (start/wait).
+struct PanelLineSet {
+  summa::GroupLines along_row, along_col;
+  bool overlap = false;
+};
 
 class PanelLines {
  public:
@@ -25,15 +33,12 @@ class PanelLines {
   PanelLines& operator=(const PanelLines&) = delete;
 
   // Lines for I x J groups (I | P, J | Q) with room for a_count (along rows) and
-  // b_count (along columns) elements of elem_size bytes under these settings;
-  // rebuilt only when too small or the groups, element size or settings changed.
-  // The arguments must agree on every grid rank: collective when rebuilding.
-  void reserve(std::int64_t a_count, std::int64_t b_count, const Settings& s, int I, int J, std::size_t elem_size);
-
-  // One direction's two broadcast stages (summa/group_lines.hpp).
-  summa::GroupLines along_row() const;       // A panels
-  summa::GroupLines along_col() const;       // B panels
-  bool overlap() const { return overlap_; }  // built for lookahead (start/wait)
+  // b_count (along columns) elements of elem_size bytes under these broadcast
+  // options (policy, sync, lookahead, node layout); rebuilt only when too small
+  // or the groups, element size or options changed. The arguments must agree on
+  // every grid rank: collective when rebuilding.
+  PanelLineSet reserve(std::int64_t a_count, std::int64_t b_count, const EngineOptions& o, int I, int J,
+                       std::size_t elem_size);
 
  private:
   GridPos pos_;

@@ -1,9 +1,10 @@
 // The drop-in pdgemm proper: decides whether hympi can run a call and runs it
-// (decide: pdgemm_route.hpp, then plan and run: pdgemm_call.cpp).
+// (read_shape: call_shape.hpp; decide and plan: pdgemm_route.hpp; run: pdgemm_call.cpp).
 #pragma once
 #include <cstdint>
 
 #include "hympi/summa/element.hpp"
+#include "settings.hpp"
 
 namespace hympi::hsumma::scalapack {
 
@@ -45,8 +46,9 @@ struct PhaseSeconds {
 };
 PhaseSeconds& phase_seconds(char precision);
 
-// Every rank of the grid returns the same outcome. Throws hympi::Error if
-// something fails after the grid committed to running the call.
-Outcome run_pdgemm(const PdgemmCall& call);
+// Runs the call under settings `s` (equal on every rank of the grid). Every
+// rank of the grid returns the same outcome. Throws hympi::Error if something
+// fails after the grid committed to running the call.
+Outcome run_pdgemm(const PdgemmCall& call, const Settings& s);
 
 }  // namespace hympi::hsumma::scalapack

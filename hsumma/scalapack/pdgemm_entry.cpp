@@ -131,13 +131,13 @@ void before_finalize() {
   }
 }
 
-// Runs the call through hympi or passes it on; counts which.
-int dispatch(const hs::PdgemmCall& call) {
+// Runs the call through hympi (under settings `s`) or passes it on; counts which.
+int dispatch(const hs::PdgemmCall& call, const hs::Settings& s) {
   static const bool at_exit = std::atexit(print_local_stats) == 0;  // in case MPI_Finalize is not seen
   static_cast<void>(at_exit);
   hs::Outcome outcome = hs::Outcome::invalid;
   try {
-    outcome = hs::run_pdgemm(call);
+    outcome = hs::run_pdgemm(call, s);
   } catch (const std::exception& e) {  // after the grid committed: no way back to ScaLAPACK
     std::fprintf(stderr, "hympi p%cgemm: %s\n", call.elem.code, e.what());
     MPI_Abort(MPI_COMM_WORLD, 1);
@@ -158,9 +158,9 @@ int dispatch(const hs::PdgemmCall& call) {
 
 // T's element, with the 3M kernel when gemm3m is set and T is complex.
 template <class T>
-const hympi::summa::Element& element_in_use() {
+const hympi::summa::Element& element_in_use(const hs::Settings& s) {
   const hympi::summa::Element& plain = hympi::summa::element<T>();
-  const hympi::summa::Element* fast = hs::settings().gemm3m ? hympi::summa::element_3m(plain.code) : nullptr;
+  const hympi::summa::Element* fast = s.gemm3m ? hympi::summa::element_3m(plain.code) : nullptr;
   return fast ? *fast : plain;
 }
 
@@ -170,18 +170,21 @@ void fortran_entry(const char* transa, const char* transb, const int* m, const i
                    const void* a, const int* ia, const int* ja, const int* desca, const void* b, const int* ib,
                    const int* jb, const int* descb, const void* beta, void* c, const int* ic, const int* jc,
                    const int* descc) {
-  const hympi::summa::Element& element = element_in_use<T>();
+  const hs::Settings& s = hs::settings();  // read once per call
+  const hympi::summa::Element& element = element_in_use<T>(s);
   dispatch(
-      {element, *transa, *transb, *m, *n, *k, alpha, a, *ia, *ja, desca, b, *ib, *jb, descb, beta, c, *ic, *jc, descc});
+      {element, *transa, *transb, *m, *n, *k, alpha, a, *ia, *ja, desca, b, *ib, *jb, descb, beta, c, *ic, *jc, descc},
+      s);
 }
 
 template <class T>
 int c_entry(char transa, char transb, int m, int n, int k, const void* alpha, const void* a, int ia, int ja,
             const int* desca, const void* b, int ib, int jb, const int* descb, const void* beta, void* c, int ic,
             int jc, const int* descc) {
-  const hympi::summa::Element& element = element_in_use<T>();
-  return dispatch(
-      {element, transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc});
+  const hs::Settings& s = hs::settings();  // read once per call
+  const hympi::summa::Element& element = element_in_use<T>(s);
+  return dispatch({element, transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc},
+                  s);
 }
 
 using Complex = std::complex<float>;

@@ -7,7 +7,9 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "hympi/collectives.hpp"
@@ -59,6 +61,9 @@ struct Settings {
   // nor gemm3m (the cache keys plans by their element, 3M or not).
   bool operator==(const Settings& o) const;
   bool auto_groups() const { return group_rows == 0; }
+  // The groups I x J fixed by `groups` on a P x Q grid: those that do not
+  // divide the grid shrink to the largest that do (gcd). The one such rule.
+  std::pair<int, int> groups_on(int P, int Q) const { return {std::gcd(group_rows, P), std::gcd(group_cols, Q)}; }
   bool auto_block() const { return block == 0; }
   const char* model_name() const { return measured ? "measured" : model::bcast_name(model); }
   // The outer panel width M for inner width b: `outer` rounded up to a multiple of b (0: b).

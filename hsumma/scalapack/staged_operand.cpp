@@ -5,20 +5,6 @@
 
 namespace hympi::hsumma::scalapack {
 
-Axis compact(const Axis& like, int nprocs) {
-  Axis a;
-  a.owner = like.owner;
-  a.local.resize(like.owner.size());
-  std::vector<std::int64_t> next(static_cast<std::size_t>(nprocs), 0);
-  for (std::size_t i = 0; i < like.owner.size(); ++i) a.local[i] = next[static_cast<std::size_t>(like.owner[i])]++;
-  return a;
-}
-
-Axis k_axis(std::int64_t k, std::int64_t block, int nprocs) {
-  block = std::max<std::int64_t>(1, block);
-  return Axis::of({k, block, block, 0, nprocs}, 0, k);
-}
-
 namespace {
 
 std::int64_t count_of(const Axis& a, int proc) {

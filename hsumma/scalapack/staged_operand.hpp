@@ -1,7 +1,8 @@
 // An operand of the block-cyclic route that does not line up with C (transposed, or
 // its rows / columns distributed unlike C's) is copied once into a layout that
 // does: A's rows (B's columns) lie exactly like C's, stored compactly, and k is
-// block-cyclic over the other grid dimension. One redistribution of that operand
+// block-cyclic over the other grid dimension (layouts: compact, k_axis in
+// descriptor.hpp, chosen by the plan). One redistribution of that operand
 // only; C never moves and the caller's A and B are only read.
 #pragma once
 #include <cstdint>
@@ -11,12 +12,6 @@
 #include "redistribute.hpp"
 
 namespace hympi::hsumma::scalapack {
-
-// The same owners as `like`, local indices renumbered 0, 1, ... per owner in order.
-Axis compact(const Axis& like, int nprocs);
-
-// k indices block-cyclic over nprocs from process 0, blocks of `block`.
-Axis k_axis(std::int64_t k, std::int64_t block, int nprocs);
 
 struct StagedOperand {
   Axis rows, cols;  // of op(X) as staged

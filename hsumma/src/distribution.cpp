@@ -12,6 +12,12 @@ BlockCyclic1D BlockCyclic1D::block(std::int64_t n, int nprocs) {
   return {n, nb, nprocs};
 }
 
+CheckerboardBlocks checkerboard_blocks(std::int64_t m, std::int64_t n, std::int64_t k, int P, int Q, int row, int col) {
+  const BlockCyclic1D m_rows = BlockCyclic1D::block(m, P), k_cols = BlockCyclic1D::block(k, Q);
+  const BlockCyclic1D k_rows = BlockCyclic1D::block(k, P), n_cols = BlockCyclic1D::block(n, Q);
+  return {{m_rows, k_cols, row, col}, {k_rows, n_cols, row, col}, {m_rows, n_cols, row, col}};
+}
+
 std::int64_t BlockCyclic1D::local_size(int proc) const {
   // numroc: whole block rounds, then the extra full blocks, then the partial one.
   std::int64_t nblocks = n / nb;

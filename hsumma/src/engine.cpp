@@ -65,22 +65,21 @@ Engine::Engine(MPI_Comm comm, const TwoLevelShape& shape, const EngineOptions& o
 
 Engine::~Engine() = default;
 
-LocalBlock Engine::a_block() const {
+CheckerboardBlocks Engine::blocks() const {
   const auto& s = grid_->shape();
-  return {BlockCyclic1D::block(options_.m, s.P), BlockCyclic1D::block(options_.k, s.Q), grid_->my_row(),
-          grid_->my_col()};
+  return checkerboard_blocks(options_.m, options_.n, options_.k, s.P, s.Q, grid_->my_row(), grid_->my_col());
+}
+
+LocalBlock Engine::a_block() const {
+  return blocks().a;
 }
 
 LocalBlock Engine::b_block() const {
-  const auto& s = grid_->shape();
-  return {BlockCyclic1D::block(options_.k, s.P), BlockCyclic1D::block(options_.n, s.Q), grid_->my_row(),
-          grid_->my_col()};
+  return blocks().b;
 }
 
 LocalBlock Engine::c_block() const {
-  const auto& s = grid_->shape();
-  return {BlockCyclic1D::block(options_.m, s.P), BlockCyclic1D::block(options_.n, s.Q), grid_->my_row(),
-          grid_->my_col()};
+  return blocks().c;
 }
 
 std::size_t Engine::panel_bytes_per_node() const {

@@ -44,6 +44,16 @@ struct LocalBlock {
   std::int64_t elements() const { return local_rows() * local_cols(); }
 };
 
+// The engine's layout of C = A * B (A: m x k, B: k x n, C: m x n), every
+// dimension block-distributed (BlockCyclic1D::block) with rows over P and
+// columns over Q, as seen from grid position (row, col). The one place the
+// engine's local blocks are computed: the engine, and the drop-in pdgemm
+// deciding whether a caller's arrays already lie so, read them here.
+struct CheckerboardBlocks {
+  LocalBlock a, b, c;
+};
+CheckerboardBlocks checkerboard_blocks(std::int64_t m, std::int64_t n, std::int64_t k, int P, int Q, int row, int col);
+
 // One panel step of width k1 - k0 along the inner (k) dimension: columns
 // [k0, k1) of A live on grid column a_col, rows [k0, k1) of B on grid row b_row.
 struct PanelStep {

@@ -77,6 +77,7 @@ class Engine {
   // pipeline into each other (a caller timing a batch puts one barrier after it).
   Timings multiply(const double* A, const double* B, double* C, bool closing_barrier = true);
 
+  CheckerboardBlocks blocks() const;  // A's, B's and C's local blocks (checkerboard_blocks)
   LocalBlock a_block() const;
   LocalBlock b_block() const;
   LocalBlock c_block() const;
