@@ -48,6 +48,33 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(checks.fidelity_of({"time_s": "1"}), "legacy")
         self.assertEqual(checks.fidelity_of({"fidelity": "faithful;sharing=route"}), "faithful;sharing=route")
 
+    def test_rule_of(self):
+        self.assertEqual(checks.rule_of("faithful"), "dcmf")
+        self.assertEqual(checks.rule_of("faithful;eager_bytes=0;bcast=mpich;ring_merge=16"), "mpich")
+        self.assertIsNone(checks.rule_of("legacy"))
+
+
+class CommittedRows(unittest.TestCase):
+    """The committed CSVs through bgp_checks.main: every faithful row outside its band explains its miss."""
+
+    def test_every_faithful_miss_explained(self):
+        import csv
+        import io
+        import tempfile
+        from contextlib import redirect_stdout
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "checks.csv")
+            with redirect_stdout(io.StringIO()):
+                checks.main(["--out", out])
+            rows = list(csv.DictReader(open(out)))
+        misses = [r for r in rows if r["within"].startswith("no") and r["fidelity"].startswith("faithful")]
+        self.assertTrue(misses, "no faithful row outside its band: the thesis checks changed, recheck EXPLAIN")
+        for r in misses:
+            self.assertTrue(r["explanation"], f"{r['check']} p={r['ranks']} {r['fidelity']}: no explanation")
+        for r in rows:
+            if not r["within"].startswith("no"):
+                self.assertFalse(r["explanation"], f"{r['check']} p={r['ranks']}: explanation on a row within")
+
 
 if __name__ == "__main__":
     unittest.main()
