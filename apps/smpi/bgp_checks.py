@@ -57,7 +57,13 @@ _GAIN_DCMF = (
     "G = 512 replaces the columns' long binomial trees by short ones and rectangles: 1.43x in communication, "
     "1.23x in total, against 5.89x / 2.36x. For 5.89x the thesis' HSUMMA communicated 5.9 s; the model's G = 512 "
     "communicates 17.7 s, so the missing time is in HSUMMA's broadcasts as well as SUMMA's.")
+_GAIN_2048_MPICH = (
+    "On the torus midplane under MPICH's rule SUMMA communicates 1.17 s of its 3.07 s and no G gains (best G = 4, "
+    "1.00x; G = 512 0.90x; skeleton, one process for SUMMA and every G): as at 16384, SUMMA's broadcasts cost near "
+    "their alpha-beta time, so grouping has nothing to recover. DCMF's rule at 2048 was not run (host time).")
 EXPLAIN = {
+    ("hsumma_gain_total", 2048, "mpich"): _GAIN_2048_MPICH,
+    ("hsumma_gain_comm", 2048, "mpich"): _GAIN_2048_MPICH,
     ("hsumma_gain_total", 1024, "dcmf"):
         "DCMF's rule: SUMMA's rows and columns fill their boxes on this mesh and get the rectangle broadcast, "
         "slower here than the ring (SUMMA 8.38 s vs 6.07 s under MPICH's rule, same runs); HSUMMA's groups are "
@@ -126,7 +132,8 @@ def summa_rows():
             steps = summa.get("steps_fit") or "2,4"
             basis = ("skeleton " if summa.get("app") == "skeleton" else "") + f"slope {steps} steps"
             merge = f", ring merge {summa['ring_merge']}" if summa.get("ring_merge", "1") not in ("", "1") else ""
-            eager = f", eager < {summa['eager_bytes']} B" if summa.get("eager_bytes") else ""
+            eager = summa.get("eager_bytes", "")
+            eager = ", every send rendezvous" if eager == "0" else f", eager < {eager} B" if eager else ""
             where = f"n={summa['n']}, b={summa['b']}, {summa['placement']}{eager}{merge}, {os.path.basename(path)}"
             yield from gain_rows(mine, int(summa["ranks"]), basis, where, fidelity)
 

@@ -28,6 +28,7 @@
 #include "hympi/hsumma/distribution.hpp"
 #include "hympi/layout.hpp"
 #include "hympi/topology.hpp"
+#include "options.hpp"  // lib/src: the options table (creation_agreement)
 #include "summa_skeleton_options.hpp"
 
 namespace {
@@ -54,16 +55,14 @@ int panel_bcast(void* buffer, std::int64_t count, int root, MPI_Comm comm) {
 }
 
 // What creating the engine's broadcast object on `comm` sends (Bcast::create, lib/src/bcast.cpp):
-// the argument agreement of the core's checked_together (one int, MIN) and require_same
-// (7 values and their negatives as int64, MAX). None on a communicator of one rank.
+// its one agreement round (lib/src/agreement.cpp): one MPI_Allreduce (MAX) of int64 holding the
+// failure flag, then each agreed value and its negative: every agreed row of the options table,
+// the capacity and the element size. On every communicator, also of one rank.
 void creation_agreement(MPI_Comm comm) {
-  int size = 0;
-  MPI_Comm_size(comm, &size);
-  if (size == 1) return;
-  int mine = 0, first = 0;
-  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
-  std::int64_t values[14] = {}, extremes[14];
-  MPI_Allreduce(values, extremes, 14, MPI_INT64_T, MPI_MAX, comm);
+  std::size_t values = 2;  // the capacity and the element size
+  for (const hympi::detail::OptionKey& key : hympi::detail::option_keys()) values += key.agreed ? 1 : 0;
+  std::vector<std::int64_t> mine(1 + 2 * values, 0), all(mine.size());
+  MPI_Allreduce(mine.data(), all.data(), static_cast<int>(mine.size()), MPI_INT64_T, MPI_MAX, comm);
 }
 
 Times multiply(const Options& o, const Variant& v, const std::vector<hympi::hsumma::OuterStep>& schedule,
