@@ -101,6 +101,15 @@ class RingBcast : public Bcast {
   // in-flight guard are still checked.
   virtual void run_checked(int root, std::int64_t count, const void* root_data) = 0;
   virtual void start_checked(int root, std::int64_t count, const void* root_data) = 0;
+  // The root and count checked on every call, then the policy's run/start.
+  void run(int root, std::int64_t count, const void* root_data) final {
+    check_call(topo_, root, count, capacity_);
+    run_checked(root, count, root_data);
+  }
+  void start(int root, std::int64_t count, const void* root_data) final {
+    check_call(topo_, root, count, capacity_);
+    start_checked(root, count, root_data);
+  }
 
  protected:
   const Topology& topo_;
@@ -120,20 +129,12 @@ class PureBcast final : public RingBcast {
     const int front = ring_.front();
     return sent_from_[front] ? sent_from_[front] : slot(front);
   }
-  void run(int root, std::int64_t count, const void* root_data) override {
-    check_call(topo_, root, count, capacity_);
-    run_checked(root, count, root_data);
-  }
   void run_checked(int root, std::int64_t count, const void* root_data) override {
     topo_.require_comm_alive("bcast");
     ring_.require_idle("run()");
     HYMPI_CHECK_MPI(MPI_Bcast(source(root, root_data), detail::to_int_count(count, "bcast count"), type_.get(), root,
                               topo_.comm()));
     ring_.land();
-  }
-  void start(int root, std::int64_t count, const void* root_data) override {
-    check_call(topo_, root, count, capacity_);
-    start_checked(root, count, root_data);
   }
   void start_checked(int root, std::int64_t count, const void* root_data) override {
     topo_.require_comm_alive("bcast");
@@ -199,10 +200,6 @@ class HybridBcast final : public RingBcast {
   }
   void* buffer() override { return slot(ring_.phase()); }
   const void* result() const override { return slot(ring_.front()); }
-  void run(int root, std::int64_t count, const void* root_data) override {
-    check_call(topo_, root, count, capacity_);
-    run_checked(root, count, root_data);
-  }
   void run_checked(int root, std::int64_t count, const void* root_data) override {
     topo_.require_comm_alive("bcast");
     ring_.require_idle("run()");
@@ -226,10 +223,6 @@ class HybridBcast final : public RingBcast {
   }
   // Announces this rank's arrival; the slice owners post their bridge broadcasts
   // as soon as the node is there (at once if it already is).
-  void start(int root, std::int64_t count, const void* root_data) override {
-    check_call(topo_, root, count, capacity_);
-    start_checked(root, count, root_data);
-  }
   void start_checked(int root, std::int64_t count, const void* root_data) override {
     topo_.require_comm_alive("bcast");
     ring_.begin();
