@@ -81,7 +81,9 @@ def check_simulation(root, bin_dir, tmp):
     got = {r["groups"]: r for r in csv.DictReader(open(out))}
     for r in ref:
         t, t_ref = float(got[r["groups"]]["time_s"]), float(r["time_s"])
-        if abs(t - t_ref) > 1e-6 * t_ref:
+        # 1e-5: the probe runs the core's grouped broadcast since 2026-11-27 (issue 44), whose creation
+        # agreement leaves the ranks skewed slightly differently from the old probe's (G = 1: -7e-6).
+        if abs(t - t_ref) > 1e-5 * t_ref:
             fail(f"64 ranks, G = {r['groups']}: {t} s simulated, committed {t_ref} s")
     print(f"check_bgp: 64-rank hierarchical broadcast equals the committed rows (G = {groups})")
     # --flat-s: the flat time of an earlier run stands in for G = 1 (6142 ranks: 40 min of host time)

@@ -43,7 +43,10 @@ def fig7_times(path):
 
 
 def same(live, committed, what):
-    bad = [k for k in live if k not in committed or abs(live[k] / committed[k] - 1) > 1e-6]
+    # 1e-3, not exact: a variant's time depends on the skew the setup before it leaves, and the
+    # core's creation agreement (one round since 2026-11-27) moved pure allgather at 2 doubles by -0.01%;
+    # the on-node charges this checks are percents.
+    bad = [k for k in live if k not in committed or abs(live[k] / committed[k] - 1) > 1e-3]
     assert not bad, f"{what}: simulated times differ from the committed CSV at {bad[:4]}"
 
 
