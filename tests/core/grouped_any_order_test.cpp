@@ -6,7 +6,8 @@
 //     rank's block of p/G ranks, so that group leaders disagree), by wait() and
 //     by polling test(). A leader that waits its first request must still post
 //     the other requests' next levels (the leaders' MPI collective the other
-//     leaders wait for): the progress engine takes them (steps.hpp).
+//     leaders wait for): the progress engine takes them (steps.hpp). Vectors
+//     of 256 KiB: no level completes eagerly without its receivers.
 //  2. a grouped allreduce waited while the application's own MPI_Isend/Irecv
 //     pair (1 MiB, rendezvous) to the neighbours is in flight.
 // Every result is checked against the flat MPI collective on the same data. A
@@ -29,7 +30,7 @@ using hympi::test::check;
 namespace {
 
 constexpr double kStallSeconds = 20;
-constexpr std::int64_t kCount = 1000;
+constexpr std::int64_t kCount = std::int64_t{1} << 15;  // 256 KiB: rendezvous on both MPIs
 
 std::int64_t ival(int rank, std::int64_t i, int it, int k) {
   return (rank * 7919 + i * 31 + it * 101 + k * 13) % 1000 - 500;
