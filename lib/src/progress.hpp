@@ -1,8 +1,12 @@
 // Private helper of the core: the one progress engine of this process.
 //
 // Every hybrid operation in flight (a node exchange: node arrival -> bridge
-// slices posted -> polled -> released) is a Flight registered here in start
-// order. Any hympi test(), wait() or long wait of any object takes one round:
+// slices posted -> polled -> released) and every grouped collective's chain of
+// levels (grouped/steps.hpp: a level posted once the one before completed) is a
+// Flight registered here in start order. A flight's advance() may start or test
+// other flights (a grouped chain's inner collectives): add() during a round
+// appends (the round iterates by index and takes it later in the same round),
+// and a poke() inside a round returns at once. Any hympi test(), wait() or long wait of any object takes one round:
 // it advances every flight that can move, so operations started in the same
 // order may complete in any order (MPI-4's rule), and it drives MPI progress,
 // so the application's own messages move too. Only the posting process can

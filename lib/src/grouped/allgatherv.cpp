@@ -37,7 +37,7 @@ class GroupedAllgatherv final : public Allgatherv {
  public:
   GroupedAllgatherv(const Topology& topo, std::vector<std::int64_t> counts, std::size_t elem_size,
                     const CollectiveOptions& options)
-      : topo_(topo), type_(element_type(elem_size)), chain_("grouped allgatherv") {
+      : topo_(topo), type_(element_type(elem_size)), chain_("grouped allgatherv", topo.comm()) {
     elem_size_ = elem_size;
     options_ = options;
     topology_owner_ = topo.keep_alive();
@@ -87,8 +87,7 @@ class GroupedAllgatherv final : public Allgatherv {
       }
       if (!x->plan.contiguous) x->packed.resize(std::max<std::size_t>(c.bytes, 1));
     }
-    chain_.require_idle("set_counts()");
-    chain_ = build_chain(*x);
+    chain_.replace(build_steps(*x));
     counts_ = x->counts.counts;
     displs_ = x->counts.displs;
     x_ = std::move(x);
@@ -97,14 +96,14 @@ class GroupedAllgatherv final : public Allgatherv {
  private:
   std::size_t me() const { return static_cast<std::size_t>(topo_.rank()); }
 
-  StepChain build_chain(Exchange& x) {
-    StepChain chain("grouped allgatherv");
+  std::vector<Step> build_steps(Exchange& x) {
+    std::vector<Step> chain;
     const MPI_Comm group = x.comms->group();
     const int leader = x.comms->leader_in_group();
     const MPI_Datatype type = type_.get();
     const int mine = static_cast<int>(x.counts.counts[me()]);
     if (!x.comms->is_leader()) {
-      chain.add(mpi_step(
+      chain.push_back(mpi_step(
           [&x, group, leader, type, mine] {
             HYMPI_CHECK_MPI(MPI_Gatherv(x.own.data(), mine, type, nullptr, nullptr, nullptr, type, leader, group));
           },
@@ -113,11 +112,11 @@ class GroupedAllgatherv final : public Allgatherv {
                                          requests.add()));
           },
           requests_));
-      chain.add(core_step(*x.bcast));
+      chain.push_back(core_step(*x.bcast));
       return chain;
     }
     auto result = [&x] { return static_cast<char*>(x.bcast->slot()); };
-    chain.add(mpi_step(
+    chain.push_back(mpi_step(
         [&x, group, leader, type, result] {
           HYMPI_CHECK_MPI(MPI_Gatherv(MPI_IN_PLACE, 0, type, result(), x.gather_counts.data(), x.gather_displs.data(),
                                       type, leader, group));
@@ -147,9 +146,9 @@ class GroupedAllgatherv final : public Allgatherv {
         }
     };
     char* const packed = x.packed.empty() ? nullptr : x.packed.data();
-    if (!x.plan.contiguous) chain.add(local_step([move_parts] { move_parts(true, true); }));
+    if (!x.plan.contiguous) chain.push_back(local_step([move_parts] { move_parts(true, true); }));
     auto target = [&x, result, packed] { return x.plan.contiguous ? result() : packed; };
-    chain.add(mpi_step(
+    chain.push_back(mpi_step(
         [&x, leaders, type, target] {
           HYMPI_CHECK_MPI(MPI_Allgatherv(MPI_IN_PLACE, 0, type, target(), x.group_counts.data(),
                                          x.group_displs.data(), type, leaders));
@@ -159,8 +158,8 @@ class GroupedAllgatherv final : public Allgatherv {
                                           x.group_displs.data(), type, leaders, requests.add()));
         },
         requests_));
-    if (!x.plan.contiguous) chain.add(local_step([move_parts] { move_parts(false, false); }));
-    chain.add(core_step(*x.bcast));
+    if (!x.plan.contiguous) chain.push_back(local_step([move_parts] { move_parts(false, false); }));
+    chain.push_back(core_step(*x.bcast));
     return chain;
   }
 
