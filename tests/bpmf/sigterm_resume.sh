@@ -18,14 +18,21 @@ digests() { grep -o 'predictions digest [0-9a-f]*, predictive std digest [0-9a-f
 "${launch[@]}" 2 "$bpmf" "${model[@]}" --policy hybrid --checkpoint-every 5 --checkpoint-dir "$work/ckpt" \
   > "$work/killed.out" 2>&1 &
 launcher=$!
-for _ in $(seq 200); do [ -e "$work/ckpt/chain.ckpt" ] && break; sleep 0.05; done
-# The ranks are the launcher's descendants running the app (by process id).
+# The ranks are the launcher's descendants running the app (by process id), found while they
+# start: a yielding MPI (MPICH with tests/support/mpich_yield.c) runs the whole chain in well
+# under a second, so looking for them only after the first checkpoint can find none left.
 descendants() { for c in $(ps -o pid= --ppid "$1"); do echo "$c"; descendants "$c"; done; }
 ranks=()
-for p in $(descendants "$launcher"); do
-  [ "$(ps -o comm= -p "$p")" = "hympi-bpmf" ] && ranks+=("$p")
+for _ in $(seq 400); do
+  ranks=()
+  for p in $(descendants "$launcher"); do
+    [ "$(ps -o comm= -p "$p" 2>/dev/null)" = "hympi-bpmf" ] && ranks+=("$p")
+  done
+  [ "${#ranks[@]}" -eq 2 ] && break
+  sleep 0.02
 done
 [ "${#ranks[@]}" -eq 2 ] || { echo "found ${#ranks[@]} ranks, expected 2"; kill "$launcher"; exit 1; }
+for _ in $(seq 2000); do [ -e "$work/ckpt/chain.ckpt" ] && break; sleep 0.005; done
 kill -TERM "${ranks[@]}"
 wait "$launcher"
 rc=$?
