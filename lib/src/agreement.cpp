@@ -39,21 +39,7 @@ void Agreement::run(MPI_Comm comm) {
     mine[1 + n + i] = -items_[i].value;  // INT64_MIN never occurs: values are sizes, counts, flags and ids
   }
   HYMPI_CHECK_MPI(MPI_Allreduce(mine.data(), all.data(), static_cast<int>(mine.size()), MPI_INT64_T, MPI_MAX, comm));
-  if (all[0] != 0) {
-    // The lowest failing rank's error, word for word, on every rank.
-    const int first = size - static_cast<int>(all[0]);
-    int header[2] = {0, 0};
-    std::string text;
-    if (rank == first) {
-      text = error_->what();
-      header[0] = static_cast<int>(error_->code());
-      header[1] = static_cast<int>(text.size());
-    }
-    HYMPI_CHECK_MPI(MPI_Bcast(header, 2, MPI_INT, first, comm));
-    text.resize(static_cast<std::size_t>(header[1]));
-    HYMPI_CHECK_MPI(MPI_Bcast(text.data(), header[1], MPI_CHAR, first, comm));
-    throw Error(static_cast<ErrorCode>(header[0]), text);
-  }
+  if (all[0] != 0) throw_error_of(comm, size - static_cast<int>(all[0]), error_ ? &*error_ : nullptr);
   agreed_.assign(all.begin() + 1, all.begin() + 1 + static_cast<std::ptrdiff_t>(n));
   for (std::size_t i = 0; i < n; ++i) {
     const Item& item = items_[i];

@@ -25,6 +25,12 @@ void agree(MPI_Comm comm, const Error* local_error) {
   int first = INT_MAX;
   HYMPI_CHECK_MPI(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm));
   if (first == INT_MAX) return;
+  throw_error_of(comm, first, local_error);
+}
+
+void throw_error_of(MPI_Comm comm, int first, const Error* local_error) {
+  int rank = 0;
+  HYMPI_CHECK_MPI(MPI_Comm_rank(comm, &rank));
   // The lowest failing rank's error, word for word, on every rank.
   int header[2] = {0, 0};
   std::string text;

@@ -41,6 +41,10 @@ void check_mpi(int rc, const char* call);
 // null; if any rank failed, every rank throws the error of the lowest failing rank
 // (same code, same message). One MPI_Allreduce when nothing failed.
 void agree(MPI_Comm comm, const Error* local_error);
+// The second half of agree(), for callers that found the lowest failing rank `first`
+// in a reduction of their own: collective over comm, throws first's error on every rank
+// (`local_error` is read on rank first only).
+[[noreturn]] void throw_error_of(MPI_Comm comm, int first, const Error* local_error);
 
 // A collective validity check: require() agreed over `comm` (see agree()). Use it
 // where a bad argument seen on one rank would otherwise leave the others hanging.
