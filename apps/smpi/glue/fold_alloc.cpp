@@ -25,9 +25,7 @@
 #undef free
 #endif
 
-// The process-wide block table (fold_blocks.cpp, a shared library: not privatized).
-extern "C" void* hympi_smpi_fold_block(int size_class);
-extern "C" int hympi_smpi_is_fold_block(const void* p);
+#include "fold_blocks.hpp"  // the process-wide block table (a shared library: not privatized)
 
 namespace {
 
@@ -39,20 +37,10 @@ std::size_t fold_threshold() {
   return bytes;
 }
 
-int size_class(std::size_t n) {
-  int c = 12;  // at least one page
-  while ((std::size_t{1} << c) < n) ++c;
-  return c;
-}
-
-void* fold(std::size_t n) {
-  return hympi_smpi_fold_block(size_class(n));
-}
-
 void* allocate(std::size_t n) {
   const std::size_t threshold = fold_threshold();
   if (threshold > 0 && n >= threshold && !simgrid::s4u::Actor::is_maestro()) {
-    if (void* p = fold(n)) return p;
+    if (void* p = hympi_smpi_fold_block_for(n)) return p;
   }
   if (void* p = std::malloc(n ? n : 1)) return p;
   throw std::bad_alloc();

@@ -4,6 +4,8 @@
 // globals per simulated rank: a table there would be one table per rank, and
 // every rank would map (and page-fault in) its own copy of each block. At 1024
 // ranks that page-fault storm was 60% of the host time.
+#include "fold_blocks.hpp"
+
 #include <smpi/smpi.h>
 
 #include <atomic>
@@ -33,6 +35,12 @@ extern "C" void* hympi_smpi_fold_block(int size_class) {
     g_blocks[size_class].store(block, std::memory_order_release);
   }
   return block;
+}
+
+extern "C" void* hympi_smpi_fold_block_for(std::size_t bytes) {
+  int size_class = 12;  // at least one page
+  while ((std::size_t{1} << size_class) < bytes) ++size_class;
+  return hympi_smpi_fold_block(size_class);
 }
 
 extern "C" int hympi_smpi_is_fold_block(const void* p) {

@@ -16,6 +16,7 @@
 #include <vector>
 #include <xbt/config.hpp>
 
+#include "fold_blocks.hpp"
 #include "sim_comm.hpp"
 #include "sim_p2p.hpp"
 #include "sim_settings.hpp"
@@ -151,8 +152,10 @@ double ring_step_charge(sg_host_t from, sg_host_t to, int piece) {
 // the right. Merged (S > 1): S steps in one message of their S pieces plus (S - 1) step charges;
 // the merged messages cannot carry the right bytes (a piece would be forwarded before it
 // arrived), so they land in scratch memory and each rank copies the root's bytes from a
-// snapshot the root left in the process-wide table (sim_state.hpp) at the start.
-int ring_bytes(char* b, int n, int piece, const Ranks& r, MPI_Comm comm, const std::string& key) {
+// snapshot the root left in the process-wide table (sim_state.hpp) at the start. A buffer
+// holding no data (SMPI shared malloc: timing runs) gets shared scratch, not its own: at 16384
+// ranks one scratch per rank and broadcast in flight was more host memory than the machine has.
+int ring_bytes(char* b, int n, int piece, const Ranks& r, MPI_Comm comm, const std::string& key, bool no_data) {
   const int left = (r.rank - 1 + r.size) % r.size, right = (r.rank + 1) % r.size;
   const int merge = settings().ring_merge;
   int j = r.rank, jnext = left;
@@ -168,7 +171,9 @@ int ring_bytes(char* b, int n, int piece, const Ranks& r, MPI_Comm comm, const s
     }
     return MPI_SUCCESS;
   }
-  std::vector<char> scratch(static_cast<std::size_t>(std::min<long long>(n, static_cast<long long>(merge) * piece)));
+  const auto scratch_bytes = static_cast<std::size_t>(std::min<long long>(n, static_cast<long long>(merge) * piece));
+  std::vector<char> own(no_data ? 0 : scratch_bytes);
+  char* scratch = no_data ? static_cast<char*>(hympi_smpi_fold_block_for(scratch_bytes)) : own.data();
   const sg_host_t self = sg_host_self(), from = host_of(comm, left);
   for (int step = 1; step < r.size; step += merge) {
     const int steps = std::min(merge, r.size - step);
@@ -177,7 +182,7 @@ int ring_bytes(char* b, int n, int piece, const Ranks& r, MPI_Comm comm, const s
       out += piece_bytes((j - s - r.root + 2 * r.size) % r.size, n, piece);
       in += piece_bytes((jnext - s - r.root + 2 * r.size) % r.size, n, piece);
     }
-    const int rc = sendrecv(b, out, MPI_BYTE, right, tag_ring, scratch.data(), in, MPI_BYTE, left, tag_ring, comm);
+    const int rc = sendrecv(b, out, MPI_BYTE, right, tag_ring, scratch, in, MPI_BYTE, left, tag_ring, comm);
     if (rc != MPI_SUCCESS) return rc;
     if (steps > 1) sg_actor_sleep_for((steps - 1) * ring_step_charge(from, self, piece));
     j = (j - steps + r.size) % r.size;
@@ -208,18 +213,17 @@ bool power_of_two(int p) { return p > 0 && (p & (p - 1)) == 0; }
 int scatter_ring_bytes(char* b, int n, const Ranks& r, MPI_Comm comm) {
   const int piece = static_cast<int>((static_cast<long long>(n) + r.size - 1) / r.size);
   std::string key;
+  bool shared = false;  // SMPI shared malloc: no data
   if (settings().ring_merge > 1) {
     key = next_bcast_key(comm, r.root);
-    if (r.rank == r.root) {
-      std::vector<std::pair<std::size_t, std::size_t>> private_blocks;
-      std::size_t offset = 0;
-      const bool shared = smpi_is_shared(b, private_blocks, &offset) != 0;  // SMPI shared malloc: no data
-      state::put_snapshot(key, shared ? nullptr : b, static_cast<std::size_t>(n), r.size - 1);
-    }
+    std::vector<std::pair<std::size_t, std::size_t>> private_blocks;
+    std::size_t offset = 0;
+    shared = smpi_is_shared(b, private_blocks, &offset) != 0;
+    if (r.rank == r.root) state::put_snapshot(key, shared ? nullptr : b, static_cast<std::size_t>(n), r.size - 1);
   }
   const int rc = scatter_bytes(b, n, piece, r, comm);
   if (rc != MPI_SUCCESS) return rc;
-  return ring_bytes(b, n, piece, r, comm, key);
+  return ring_bytes(b, n, piece, r, comm, key, shared);
 }
 
 }  // namespace
