@@ -4,6 +4,7 @@
 // read freed memory (the ASan suite runs this too), and the library keeps working.
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -103,6 +104,38 @@ void destroyed_in_flight(hympi::CollectiveOptions opt, const std::string& tag) {
   check(bc->result_as<double>()[n - 1] == 5.0, "bcast works after one was destroyed in flight" + tag);
 }
 
+// A grouped collective (groups = 2: an outer level among the group leaders, an inner one in
+// each group) in flight when its object dies completes all its levels first, on every rank: a
+// leader whose chain stopped after the outer level would leave its group waiting forever.
+void grouped_destroyed_in_flight(hympi::CollectiveOptions opt, const std::string& tag) {
+  const auto& topo = hympi::Topology::of(MPI_COMM_WORLD);
+  const int p = topo.size(), me = topo.rank();
+  if (p < 2) return;
+  opt.groups = 2;
+  const std::int64_t n = 1 << 18;  // 2 MiB: rendezvous, still moving when the object dies
+  const int root = p - 1;
+  std::vector<std::unique_ptr<hympi::PersistentCollective>> doomed;
+  doomed.push_back(hympi::Bcast::create_fixed(topo, root, n, sizeof(double), opt));
+  doomed.push_back(hympi::Allreduce::create(topo, n, MPI_DOUBLE, MPI_SUM, opt));
+  doomed.push_back(hympi::Reduce::create(topo, n, MPI_DOUBLE, MPI_SUM, root, opt));
+  doomed.push_back(hympi::Allgatherv::create_allgather(topo, n / p, sizeof(double), opt));
+  for (auto& op : doomed) {
+    if (op->slot()) std::fill_n(static_cast<double*>(op->slot()), op.get() == doomed[3].get() ? n / p : n, 1.0);
+    op->start();
+  }
+  doomed.clear();  // destroyed in flight, in start order
+  // Every level completed: the next grouped objects run on clean communicators.
+  auto bc = hympi::Bcast::create_fixed(topo, root, n, sizeof(double), opt);
+  auto ar = hympi::Allreduce::create(topo, 4, MPI_DOUBLE, MPI_SUM, opt);
+  if (me == root) bc->slot_as<double>()[n - 1] = 5.0;
+  for (int k = 0; k < 4; ++k) ar->slot_as<double>()[k] = me + k;
+  bc->run();
+  ar->run();
+  check(bc->result_as<double>()[n - 1] == 5.0, "grouped bcast works after grouped ones were destroyed in flight" + tag);
+  check(ar->result_as<double>()[3] == p * (p - 1) / 2.0 + 3.0 * p,
+        "grouped allreduce works after grouped ones were destroyed in flight" + tag);
+}
+
 // Growth beyond what shared memory can hold fails on every rank; the object stays
 // exactly as it was and keeps working.
 void growth_failure(hympi::CollectiveOptions opt, const std::string& tag) {
@@ -146,6 +179,7 @@ int main(int argc, char** argv) {
         communicator_freed(opt, false, tag);
         if (policy == hympi::Policy::pure) communicator_freed(opt, true, tag + " flat");
         destroyed_in_flight(opt, tag);
+        if (!overlap) grouped_destroyed_in_flight(opt, tag);
         if (!overlap) node_shared_array_freed(policy, sync, tag);
         // Growth is a shared-window matter; pure's private vector fails with bad_alloc.
         if (!overlap && policy == hympi::Policy::hybrid) growth_failure(opt, tag);

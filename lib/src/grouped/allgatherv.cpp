@@ -166,8 +166,8 @@ class GroupedAllgatherv final : public Allgatherv {
   const Topology& topo_;
   OwnedType type_;
   std::unique_ptr<Exchange> x_;
-  StepChain chain_;
-  Requests requests_;  // last: destroyed in flight, it completes before the buffers go
+  Requests requests_;
+  StepChain chain_;  // last: destroyed in flight, it completes every step before the rest goes
 };
 
 }  // namespace

@@ -68,8 +68,8 @@ class GroupedBcast final : public PersistentCollective {
   std::size_t elem_size_;
   OwnedType type_;
   std::unique_ptr<PersistentCollective> inner_;
-  StepChain chain_;
-  Requests requests_;  // last: destroyed in flight, it completes before the buffers go
+  Requests requests_;
+  StepChain chain_;  // last: destroyed in flight, it completes every step before the rest goes
 };
 
 }  // namespace

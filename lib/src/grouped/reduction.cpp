@@ -88,8 +88,8 @@ class GroupedReduction final : public ReductionEngine {
   std::unique_ptr<ReductionEngine> reduce_;
   std::unique_ptr<PersistentCollective> bcast_;
   std::vector<char> result_;  // the reduce's root
-  StepChain chain_;
-  Requests requests_;  // last: destroyed in flight, it completes before the buffers go
+  Requests requests_;
+  StepChain chain_;  // last: destroyed in flight, it completes every step before the rest goes
 };
 
 }  // namespace

@@ -50,9 +50,20 @@ inline Step local_step(std::function<void()> work) {
 class StepChain final : public Flight {
  public:
   explicit StepChain(std::string what, MPI_Comm comm) : what_(std::move(what)), comm_(comm) {}
-  // Destroyed in flight: out of the engine before the steps' objects go (the
-  // owner declares the chain after them, its Requests after the chain).
-  ~StepChain() { ProgressEngine::remove(*this); }
+  // Destroyed in flight (every rank destroys it, as every core collective): the
+  // remaining steps complete first, so no group waits for a leader whose chain
+  // stopped after the outer level; then out of the engine. The owner declares the
+  // chain last, after the steps' objects and their Requests.
+  ~StepChain() {
+    if (in_flight_) {
+      owner_ = std::this_thread::get_id();  // the steps now run in the destroying thread
+      try {
+        wait();
+      } catch (...) {  // an error cannot leave a destructor; the memory is safe either way
+      }
+    }
+    ProgressEngine::remove(*this);
+  }
 
   void add(Step step) { steps_.push_back(std::move(step)); }
   // New steps (allgatherv's set_counts), only while idle.
