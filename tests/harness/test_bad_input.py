@@ -6,32 +6,19 @@ refused with the key, the file and the line. Full and read-only results director
 a 64 KiB tmpfs (or a read-only one) in a private mount namespace (`unshare`)."""
 import os
 import shutil
-import subprocess
 import sys
-import tempfile
 import textwrap
 import unittest
 
-HARNESS = os.path.abspath(os.environ.get("HYMPI_HARNESS") or
-                          os.path.join(os.path.dirname(__file__), "../../apps/harness/hympi-harness"))
-FAKE_APP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_app.py")
-SOURCE = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.dirname(HARNESS))
+from harness_testing import FAKE_APP, HARNESS, SOURCE, TempDirCase, run
 
 
-def run(cmd, **kw):
-    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=120,
-                          **kw)
+class Case(TempDirCase):
+    prefix = "hympi-bad-input-"
 
-
-class Case(unittest.TestCase):
     def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory(prefix="hympi-bad-input-")
-        self.dir = self.tmp.name
+        super().setUp()
         self.results = os.path.join(self.dir, "results")
-
-    def tearDown(self):
-        self.tmp.cleanup()
 
     def file(self, body, name="exp.toml", mode="w"):
         path = os.path.join(self.dir, name)
