@@ -33,6 +33,11 @@ class Case(TempDirCase):
     def harness(self, *args):
         return run([sys.executable, HARNESS, "--results-dir", self.results, *args])
 
+    def refuses_dry_run(self, line, *words, **experiment):
+        """--dry-run refuses the experiment (self.experiment's keywords) at its `line`, naming every word."""
+        path = self.experiment(**experiment)
+        return self.refused(self.harness("--dry-run", path), f"{path}:{line}", *words)
+
     def refused(self, proc, *words):
         """Exit 2, no traceback, one line naming every word."""
         text = proc.stdout + proc.stderr
@@ -47,16 +52,14 @@ class BadExperimentFiles(Case):
     """Item 9: each of these was a traceback and exit 1."""
 
     def test_exclude_with_single_brackets(self):
-        path = self.experiment('[exclude]\nranks = 1\n')
-        self.refused(self.harness("--dry-run", path), f"{path}:6", "[[exclude]]")
+        self.refuses_dry_run(6, "[[exclude]]", extra='[exclude]\nranks = 1\n')
 
     def test_timeout_as_text(self):
-        path = self.experiment(head='timeout = "10m"\n')
-        self.refused(self.harness("--dry-run", path), f"{path}:4", "timeout", "number")
+        self.refuses_dry_run(4, "timeout", "number", head='timeout = "10m"\n')
 
     def test_derived_axis_dividing_by_zero(self):
-        path = self.experiment('[derive]\nm = "8 / (size - 1)"\n', axes="ranks = [1]\nsize = [1, 2]\n")
-        self.refused(self.harness("--dry-run", path), f"{path}:8", "m", "division by zero", "size=1")
+        self.refuses_dry_run(8, "m", "division by zero", "size=1", extra='[derive]\nm = "8 / (size - 1)"\n',
+                             axes="ranks = [1]\nsize = [1, 2]\n")
 
     def test_non_utf8_file(self):
         path = self.file(b'[experiment]\ntitle = "caf\xe9"\n', mode="wb")
@@ -110,8 +113,7 @@ class ValidatedKeys(Case):
     """Item 10: unknown keys and wrong types name the key, the file and the line."""
 
     def test_misspelled_key_in_experiment(self):
-        path = self.experiment(head="timout = 10\n")
-        self.refused(self.harness("--dry-run", path), f"{path}:4", "timout", "timeout")
+        self.refuses_dry_run(4, "timout", "timeout", head="timout = 10\n")
 
     def test_misspelled_key_in_tiny_does_not_launch_the_full_axes(self):
         path = self.experiment('[tiny]\naxis = { ranks = [1] }\n', axes="ranks = [64]\n")
@@ -125,16 +127,13 @@ class ValidatedKeys(Case):
         self.assertNotIn("-np 64", err)
 
     def test_misspelled_section(self):
-        path = self.experiment('[tiny.axis]\nranks = [1]\n')
-        self.refused(self.harness("--dry-run", path), f"{path}:6", "axis")
+        self.refuses_dry_run(6, "axis", extra='[tiny.axis]\nranks = [1]\n')
 
     def test_args_as_one_text(self):
-        path = self.experiment(head='args = "--synthetic"\n')
-        self.refused(self.harness("--dry-run", path), f"{path}:4", "args", "list")
+        self.refuses_dry_run(4, "args", "list", head='args = "--synthetic"\n')
 
     def test_ranks_true(self):
-        path = self.experiment(axes="ranks = [true]\n")
-        self.refused(self.harness("--dry-run", path), f"{path}:5", "ranks", "integer")
+        self.refuses_dry_run(5, "ranks", "integer", axes="ranks = [true]\n")
         self.refused(self.harness("--dry-run", "--set", "ranks=yes", self.experiment()), "--set", "ranks")
 
     def test_exclude_naming_no_parameter(self):
@@ -151,13 +150,11 @@ class ValidatedKeys(Case):
                     Experiment(os.path.join(SOURCE, "results", "experiments", kind, name), tiny=tiny).points(128)
 
     def test_derived_value_not_finite(self):
-        path = self.experiment('[derive]\nx = "1e308 * 10"\n')
-        self.refused(self.harness("--dry-run", path), f"{path}:7", "x", "inf")
+        self.refuses_dry_run(7, "x", "inf", extra='[derive]\nx = "1e308 * 10"\n')
 
     def test_empty_exclude_entry(self):
         # An empty [[exclude]] matched every point: 0 points, exit 0.
-        path = self.experiment('[[exclude]]\n', axes="ranks = [1, 2]\n")
-        self.refused(self.harness("--dry-run", path), f"{path}:6", "[[exclude]]", "empty")
+        self.refuses_dry_run(6, "[[exclude]]", "empty", extra='[[exclude]]\n', axes="ranks = [1, 2]\n")
 
     def test_output_outside_the_results_directory(self):
         # output = "../../x.csv" or "/abs/x.csv" wrote outside the results directory.
