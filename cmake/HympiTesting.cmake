@@ -68,6 +68,23 @@ function(hympi_add_mpi_test)
   endif()
 endfunction()
 
+# hympi_split_fields(<text> <var>...): the ':'-separated fields of <text>, one to each
+# <var> in turn in the caller's scope (empty where the text has fewer fields); the
+# spelling of the layout and case lists below ("4:2nodes:HYMPI_RANKS_PER_NODE=2").
+function(hympi_split_fields text)
+  string(REPLACE ":" ";" fields "${text}")
+  list(LENGTH fields count)
+  set(i 0)
+  foreach(var IN LISTS ARGN)
+    set(value "")
+    if(i LESS count)
+      list(GET fields ${i} value)
+    endif()
+    set(${var} "${value}" PARENT_SCOPE)
+    math(EXPR i "${i} + 1")
+  endforeach()
+endfunction()
+
 # The emulated node layouts every collective-level test runs over:
 # "<np>:<suffix>:<env...>" with env entries separated by '|'.
 set(HYMPI_LAYOUTS
@@ -108,19 +125,43 @@ function(hympi_add_layout_tests)
     set(T_LAYOUTS ${HYMPI_LAYOUTS})
   endif()
   foreach(layout IN LISTS T_LAYOUTS)
-    string(REPLACE ":" ";" parts "${layout}")
-    list(GET parts 0 np)
-    list(GET parts 1 suffix)
-    list(LENGTH parts nparts)
-    set(env "")
-    if(nparts GREATER 2)
-      list(GET parts 2 envs)
-      string(REPLACE "|" ";" env "${envs}")
-    endif()
+    hympi_split_fields("${layout}" np suffix envs)
+    string(REPLACE "|" ";" env "${envs}")
     if(np GREATER T_MAX_NP)
       continue()
     endif()
     hympi_add_mpi_test(NAME ${T_PREFIX}.np${np}.${suffix} NP ${np} COMMAND ${T_COMMAND}
                        ENV ${env} LABELS ${T_LABELS} TIMEOUT ${T_TIMEOUT} WRAPPER ${T_WRAPPER})
   endforeach()
+endfunction()
+
+# hympi_add_unit_test(NAME <test> TARGET <exe> SOURCES <file...> LIBS <lib...>
+#                     [INCLUDES <dir...>] [LABELS l...] [TIMEOUT s])
+# A test program run without an MPI launch, as one ctest test (GoogleTest programs
+# whose cases are listed one by one use gtest_discover_tests instead): builds TARGET
+# with the project's warnings and registers NAME with the labels "unit;LABELS".
+function(hympi_add_unit_test)
+  cmake_parse_arguments(T "" "NAME;TARGET;TIMEOUT" "SOURCES;LIBS;INCLUDES;LABELS" ${ARGN})
+  add_executable(${T_TARGET} ${T_SOURCES})
+  if(T_INCLUDES)
+    target_include_directories(${T_TARGET} PRIVATE ${T_INCLUDES})
+  endif()
+  target_link_libraries(${T_TARGET} PRIVATE ${T_LIBS} hympi_warnings)
+  add_test(NAME ${T_NAME} COMMAND ${T_TARGET})
+  set_tests_properties(${T_NAME} PROPERTIES LABELS "unit;${T_LABELS}" TIMEOUT ${T_TIMEOUT})
+endfunction()
+
+# hympi_add_face_program(<target> <source>): a program of the library's C or Fortran
+# face (or C++), linked as its language needs: Fortran against hympi::hympi_fortran by
+# the Fortran driver; C and C++ against hympi::hympi with the project's warnings, by the
+# C++ driver (the library is C++).
+function(hympi_add_face_program target source)
+  add_executable(${target} ${source})
+  if(source MATCHES "\\.f90$")
+    target_link_libraries(${target} PRIVATE hympi::hympi_fortran)
+    set_target_properties(${target} PROPERTIES LINKER_LANGUAGE Fortran)
+  else()
+    target_link_libraries(${target} PRIVATE hympi::hympi hympi_warnings)
+    set_target_properties(${target} PROPERTIES LINKER_LANGUAGE CXX)
+  endif()
 endfunction()

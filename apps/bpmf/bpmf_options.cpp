@@ -28,29 +28,27 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("--synthetic", o.synthetic, "Use synthetic low-rank data (the default without --train)")
       ->excludes(train)
       ->group("Input");
+  // The synthetic data's and the model's options show their defaults, each block in its
+  // --help group (the app's defaults set once per block, then restored).
+  const CLI::OptionDefaults plain = *app.option_defaults();
+  app.option_defaults()->always_capture_default()->group("Synthetic data");
   auto& s = o.input.synthetic;
-  app.add_option("--synth-rows", s.rows, "Synthetic: rows")->capture_default_str()->group("Synthetic data");
-  app.add_option("--synth-cols", s.cols, "Synthetic: columns")->capture_default_str()->group("Synthetic data");
-  app.add_option("--synth-rank", s.rank, "Synthetic: true rank")->capture_default_str()->group("Synthetic data");
-  app.add_option("--synth-density", s.density, "Synthetic: fraction of observed cells")
-      ->capture_default_str()
-      ->group("Synthetic data");
-  app.add_option("--synth-noise", s.noise, "Synthetic: noise standard deviation")
-      ->capture_default_str()
-      ->group("Synthetic data");
-  app.add_option("--synth-test-fraction", s.test_fraction, "Synthetic: fraction of observed cells held out")
-      ->capture_default_str()
-      ->group("Synthetic data");
-  app.add_option("--synth-seed", s.seed, "Synthetic: generator seed")->capture_default_str()->group("Synthetic data");
+  app.add_option("--synth-rows", s.rows, "Synthetic: rows");
+  app.add_option("--synth-cols", s.cols, "Synthetic: columns");
+  app.add_option("--synth-rank", s.rank, "Synthetic: true rank");
+  app.add_option("--synth-density", s.density, "Synthetic: fraction of observed cells");
+  app.add_option("--synth-noise", s.noise, "Synthetic: noise standard deviation");
+  app.add_option("--synth-test-fraction", s.test_fraction, "Synthetic: fraction of observed cells held out");
+  app.add_option("--synth-seed", s.seed, "Synthetic: generator seed");
 
+  app.option_defaults()->group("Model");
   auto& c = o.sampler;
-  app.add_option("-K,--latent", c.K, "Latent dimension")->capture_default_str()->group("Model");
-  app.add_option("--alpha", c.alpha, "Observation noise precision")->capture_default_str()->group("Model");
-  app.add_option("--burnin", c.burnin, "Burn-in iterations (not averaged)")->capture_default_str()->group("Model");
-  app.add_option("--samples", c.samples, "Samples averaged after burn-in")->capture_default_str()->group("Model");
-  app.add_option("--seed", c.seed, "Random seed (results are identical for any rank count and policy)")
-      ->capture_default_str()
-      ->group("Model");
+  app.add_option("-K,--latent", c.K, "Latent dimension");
+  app.add_option("--alpha", c.alpha, "Observation noise precision");
+  app.add_option("--burnin", c.burnin, "Burn-in iterations (not averaged)");
+  app.add_option("--samples", c.samples, "Samples averaged after burn-in");
+  app.add_option("--seed", c.seed, "Random seed (results are identical for any rank count and policy)");
+  *app.option_defaults() = plain;
 
   using hympi::apps::add_enum_option;
   add_enum_option(app, "--policy", c.exchange.policy, hympi::apps::policy_names(),

@@ -198,6 +198,49 @@ fidelity_setup() {  # fidelity_setup MACHINE LEGACY_BCAST
   case "$bcast" in dcmf|mpich) export HYMPI_SIM_BCAST="$bcast" ;; *) export HYMPI_SIM_BCAST=smpi ;; esac
 }
 
+# ---- The SUMMA sweeps over G (run-sweep.sh, run-skeleton.sh): the options they share -------
+# Their usage: the shared options, the script's own lines (read from stdin), the fidelity options.
+sweep_usage() {  # sweep_usage SCRIPT <<USAGE ...
+  cat <<USAGE
+usage: $1 [options]
+  --bin DIR         SMPI build's bin/ (default: \$HYMPI_SMPI_BIN or build-smpi/bin or build/smpi/bin)
+  --machine NAME    bgp-torus | bgp | xc40-dragonfly | ib-fattree   (default bgp-torus; bgp: the thesis'
+                    BG/P, mesh up to 1024 ranks, the faithful fidelity set unless --fidelity legacy)
+  --placement P     block | xyzt (make_platform.py's rank order)  (default block)
+  --ranks P         simulated ranks                              (default 256)
+  --grid PxQ        process grid, P x Q = --ranks                (default: the most square, P <= Q: 2048 -> 32x64)
+  -n N              matrix size                                  (default 8192)
+  -b B              block size b = M                             (default 256)
+  --steps S         simulated steps of n/b (0 = all)             (default 4)
+  --groups LIST     comma list of G or IxJ (I | P, J | Q; a number G takes the model's shape of G,
+                    the square one on a square grid) (default: 1,4,16,..,P on a square grid, every G
+                    of the model's shapes on another)
+USAGE
+  cat
+  fidelity_usage
+}
+# Reads the command line of a sweep: the shared options' defaults, then read_options with
+# $valued extended by them and the fidelity options. Needs $script and the script's usage.
+read_sweep_options() {  # read_sweep_options "$@"
+  bin="${HYMPI_SMPI_BIN:-}"; machine=bgp-torus; ranks=256; grid=""; n=8192; b=256; steps=4; groups=""
+  placement=block; shm_costs=on; out=""; dry=0; one=0
+  fidelity="" sharing="" overheads="" eager_bytes="" bcast="" ring_merge=""
+  valued+=" bin machine ranks grid n b steps groups placement shm_costs out $fidelity_options"
+  read_options "$@"
+}
+# The sweep's settings from its options: the fidelity settings (the legacy broadcast
+# scatter_LR_allgather on bgp, else binomial_tree), out's default results/simulated/NAME.csv
+# (NAME-fidelity.csv with the settings in use), and plan_grid.py's grid and groups as IxJ:
+# P, Q, groups, split_list and the array splits; a bad size or group exits 2.
+plan_sweep() {  # plan_sweep NAME
+  fidelity_setup "$machine" "$([ "$machine" = bgp ] && echo scatter_LR_allgather || echo binomial_tree)"
+  [ -n "$out" ] || { out="$root/results/simulated/$1.csv"; [ "$fidelity_in_use" = 0 ] || out="${out%.csv}-fidelity.csv"; }
+  local plan
+  plan=$(python3 "$here/plan_grid.py" "$script" "$ranks" "$grid" "$n" "$b" "$groups" "$steps") || exit 2
+  read -r P Q groups split_list <<< "$plan"
+  IFS=, read -r -a splits <<< "$split_list"
+}
+
 sweep_platform() {  # sweep_platform WORK: the SUMMA runners' platform, kept beside --out
   # Writes WORK/<machine>-<ranks>[-shmoff][-placement][-sharing].xml and its hostfile, keeps a copy of
   # both in <out's folder>/platforms (a large mesh file: the command that makes it) and sets

@@ -15,19 +15,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 
 usage() {
-  cat <<USAGE
-usage: run-skeleton.sh [options]
-  --bin DIR         SMPI build's bin/ (default: \$HYMPI_SMPI_BIN or build-smpi/bin or build/smpi/bin)
-  --machine NAME    bgp-torus | bgp | xc40-dragonfly | ib-fattree   (default bgp-torus; bgp: the thesis'
-                    BG/P, mesh up to 1024 ranks, the faithful fidelity set unless --fidelity legacy)
-  --placement P     block | xyzt (make_platform.py's rank order)  (default block)
-  --ranks P         simulated ranks                              (default 256)
-  --grid PxQ        process grid, P x Q = --ranks                (default: the most square, P <= Q)
-  -n N              matrix size                                  (default 8192)
-  -b B              block size b = M                             (default 256)
-  --steps S         simulated steps of n/b (0 = all)             (default 4; every step is marked)
-  --groups LIST     comma list of G or IxJ (I | P, J | Q; a number G takes the model's shape of G)
-                    (default: 1,4,16,..,P on a square grid, every G of the model's shapes on another)
+  sweep_usage run-skeleton.sh <<USAGE
   --shm-costs on|off  on-node copies and overheads charged (make_platform.py; default on)
   --out FILE        CSV to append to (default results/simulated/skeleton.csv; with the fidelity
                     settings in use, e.g. every --machine bgp run: results/simulated/skeleton-fidelity.csv)
@@ -36,15 +24,13 @@ usage: run-skeleton.sh [options]
                     setup time at 16384 ranks); the simulated MPI layer is preloaded; same times under
                     every fidelity set, checked by smpi.skeleton at 64 ranks
   --dry-run         print the commands only
-The skeleton is the pure policy only (no --policy/--sync). Unlike run-sweep.sh it writes no
-alpha-beta model CSV. Fidelity settings as run-sweep.sh's (apps/smpi/README.md "Fidelity settings";
-the legacy --bcast default is binomial_tree, scatter_LR_allgather for --machine bgp):
+The skeleton is the pure policy only (no --policy/--sync) and marks every step. Unlike run-sweep.sh
+it writes no alpha-beta model CSV. Fidelity settings as run-sweep.sh's (apps/smpi/README.md "Fidelity
+settings"; the legacy --bcast default is binomial_tree, scatter_LR_allgather for --machine bgp):
 USAGE
-  fidelity_usage
 }
 
-privatization=(); bin="${HYMPI_SMPI_BIN:-}"; machine=bgp-torus; ranks=256; grid=""; n=8192; b=256; steps=4; groups=""
-placement=block; shm_costs=on; out=""; dry=0; one=0
+privatization=()
 flag_option() {
   case "$1" in
     --one-process) one=1 ;;
@@ -53,23 +39,16 @@ flag_option() {
     *) return 1 ;;
   esac
 }
-script=run-skeleton.sh valued="bin machine ranks grid n b steps groups placement shm_costs out"
+script=run-skeleton.sh valued=""
 source "$here/run-common.sh"
-fidelity="" sharing="" overheads="" eager_bytes="" bcast="" ring_merge=""
-valued+=" $fidelity_options"
-read_options "$@"
+read_sweep_options "$@"
 case "$machine" in
   bgp-torus|bgp|xc40-dragonfly|ib-fattree) ;;
   *) echo "run-skeleton.sh: --machine must be bgp-torus, bgp, xc40-dragonfly or ib-fattree, got '$machine'" >&2; exit 2 ;;
 esac
-# The settings as run-sweep.sh resolves them; the skeleton links hympi-summa's glue (the simulated
-# MPI layer included), so it charges what hympi-summa charges under each of them.
-fidelity_setup "$machine" "$([ "$machine" = bgp ] && echo scatter_LR_allgather || echo binomial_tree)"
-[ -n "$out" ] || { out="$root/results/simulated/skeleton.csv"; [ "$fidelity_in_use" = 0 ] || out="${out%.csv}-fidelity.csv"; }
-# The grid, the size checks and the groups as IxJ (plan_grid.py, as run-sweep.sh), or exit 2.
-plan=$(python3 "$here/plan_grid.py" run-skeleton.sh "$ranks" "$grid" "$n" "$b" "$groups" "$steps") || exit 2
-read -r P Q _ split_list <<< "$plan"
-IFS=, read -r -a splits <<< "$split_list"
+# The settings, grid and groups as run-sweep.sh resolves them; the skeleton links hympi-summa's glue
+# (the simulated MPI layer included), so it charges what hympi-summa charges under each of them.
+plan_sweep skeleton
 require_smpi_bin hympi-smpi-summa-skeleton
 preload=(); [ ${#privatization[@]} -gt 0 ] && sim_layer_preload
 k=$n

@@ -15,20 +15,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 
 usage() {
-  cat <<USAGE
-usage: run-sweep.sh [options]
-  --bin DIR         SMPI build's bin/ (default: \$HYMPI_SMPI_BIN or build-smpi/bin or build/smpi/bin)
-  --machine NAME    bgp-torus | bgp | xc40-dragonfly | ib-fattree   (default bgp-torus; bgp: the thesis'
-                    BG/P, mesh up to 1024 ranks, the faithful fidelity set unless --fidelity legacy)
-  --placement P     block | xyzt (make_platform.py's rank order)  (default block)
-  --ranks P         simulated ranks                              (default 256)
-  --grid PxQ        process grid, P x Q = --ranks                (default: the most square, P <= Q: 2048 -> 32x64)
-  -n N              matrix size                                  (default 8192)
-  -b B              block size b = M                             (default 256)
-  --steps S         simulated steps of n/b (0 = all)             (default 4)
-  --groups LIST     comma list of G or IxJ (I | P, J | Q; a number G takes the model's shape of G,
-                    the square one on a square grid) (default: 1,4,16,..,P on a square grid, every G
-                    of the model's shapes on another)
+  sweep_usage run-sweep.sh <<USAGE
   --policy LIST     pure,hybrid                                  (default pure)
   --sync KIND       barrier | flags (hybrid node sync)           (default barrier)
   --shm-costs on|off  on-node copies and overheads charged (make_platform.py; default on, off: the
@@ -43,11 +30,9 @@ Fidelity settings (apps/smpi/README.md "Fidelity settings"; the legacy --bcast d
 scatter_LR_allgather for --machine bgp). A smaller --eager-bytes also spares the host SimGrid's scan of
 the eager sends in flight at every completion (0: none; README "Host cost"):
 USAGE
-  fidelity_usage
 }
 
-bin="${HYMPI_SMPI_BIN:-}"; machine=bgp-torus; ranks=256; grid=""; n=8192; b=256; steps=4; groups=""
-policy=pure; sync=barrier; placement=block; shm_costs=on; out=""; dry=0; one=0
+policy=pure; sync=barrier
 flag_option() {
   case "$1" in
     --one-process) one=1 ;;
@@ -55,18 +40,12 @@ flag_option() {
     *) return 1 ;;
   esac
 }
-script=run-sweep.sh valued="bin machine ranks grid n b steps groups policy sync placement shm_costs out"
+script=run-sweep.sh valued="policy sync"
 source "$here/run-common.sh"
-fidelity="" sharing="" overheads="" eager_bytes="" bcast="" ring_merge=""
-valued+=" $fidelity_options"
-read_options "$@"
-fidelity_setup "$machine" "$([ "$machine" = bgp ] && echo scatter_LR_allgather || echo binomial_tree)"
-[ -n "$out" ] || { out="$root/results/simulated/sweep.csv"; [ "$fidelity_in_use" = 0 ] || out="${out%.csv}-fidelity.csv"; }
+read_sweep_options "$@"
 # The grid (apps/harness's most-square rule unless --grid), the checks of the sizes and the
-# groups as IxJ (apps/model's group_shapes for a number G): "P Q G,... IxJ,..." or exit 2.
-plan=$(python3 "$here/plan_grid.py" run-sweep.sh "$ranks" "$grid" "$n" "$b" "$groups" "$steps") || exit 2
-read -r P Q groups split_list <<< "$plan"
-IFS=, read -r -a splits <<< "$split_list"
+# groups as IxJ (apps/model's group_shapes for a number G), or exit 2.
+plan_sweep sweep
 require_smpi_bin hympi-summa
 k=$n; max_steps=0
 if [ "$steps" -gt 0 ] && [ $((steps * b)) -lt "$n" ]; then k=$((steps * b)); max_steps=$steps; fi

@@ -194,34 +194,21 @@ using Complex16 = std::complex<double>;
 
 extern "C" {
 
-void psgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k, const float* alpha,
-             const float* a, const int* ia, const int* ja, const int* desca, const float* b, const int* ib,
-             const int* jb, const int* descb, const float* beta, float* c, const int* ic, const int* jc,
-             const int* descc) {
-  fortran_entry<float>(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc);
-}
-
-void pdgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k, const double* alpha,
-             const double* a, const int* ia, const int* ja, const int* desca, const double* b, const int* ib,
-             const int* jb, const int* descb, const double* beta, double* c, const int* ic, const int* jc,
-             const int* descc) {
-  fortran_entry<double>(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc);
-}
-
-// Complex: arrays of (re, im) pairs, alpha and beta one pair each, by reference.
-void pcgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k, const float* alpha,
-             const float* a, const int* ia, const int* ja, const int* desca, const float* b, const int* ib,
-             const int* jb, const int* descb, const float* beta, float* c, const int* ic, const int* jc,
-             const int* descc) {
-  fortran_entry<Complex>(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc);
-}
-
-void pzgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k, const double* alpha,
-             const double* a, const int* ia, const int* ja, const int* desca, const double* b, const int* ib,
-             const int* jb, const int* descb, const double* beta, double* c, const int* ic, const int* jc,
-             const int* descc) {
-  fortran_entry<Complex16>(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc);
-}
+// ScaLAPACK's four P?GEMM (blacs.h) differ only in name and element type: one
+// definition text for all. Complex: arrays of (re, im) pairs, alpha and beta one
+// pair each, by reference (Real is the type of one part).
+#define HYMPI_FORTRAN_PGEMM(name, Real, T)                                                                      \
+  void name(const char* transa, const char* transb, const int* m, const int* n, const int* k, const Real* alpha, \
+            const Real* a, const int* ia, const int* ja, const int* desca, const Real* b, const int* ib,          \
+            const int* jb, const int* descb, const Real* beta, Real* c, const int* ic, const int* jc,             \
+            const int* descc) {                                                                                   \
+    fortran_entry<T>(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc); \
+  }
+HYMPI_FORTRAN_PGEMM(psgemm_, float, float)
+HYMPI_FORTRAN_PGEMM(pdgemm_, double, double)
+HYMPI_FORTRAN_PGEMM(pcgemm_, float, Complex)
+HYMPI_FORTRAN_PGEMM(pzgemm_, double, Complex16)
+#undef HYMPI_FORTRAN_PGEMM
 
 int hympi_psgemm(char transa, char transb, int m, int n, int k, float alpha, const float* a, int ia, int ja,
                  const int* desca, const float* b, int ib, int jb, const int* descb, float beta, float* c, int ic,

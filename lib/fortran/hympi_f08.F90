@@ -204,79 +204,16 @@ contains
     call finish(c_node_info(comm%MPI_VAL, node_rank, node_size, node_index, num_nodes), ierror)
   end subroutine
 
-  ! ---- inits: the integer-handle forms do the work, the mpi_f08 forms pass %MPI_VAL ----
+  ! ---- inits: one text (hympi_f08_inits.inc) for both kinds of handle ----
 
-  subroutine allgather_init_int(count, datatype, comm, info, request, ierror)
-    integer, intent(in) :: count, datatype, comm, info
-    type(hympi_request), intent(out) :: request
-    integer, optional, intent(out) :: ierror
-    integer :: rc
-    rc = c_allgather_init(int(count, c_int64_t), datatype, comm, info, request%handle)
-    request%rows = count
-    call finish(rc, ierror)
-  end subroutine
-
-  subroutine allgather_init_f08(count, datatype, comm, info, request, ierror)
-    integer, intent(in) :: count
-    include "hympi_f08_init_args.inc"
-    call allgather_init_int(count, datatype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request, ierror)
-  end subroutine
-
-  subroutine allgatherv_init_int(counts, datatype, comm, info, request, ierror)
-    integer, intent(in) :: counts(:), datatype, comm, info
-    type(hympi_request), intent(out) :: request
-    integer, optional, intent(out) :: ierror
-    integer(c_int64_t) :: wide(max(1, size(counts)))
-    wide(1:size(counts)) = counts
-    call finish(c_allgatherv_init(wide, int(size(counts), c_int64_t), datatype, comm, info, request%handle), ierror)
-  end subroutine
-
-  subroutine allgatherv_init_f08(counts, datatype, comm, info, request, ierror)
-    integer, intent(in) :: counts(:)
-    include "hympi_f08_init_args.inc"
-    call allgatherv_init_int(counts, datatype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request, ierror)
-  end subroutine
-
-  subroutine bcast_init_int(count, datatype, root, comm, info, request, ierror)
-    integer, intent(in) :: count, datatype, root, comm, info
-    type(hympi_request), intent(out) :: request
-    integer, optional, intent(out) :: ierror
-    call finish(c_bcast_init(int(count, c_int64_t), datatype, root, comm, info, request%handle), ierror)
-  end subroutine
-
-  subroutine bcast_init_f08(count, datatype, root, comm, info, request, ierror)
-    integer, intent(in) :: count, root
-    include "hympi_f08_init_args.inc"
-    call bcast_init_int(count, datatype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request, ierror)
-  end subroutine
-
-  subroutine allreduce_init_int(count, datatype, op, comm, info, request, ierror)
-    integer, intent(in) :: count, datatype, op, comm, info
-    type(hympi_request), intent(out) :: request
-    integer, optional, intent(out) :: ierror
-    call finish(c_allreduce_init(int(count, c_int64_t), datatype, op, comm, info, request%handle), ierror)
-  end subroutine
-
-  subroutine allreduce_init_f08(count, datatype, op, comm, info, request, ierror)
-    integer, intent(in) :: count
-    type(MPI_Op), intent(in) :: op
-    include "hympi_f08_init_args.inc"
-    call allreduce_init_int(count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request, ierror)
-  end subroutine
-
-  subroutine reduce_init_int(count, datatype, op, root, comm, info, request, ierror)
-    integer, intent(in) :: count, datatype, op, root, comm, info
-    type(hympi_request), intent(out) :: request
-    integer, optional, intent(out) :: ierror
-    call finish(c_reduce_init(int(count, c_int64_t), datatype, op, root, comm, info, request%handle), ierror)
-  end subroutine
-
-  subroutine reduce_init_f08(count, datatype, op, root, comm, info, request, ierror)
-    integer, intent(in) :: count, root
-    type(MPI_Op), intent(in) :: op
-    include "hympi_f08_init_args.inc"
-    call reduce_init_int(count, datatype%MPI_VAL, op%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request, ierror)
-  end subroutine
+#define SPECIFIC(name) name/**/_f08
+#define HANDLE(T) type(T)
+#define VAL(h) h%MPI_VAL
+#include "hympi_f08_inits.inc"
+#define SPECIFIC(name) name/**/_int
+#define HANDLE(T) integer
+#define VAL(h) h
+#include "hympi_f08_inits.inc"
 
   ! ---- completion ----
 

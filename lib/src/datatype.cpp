@@ -1,6 +1,7 @@
 #include "datatype.hpp"
 
 #include <string>
+#include <utility>
 
 #include "hympi/error.hpp"
 
@@ -8,29 +9,22 @@ namespace hympi::detail {
 
 namespace {
 
+// The MPI call behind each combiner of a derived datatype hympi refuses, for the message.
+const std::pair<int, const char*> kConstructors[] = {
+    {MPI_COMBINER_VECTOR, "MPI_Type_vector"},
+    {MPI_COMBINER_HVECTOR, "MPI_Type_create_hvector"},
+    {MPI_COMBINER_INDEXED, "MPI_Type_indexed"},
+    {MPI_COMBINER_HINDEXED, "MPI_Type_create_hindexed"},
+    {MPI_COMBINER_INDEXED_BLOCK, "MPI_Type_create_indexed_block"},
+    {MPI_COMBINER_STRUCT, "MPI_Type_create_struct"},
+    {MPI_COMBINER_SUBARRAY, "MPI_Type_create_subarray"},
+    {MPI_COMBINER_DARRAY, "MPI_Type_create_darray"},
+    {MPI_COMBINER_RESIZED, "MPI_Type_create_resized"}};
+
 const char* constructor_name(int combiner) {
-  switch (combiner) {
-    case MPI_COMBINER_VECTOR:
-      return "MPI_Type_vector";
-    case MPI_COMBINER_HVECTOR:
-      return "MPI_Type_create_hvector";
-    case MPI_COMBINER_INDEXED:
-      return "MPI_Type_indexed";
-    case MPI_COMBINER_HINDEXED:
-      return "MPI_Type_create_hindexed";
-    case MPI_COMBINER_INDEXED_BLOCK:
-      return "MPI_Type_create_indexed_block";
-    case MPI_COMBINER_STRUCT:
-      return "MPI_Type_create_struct";
-    case MPI_COMBINER_SUBARRAY:
-      return "MPI_Type_create_subarray";
-    case MPI_COMBINER_DARRAY:
-      return "MPI_Type_create_darray";
-    case MPI_COMBINER_RESIZED:
-      return "MPI_Type_create_resized";
-    default:
-      return "a non-contiguous constructor";
-  }
+  for (const auto& [known, name] : kConstructors)
+    if (known == combiner) return name;
+  return "a non-contiguous constructor";
 }
 
 [[noreturn]] void unsupported(const char* call, const std::string& why) {

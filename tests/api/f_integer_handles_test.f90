@@ -42,5 +42,5 @@ program f_integer_handles_test
 
 contains
 
-  include "f_finish_test.inc"
+  include "f_test_frame.inc"
 end program

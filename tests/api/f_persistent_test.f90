@@ -11,10 +11,7 @@ program f_persistent_test
   integer :: rank, nranks, failures
   type(MPI_Info) :: info
 
-  call MPI_Init()
-  call MPI_Comm_rank(MPI_COMM_WORLD, rank)
-  call MPI_Comm_size(MPI_COMM_WORLD, nranks)
-  failures = 0
+  call start_test(rank, nranks, failures)
 
   call MPI_Info_create(info)
   call MPI_Info_set(info, "policy", "hybrid")
@@ -36,7 +33,7 @@ program f_persistent_test
 
 contains
 
-  include "f_finish_test.inc"
+  include "f_test_frame.inc"
 
   subroutine check(ok, what)
     logical, intent(in) :: ok

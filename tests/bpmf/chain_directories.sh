@@ -8,17 +8,10 @@
 # also from a checkpoint written before chain ids.
 # Refusals: exit 2 on every rank (the launcher's exit), the message printed once.
 # Usage: chain_directories.sh BPMF WORK LAUNCH... (the launcher up to its -np flag)
-set -u
-bpmf=$1 work=$2
-shift 2
-launch=("$@")
-rm -rf "$work" && mkdir -p "$work"
-model=(--synthetic --synth-rows 200 --synth-cols 150 --synth-density 0.2 -K 4 --alpha 4 --burnin 4 --seed 5 --quiet)
+source "$(dirname "$0")/chain_script_common.sh"
+model=("${small_chain[@]}" --burnin 4 --quiet)
 first=
 fail() { echo "FAILED: $*"; [ -n "$first" ] && kill "$first" 2> /dev/null; exit 1; }
-descendants() { for c in $(ps -o pid= --ppid "$1"); do echo "$c"; descendants "$c"; done; }
-ranks_of() { for p in $(descendants "$1"); do [ "$(ps -o comm= -p "$p")" = "hympi-bpmf" ] && echo "$p"; done; }
-wait_started() { for _ in $(seq 400); do grep -q "train 200 x 150" "$1" 2>/dev/null && return 0; sleep 0.05; done; return 1; }
 # refused WHAT REGEX ARGS...: the run exits 2 with REGEX in the one error line.
 refused() {
   local what=$1 regex=$2

@@ -4,13 +4,8 @@
 # current iteration; resumed on another rank count and policy, it ends with the
 # digests of the uninterrupted run.
 # Usage: sigterm_resume.sh BPMF WORK LAUNCH... (the launcher up to its -np flag)
-set -u
-bpmf=$1 work=$2
-shift 2
-launch=("$@")
-rm -rf "$work" && mkdir -p "$work"
-model=(--synthetic --synth-rows 200 --synth-cols 150 --synth-density 0.2 -K 4 --alpha 4 --burnin 10
-       --samples 290 --seed 5 --quiet)
+source "$(dirname "$0")/chain_script_common.sh"
+model=("${small_chain[@]}" --burnin 10 --samples 290 --quiet)
 digests() { grep -o 'predictions digest [0-9a-f]*, predictive std digest [0-9a-f]*' "$1"; }
 
 "${launch[@]}" 1 "$bpmf" "${model[@]}" > "$work/reference.out" 2>&1 || { cat "$work/reference.out"; exit 1; }
@@ -21,7 +16,6 @@ launcher=$!
 # The ranks are the launcher's descendants running the app (by process id), found while they
 # start: a yielding MPI (MPICH with tests/support/mpich_yield.c) runs the whole chain in well
 # under a second, so looking for them only after the first checkpoint can find none left.
-descendants() { for c in $(ps -o pid= --ppid "$1"); do echo "$c"; descendants "$c"; done; }
 ranks=()
 for _ in $(seq 400); do
   ranks=()

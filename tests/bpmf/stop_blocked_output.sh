@@ -7,11 +7,8 @@
 # nobody reads for 2 s, SIGUSR1 while it is blocked: every iteration line from 1 to
 # the one in 'stopped by SIGUSR1 after iteration I' must be there.
 # Usage: stop_blocked_output.sh BPMF WORK
-set -u
-bpmf=$1 work=$2
-rm -rf "$work" && mkdir -p "$work"
-model=(--synthetic --synth-rows 200 --synth-cols 150 --synth-density 0.2 -K 4 --alpha 4 --burnin 4 --seed 5
-       --samples 100000000 --checkpoint-every 100000000 --checkpoint-dir "$work/ckpt")
+source "$(dirname "$0")/chain_script_common.sh"
+model=("${small_chain[@]}" --burnin 4 --samples 100000000 --checkpoint-every 100000000 --checkpoint-dir "$work/ckpt")
 # The reader sleeps until the pipe (64 KiB, about 470 lines) is long full, signals, then reads.
 ( "$bpmf" "${model[@]}" 2> "$work/err" & echo $! > "$work/pid"; wait $! ) |
   (sleep 2; kill -USR1 "$(cat "$work/pid")"; timeout 20 cat > "$work/out")  # bounded: a chain that never stops

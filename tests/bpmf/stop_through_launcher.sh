@@ -11,17 +11,11 @@
 # may outlive the launcher by that second: the chain is over when nobody holds its
 # chain.lock.
 # Usage: stop_through_launcher.sh BPMF WORK LAUNCH... (the launcher up to its -np flag)
-set -u
-bpmf=$1 work=$2
-shift 2
-launch=("$@")
-rm -rf "$work" && mkdir -p "$work"
-model=(--synthetic --synth-rows 200 --synth-cols 150 --synth-density 0.2 -K 4 --alpha 4 --burnin 10
-       --samples 10000000 --seed 5 --quiet --checkpoint-every 10000000)
+source "$(dirname "$0")/chain_script_common.sh"
+model=("${small_chain[@]}" --burnin 10 --samples 10000000 --quiet --checkpoint-every 10000000)
 failed=0
 
 # Until the chain has printed its header (it is past MPI_Init and its signal handlers), at most 20 s.
-wait_started() { for _ in $(seq 400); do grep -q "train 200 x 150" "$1" 2>/dev/null && return 0; sleep 0.05; done; return 1; }
 # Until no process holds the chain's lock, at most 20 s.
 wait_released() { for _ in $(seq 200); do flock -n "$1/chain.lock" true 2>/dev/null && return 0; sleep 0.1; done; return 1; }
 # start_chain NAME: a chain with its checkpoint in $work/NAME (sets dir, out, launcher),

@@ -187,9 +187,7 @@ int main(int argc, char** argv) {
     for (std::int64_t count : {0, 1, 7, 1000, 131072})
       test_allgatherv(topo, std::vector<std::int64_t>(p, count), "allgather count " + std::to_string(count));
     // Allgatherv: irregular counts, including zero contributions.
-    std::vector<std::int64_t> irregular(p);
-    for (int r = 0; r < p; ++r) irregular[r] = (r * 37) % 5 == 1 ? 0 : 3 + 11 * r;
-    test_allgatherv(topo, irregular, "allgatherv irregular");
+    test_allgatherv(topo, hympi::test::irregular_counts(p), "allgatherv irregular");
     std::vector<std::int64_t> one_big(p, 1);
     one_big[p - 1] = 150000;
     test_allgatherv(topo, one_big, "allgatherv one large");

@@ -29,10 +29,7 @@ program f_allgather
   type(MPI_Comm) :: node
   character(len=32) :: nodes
 
-  call MPI_Init()
-  call MPI_Comm_rank(MPI_COMM_WORLD, rank)
-  call MPI_Comm_size(MPI_COMM_WORLD, size)
-  bad = 0
+  call start_test(rank, size, bad)
   call hympi_node_info(MPI_COMM_WORLD, node_rank, node_size, node_index, num_nodes, ierr)
   if (ierr /= HYMPI_SUCCESS) bad = bad + 1
   ! The ranks that share a node index are node_size ranks numbered by node_rank.
@@ -150,5 +147,5 @@ contains
     call MPI_Info_set(info, 'overlap', overlap)
   end subroutine
 
-  include "f_finish_test.inc"
+  include "f_test_frame.inc"
 end program

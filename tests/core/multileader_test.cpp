@@ -195,9 +195,8 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   {
     const auto& topo = hympi::Topology::of(MPI_COMM_WORLD);
+    const std::vector<std::int64_t> irregular = hympi::test::irregular_counts(topo.size());
     const int p = topo.size();
-    std::vector<std::int64_t> irregular(p);
-    for (int r = 0; r < p; ++r) irregular[r] = (r * 37) % 5 == 1 ? 0 : 3 + 11 * r;
     const hympi::SyncKind syncs[] = {hympi::SyncKind::flags, hympi::SyncKind::barrier};
 
     // Multi-leader, blocking: every k against MPI (bit-exact, so equal to k = 1);

@@ -6,32 +6,19 @@ refused with the key, the file and the line. Full and read-only results director
 a 64 KiB tmpfs (or a read-only one) in a private mount namespace (`unshare`)."""
 import os
 import shutil
-import subprocess
 import sys
-import tempfile
 import textwrap
 import unittest
 
-HARNESS = os.path.abspath(os.environ.get("HYMPI_HARNESS") or
-                          os.path.join(os.path.dirname(__file__), "../../apps/harness/hympi-harness"))
-FAKE_APP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_app.py")
-SOURCE = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.dirname(HARNESS))
+from harness_testing import FAKE_APP, HARNESS, SOURCE, TempDirCase, run
 
 
-def run(cmd, **kw):
-    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=120,
-                          **kw)
+class Case(TempDirCase):
+    prefix = "hympi-bad-input-"
 
-
-class Case(unittest.TestCase):
     def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory(prefix="hympi-bad-input-")
-        self.dir = self.tmp.name
+        super().setUp()
         self.results = os.path.join(self.dir, "results")
-
-    def tearDown(self):
-        self.tmp.cleanup()
 
     def file(self, body, name="exp.toml", mode="w"):
         path = os.path.join(self.dir, name)
@@ -45,6 +32,11 @@ class Case(unittest.TestCase):
 
     def harness(self, *args):
         return run([sys.executable, HARNESS, "--results-dir", self.results, *args])
+
+    def refuses_dry_run(self, line, *words, **experiment):
+        """--dry-run refuses the experiment (self.experiment's keywords) at its `line`, naming every word."""
+        path = self.experiment(**experiment)
+        return self.refused(self.harness("--dry-run", path), f"{path}:{line}", *words)
 
     def refused(self, proc, *words):
         """Exit 2, no traceback, one line naming every word."""
@@ -60,16 +52,14 @@ class BadExperimentFiles(Case):
     """Item 9: each of these was a traceback and exit 1."""
 
     def test_exclude_with_single_brackets(self):
-        path = self.experiment('[exclude]\nranks = 1\n')
-        self.refused(self.harness("--dry-run", path), f"{path}:6", "[[exclude]]")
+        self.refuses_dry_run(6, "[[exclude]]", extra='[exclude]\nranks = 1\n')
 
     def test_timeout_as_text(self):
-        path = self.experiment(head='timeout = "10m"\n')
-        self.refused(self.harness("--dry-run", path), f"{path}:4", "timeout", "number")
+        self.refuses_dry_run(4, "timeout", "number", head='timeout = "10m"\n')
 
     def test_derived_axis_dividing_by_zero(self):
-        path = self.experiment('[derive]\nm = "8 / (size - 1)"\n', axes="ranks = [1]\nsize = [1, 2]\n")
-        self.refused(self.harness("--dry-run", path), f"{path}:8", "m", "division by zero", "size=1")
+        self.refuses_dry_run(8, "m", "division by zero", "size=1", extra='[derive]\nm = "8 / (size - 1)"\n',
+                             axes="ranks = [1]\nsize = [1, 2]\n")
 
     def test_non_utf8_file(self):
         path = self.file(b'[experiment]\ntitle = "caf\xe9"\n', mode="wb")
@@ -123,8 +113,7 @@ class ValidatedKeys(Case):
     """Item 10: unknown keys and wrong types name the key, the file and the line."""
 
     def test_misspelled_key_in_experiment(self):
-        path = self.experiment(head="timout = 10\n")
-        self.refused(self.harness("--dry-run", path), f"{path}:4", "timout", "timeout")
+        self.refuses_dry_run(4, "timout", "timeout", head="timout = 10\n")
 
     def test_misspelled_key_in_tiny_does_not_launch_the_full_axes(self):
         path = self.experiment('[tiny]\naxis = { ranks = [1] }\n', axes="ranks = [64]\n")
@@ -138,16 +127,13 @@ class ValidatedKeys(Case):
         self.assertNotIn("-np 64", err)
 
     def test_misspelled_section(self):
-        path = self.experiment('[tiny.axis]\nranks = [1]\n')
-        self.refused(self.harness("--dry-run", path), f"{path}:6", "axis")
+        self.refuses_dry_run(6, "axis", extra='[tiny.axis]\nranks = [1]\n')
 
     def test_args_as_one_text(self):
-        path = self.experiment(head='args = "--synthetic"\n')
-        self.refused(self.harness("--dry-run", path), f"{path}:4", "args", "list")
+        self.refuses_dry_run(4, "args", "list", head='args = "--synthetic"\n')
 
     def test_ranks_true(self):
-        path = self.experiment(axes="ranks = [true]\n")
-        self.refused(self.harness("--dry-run", path), f"{path}:5", "ranks", "integer")
+        self.refuses_dry_run(5, "ranks", "integer", axes="ranks = [true]\n")
         self.refused(self.harness("--dry-run", "--set", "ranks=yes", self.experiment()), "--set", "ranks")
 
     def test_exclude_naming_no_parameter(self):
@@ -164,13 +150,11 @@ class ValidatedKeys(Case):
                     Experiment(os.path.join(SOURCE, "results", "experiments", kind, name), tiny=tiny).points(128)
 
     def test_derived_value_not_finite(self):
-        path = self.experiment('[derive]\nx = "1e308 * 10"\n')
-        self.refused(self.harness("--dry-run", path), f"{path}:7", "x", "inf")
+        self.refuses_dry_run(7, "x", "inf", extra='[derive]\nx = "1e308 * 10"\n')
 
     def test_empty_exclude_entry(self):
         # An empty [[exclude]] matched every point: 0 points, exit 0.
-        path = self.experiment('[[exclude]]\n', axes="ranks = [1, 2]\n")
-        self.refused(self.harness("--dry-run", path), f"{path}:6", "[[exclude]]", "empty")
+        self.refuses_dry_run(6, "[[exclude]]", "empty", extra='[[exclude]]\n', axes="ranks = [1, 2]\n")
 
     def test_output_outside_the_results_directory(self):
         # output = "../../x.csv" or "/abs/x.csv" wrote outside the results directory.

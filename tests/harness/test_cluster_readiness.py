@@ -15,13 +15,8 @@ import sys
 import time
 import unittest
 
-HARNESS = os.path.abspath(os.environ.get("HYMPI_HARNESS") or
-                          os.path.join(os.path.dirname(__file__), "../../apps/harness/hympi-harness"))
-FAKE_APP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_app.py")
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.dirname(HARNESS))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
+from harness_testing import FAKE_APP, HARNESS
+from harness_testing import SOURCE as ROOT
 from hympi_harness.experiment import Experiment  # noqa: E402
 from hympi_harness.store import Store  # noqa: E402
 from test_harness import HarnessCase, read_csv  # noqa: E402  (the base case, no tests of its own)

@@ -5,29 +5,16 @@ files and too short `quiet` samples are refused with exit 2, never a traceback."
 import csv
 import os
 import random
-import subprocess
 import sys
-import tempfile
 import unittest
 
-HARNESS = os.path.abspath(os.environ.get("HYMPI_HARNESS") or
-                          os.path.join(os.path.dirname(__file__), "../../apps/harness/hympi-harness"))
-sys.path.insert(0, os.path.dirname(HARNESS))
-from hympi_harness.repetitions import summarize  # noqa: E402
+from harness_testing import HARNESS, TempDirCase, run
+from hympi_harness.repetitions import summarize  # noqa: E402  (on the path through harness_testing)
 COLUMNS = ["operation", "variant", "size_doubles", "median_us", "repetition", "row", "point_id"]
 
 
-def run(cmd):
-    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
-
-
-class Case(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory(prefix="hympi-compare-")
-        self.dir = self.tmp.name
-
-    def tearDown(self):
-        self.tmp.cleanup()
+class Case(TempDirCase):
+    prefix = "hympi-compare-"
 
     def write(self, value, name="fig.csv", newline="\n"):
         """288 rows: 3 operations x 6 sizes x 2 variants (pure, hybrid: one ratio each) x 8 launches;

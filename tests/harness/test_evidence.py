@@ -7,14 +7,11 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import textwrap
 import unittest
 
-HARNESS = os.path.abspath(os.environ.get("HYMPI_HARNESS") or
-                          os.path.join(os.path.dirname(__file__), "../../apps/harness/hympi-harness"))
-SOURCE = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-FAKE_APP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_app.py")
+from harness_testing import FAKE_APP, HARNESS, SOURCE, TempDirCase
+from harness_testing import run as run_with_timeout
 
 
 def read_csv(path):
@@ -23,17 +20,11 @@ def read_csv(path):
 
 
 def run(cmd, **kw):
-    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=240,
-                          **kw)
+    return run_with_timeout(cmd, timeout=240, **kw)  # runs with repetitions take longer
 
 
-class Case(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory(prefix="hympi-evidence-")
-        self.dir = self.tmp.name
-
-    def tearDown(self):
-        self.tmp.cleanup()
+class Case(TempDirCase):
+    prefix = "hympi-evidence-"
 
     def experiment(self, output, axes, name="exp"):
         path = os.path.join(self.dir, name + ".toml")

@@ -4,15 +4,11 @@
 1-node allocation the Slurm tests give the jobscripts."""
 import glob
 import os
-import sys
 import unittest
 
-HARNESS = os.path.abspath(os.environ.get("HYMPI_HARNESS", os.path.join(os.path.dirname(__file__),
-                                                                        "../../apps/harness/hympi-harness")))
-sys.path.insert(0, os.path.dirname(HARNESS))
-from hympi_harness.experiment import Experiment  # noqa: E402
+from harness_testing import SOURCE as ROOT
+from hympi_harness.experiment import Experiment  # noqa: E402  (on the path through harness_testing)
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 APPS = {"hympi-bench-collectives", "hympi-summa", "hympi-bpmf"}
 NAMES = {"source_dir": ROOT, "results_dir": "/tmp/results"}
 

@@ -7,16 +7,11 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import textwrap
 import time
 import unittest
 
-HARNESS = os.environ.get("HYMPI_HARNESS") or os.path.join(os.path.dirname(__file__), "../../apps/harness/hympi-harness")
-HARNESS = os.path.abspath(HARNESS)
-FAKE_APP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_app.py")
-sys.path.insert(0, os.path.dirname(HARNESS))
-
+from harness_testing import FAKE_APP, HARNESS, TempDirCase
 from hympi_harness.experiment import Experiment, ExperimentError  # noqa: E402
 from hympi_harness.launchers import Launcher  # noqa: E402
 
@@ -26,14 +21,10 @@ def read_csv(path):
         return list(csv.DictReader(f))
 
 
-class HarnessCase(unittest.TestCase):
+class HarnessCase(TempDirCase):
     def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory(prefix="hympi-harness-test-")
-        self.dir = self.tmp.name
+        super().setUp()
         self.count = os.path.join(self.dir, "count.txt")
-
-    def tearDown(self):
-        self.tmp.cleanup()
 
     def experiment(self, body, name="exp"):
         path = os.path.join(self.dir, name + ".toml")

@@ -26,6 +26,7 @@
 
 #include "hympi/blacs.h"
 #include "hympi/pdgemm.h"
+#include "mpi_check.hpp"
 
 extern "C" int numroc_(const int* n, const int* nb, const int* iproc, const int* isrc, const int* nprocs);
 
@@ -157,8 +158,8 @@ void loop() {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  rank = hympi::test::world_rank();
+  size = hympi::test::world_size();
   const std::string scenario = argc > 1 ? argv[1] : "";
   const int needs = scenario == "reuse" ? 3 : 2;
   if (size < needs || (scenario != "reuse" && scenario != "ssend" && scenario != "lagging" && scenario != "loop")) {

@@ -37,6 +37,7 @@
 
 #include "hympi/blacs.h"
 #include "hympi/pdgemm.h"
+#include "mpi_check.hpp"
 
 extern "C" int numroc_(const int* n, const int* nb, const int* iproc, const int* isrc, const int* nprocs);
 
@@ -335,9 +336,7 @@ void check_set_info() {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int rank = hympi::test::world_rank(), size = hympi::test::world_size();
   const int cases = argc > 1 ? std::atoi(argv[1]) : 12;
   const char* grouped = argc > 2 ? argv[2] : "2x2";  // groups of variants 2 and 3 ("auto": the model's)
   // "measured": groups=auto (variants 2, 3) and block=auto (all) under model=measured.

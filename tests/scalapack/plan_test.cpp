@@ -122,9 +122,7 @@ void check_case(GridEntry& grid, const Case& c, Settings s, const std::string& w
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  int size = 1, rank = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const int rank = hympi::test::world_rank(), size = hympi::test::world_size();
   long long clock = 0;
   const Case cases[] = {{'N', 'N', 37, 29, 53, 4, false},
                         {'T', 'N', 41, 23, 70, 8, false},

@@ -70,6 +70,16 @@ class TuningFileNodes : public testing::Test {
     EXPECT_FALSE(fs::exists(fs::symlink_status(path + ".lock")));
   }
 
+  // The node at `path` (`what`: "a FIFO", ...) and a symbolic link to it, `link_name`
+  // in the test's directory: both left alone.
+  void expect_node_and_link_left_alone(const std::string& path, const std::string& what,
+                                       const std::string& link_name) {
+    expect_left_alone(path, what);
+    const std::string link = (dir_ / link_name).string();
+    fs::create_symlink(path, link);
+    expect_left_alone(link, "a symbolic link to " + what);
+  }
+
   fs::path dir_;
 };
 
@@ -78,28 +88,19 @@ class TuningFileNodes : public testing::Test {
 TEST_F(TuningFileNodes, CharacterDeviceIsLeftAlone) {
   const std::string path = (dir_ / "null").string();
   if (::mknod(path.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0) GTEST_SKIP() << "mknod not permitted here";
-  expect_left_alone(path, "a character device");
-  const std::string link = (dir_ / "link-to-null").string();
-  fs::create_symlink(path, link);
-  expect_left_alone(link, "a symbolic link to a character device");
+  expect_node_and_link_left_alone(path, "a character device", "link-to-null");
 }
 
 TEST_F(TuningFileNodes, FifoIsLeftAloneAndNeverOpened) {
   const std::string path = (dir_ / "fifo").string();
   ASSERT_EQ(::mkfifo(path.c_str(), 0644), 0);
-  expect_left_alone(path, "a FIFO");
-  const std::string link = (dir_ / "link-to-fifo").string();
-  fs::create_symlink(path, link);
-  expect_left_alone(link, "a symbolic link to a FIFO");
+  expect_node_and_link_left_alone(path, "a FIFO", "link-to-fifo");
 }
 
 TEST_F(TuningFileNodes, DirectoryIsLeftAlone) {
   const std::string path = (dir_ / "a-directory").string();
   fs::create_directory(path);
-  expect_left_alone(path, "a directory");
-  const std::string link = (dir_ / "link-to-directory").string();
-  fs::create_symlink(path, link);
-  expect_left_alone(link, "a symbolic link to a directory");
+  expect_node_and_link_left_alone(path, "a directory", "link-to-directory");
 }
 
 TEST_F(TuningFileNodes, DanglingLinkIsLeftAlone) {

@@ -22,6 +22,12 @@ inline int world_rank() {
   return rank;
 }
 
+inline int world_size() {
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
 inline void check(bool ok, const std::string& what) {
   if (ok) return;
   if (++failures() <= 20) std::fprintf(stderr, "[rank %d] FAILED: %s\n", world_rank(), what.c_str());

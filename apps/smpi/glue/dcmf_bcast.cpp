@@ -40,17 +40,16 @@ dcmf::CommInfo& info_of(MPI_Comm comm) {
 }  // namespace
 
 int bcast_dcmf(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
-  int size = 0, type_size = 0;
+  int size = 0;
   PMPI_Comm_size(comm, &size);
-  PMPI_Type_size(type, &type_size);
-  const long long bytes = static_cast<long long>(count) * type_size;
+  const long long bytes = message_bytes(count, type);
   if (size == 1 || bytes == 0) return MPI_SUCCESS;  // MPIDO_Bcast: count 0 returns at once
   dcmf::CommInfo& info = info_of(comm);
   const dcmf::Algorithm a = dcmf::select(info.shape, bytes, size);
   if (!dcmf::is_rectangle(a)) return bcast_binomial(buf, count, type, root, comm);
   MPI_Aint lb = 0, extent = 0;
   PMPI_Type_get_true_extent(type, &lb, &extent);
-  if (lb == 0 && extent == type_size) {  // contiguous: the bytes themselves
+  if (lb == 0 && extent * count == bytes) {  // contiguous (one element's true extent is its size): the bytes themselves
     dcmf::bcast_rectangle(static_cast<char*>(buf), bytes, root, info, a == dcmf::Algorithm::rect_async);
     return MPI_SUCCESS;
   }

@@ -14,6 +14,12 @@
 
 namespace hympi_sim {
 
+long long message_bytes(int count, MPI_Datatype type) {
+  int type_size = 0;
+  PMPI_Type_size(type, &type_size);
+  return static_cast<long long>(type_size) * count;
+}
+
 const char* mpich_choice(long long bytes, int ranks) {
   if (bytes < 12288 || ranks < 8) return "binomial";
   if (bytes < 524288 && (ranks & (ranks - 1)) == 0) return "scatter_rdb";
@@ -33,10 +39,9 @@ void log_pick(const char* rule, const char* pick, long long bytes, int ranks, in
 }  // namespace
 
 int bcast_mpich(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
-  int type_size = 0, ranks = 0;
-  MPI_Type_size(type, &type_size);
+  int ranks = 0;
   MPI_Comm_size(comm, &ranks);
-  const long long bytes = static_cast<long long>(type_size) * count;
+  const long long bytes = message_bytes(count, type);
   const char* pick = mpich_choice(bytes, ranks);
   log_pick("mpich", pick, bytes, ranks, root, comm);
   if (std::strcmp(pick, "binomial") == 0) return bcast_binomial(buf, count, type, root, comm);

@@ -19,6 +19,9 @@ int bcast_scatter_rdb(void* buf, int count, MPI_Datatype type, int root, MPI_Com
 // BG/P's DCMF selection by the communicator's (x,y,z,t) shape, with its rectangle broadcast.
 int bcast_dcmf(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm);
 
+// The bytes of `count` elements of `type`: the message size the selection rules go by.
+long long message_bytes(int count, MPI_Datatype type);
+
 // The thesis' MPICH rule (sim_bcast.cpp): binomial below 12 KiB or on fewer than 8 ranks,
 // scatter + recursive doubling below 512 KiB on a power-of-two size, else scatter + ring.
 int bcast_mpich(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm);

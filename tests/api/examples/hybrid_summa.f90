@@ -15,16 +15,15 @@ program hybrid_summa
   type(hympi_request), allocatable :: row_from(:), col_from(:)
   real(real64), allocatable :: a(:, :), b(:, :), c(:, :), full_a(:, :), full_b(:, :), full_c(:, :)
   real(real64), pointer :: panel(:, :), a_panel(:, :), b_panel(:, :)
-  integer :: rank, nranks, p, q, my_row, my_col, mb, nb, k, owner, i, j, failed
+  integer :: rank, nranks, dims(2), p, q, my_row, my_col, mb, nb, k, owner, i, j, failed
 
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
   call MPI_Comm_size(MPI_COMM_WORLD, nranks)
-  p = int(sqrt(real(nranks)))
-  do while (mod(nranks, p) /= 0)
-    p = p - 1
-  end do
-  q = nranks / p
+  dims = 0
+  call MPI_Dims_create(nranks, 2, dims)  ! the most square grid, dims(1) >= dims(2)
+  p = dims(2)
+  q = dims(1)
   if (mod(n, p * kb) /= 0 .or. mod(n, q * kb) /= 0) then
     if (rank == 0) print '(a, i0, a)', 'hybrid_summa: n = ', n, ' does not split over this grid'
     call MPI_Abort(MPI_COMM_WORLD, 2)
