@@ -206,11 +206,19 @@ contains
 
   ! ---- inits: one text (hympi_f08_inits.inc) for both kinds of handle ----
 
-#define SPECIFIC(name) name/**/_f08
+#define ALLGATHER_INIT allgather_init_f08
+#define ALLGATHERV_INIT allgatherv_init_f08
+#define BCAST_INIT bcast_init_f08
+#define ALLREDUCE_INIT allreduce_init_f08
+#define REDUCE_INIT reduce_init_f08
 #define HANDLE(T) type(T)
 #define VAL(h) h%MPI_VAL
 #include "hympi_f08_inits.inc"
-#define SPECIFIC(name) name/**/_int
+#define ALLGATHER_INIT allgather_init_int
+#define ALLGATHERV_INIT allgatherv_init_int
+#define BCAST_INIT bcast_init_int
+#define ALLREDUCE_INIT allreduce_init_int
+#define REDUCE_INIT reduce_init_int
 #define HANDLE(T) integer
 #define VAL(h) h
 #include "hympi_f08_inits.inc"

@@ -3,6 +3,7 @@
 // exception unwinding a lookahead loop); a growth that fails. None may crash or
 // read freed memory (the ASan suite runs this too), and the library keeps working.
 #include <mpi.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -114,6 +115,15 @@ void grouped_destroyed_in_flight(hympi::CollectiveOptions opt, const std::string
   opt.groups = 2;
   const std::int64_t n = 1 << 18;  // 2 MiB: rendezvous, still moving when the object dies
   const int root = p - 1;
+  {  // The application's own MPI calls move the outer level, no hympi call posts the inner one.
+    auto bc = hympi::Bcast::create_fixed(topo, root, n, sizeof(double), opt);
+    if (me == root) std::fill_n(bc->slot_as<double>(), n, 2.0);
+    bc->start();
+    for (int k = 0; k < 20; ++k) {
+      MPI_Barrier(MPI_COMM_WORLD);
+      usleep(500);
+    }
+  }  // destroyed in flight with its outer level done
   std::vector<std::unique_ptr<hympi::PersistentCollective>> doomed;
   doomed.push_back(hympi::Bcast::create_fixed(topo, root, n, sizeof(double), opt));
   doomed.push_back(hympi::Allreduce::create(topo, n, MPI_DOUBLE, MPI_SUM, opt));
@@ -134,6 +144,36 @@ void grouped_destroyed_in_flight(hympi::CollectiveOptions opt, const std::string
   check(bc->result_as<double>()[n - 1] == 5.0, "grouped bcast works after grouped ones were destroyed in flight" + tag);
   check(ar->result_as<double>()[3] == p * (p - 1) / 2.0 + 3.0 * p,
         "grouped allreduce works after grouped ones were destroyed in flight" + tag);
+}
+
+// Started, then its communicator freed, then destroyed (legal MPI): the levels complete
+// without touching the freed communicator.
+void grouped_freed_in_flight(hympi::CollectiveOptions opt, const std::string& tag) {
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  const auto& topo = hympi::Topology::of(comm);
+  const int p = topo.size();
+  if (p < 2) {
+    MPI_Comm_free(&comm);
+    return;
+  }
+  opt.groups = 2;
+  const std::int64_t n = 1 << 18;
+  const int g = hympi::effective_groups(topo, opt, n * static_cast<std::int64_t>(sizeof(double)));
+  if (g == 1 || g == p) {  // flat: the MPI collective itself (Open MPI 4.1's libnbc crashes when a
+    MPI_Comm_free(&comm);  // communicator is freed under its nonblocking collective)
+    return;
+  }
+  auto bc = hympi::Bcast::create_fixed(topo, p - 1, n, sizeof(double), opt);
+  auto ar = hympi::Allreduce::create(topo, n, MPI_DOUBLE, MPI_SUM, opt);
+  if (bc->slot()) std::fill_n(bc->slot_as<double>(), n, 1.0);
+  std::fill_n(ar->slot_as<double>(), n, 1.0);
+  bc->start();
+  ar->start();
+  MPI_Comm_free(&comm);
+  bc.reset();
+  ar.reset();
+  check(true, "grouped objects destroyed in flight after MPI_Comm_free" + tag);
 }
 
 // Growth beyond what shared memory can hold fails on every rank; the object stays
@@ -180,6 +220,7 @@ int main(int argc, char** argv) {
         if (policy == hympi::Policy::pure) communicator_freed(opt, true, tag + " flat");
         destroyed_in_flight(opt, tag);
         if (!overlap) grouped_destroyed_in_flight(opt, tag);
+        if (!overlap) grouped_freed_in_flight(opt, tag);
         if (!overlap) node_shared_array_freed(policy, sync, tag);
         // Growth is a shared-window matter; pure's private vector fails with bad_alloc.
         if (!overlap && policy == hympi::Policy::hybrid) growth_failure(opt, tag);

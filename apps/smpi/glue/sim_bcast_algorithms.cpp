@@ -213,12 +213,13 @@ bool power_of_two(int p) { return p > 0 && (p & (p - 1)) == 0; }
 int scatter_ring_bytes(char* b, int n, const Ranks& r, MPI_Comm comm) {
   const int piece = static_cast<int>((static_cast<long long>(n) + r.size - 1) / r.size);
   std::string key;
-  bool shared = false;  // SMPI shared malloc: no data
+  bool shared = false;  // an SMPI shared-malloc buffer: no data
   if (settings().ring_merge > 1) {
     key = next_bcast_key(comm, r.root);
     std::vector<std::pair<std::size_t, std::size_t>> private_blocks;
     std::size_t offset = 0;
-    shared = smpi_is_shared(b, private_blocks, &offset) != 0;
+    // Wholly shared only: a partly shared buffer's private blocks hold data.
+    shared = smpi_is_shared(b, private_blocks, &offset) != 0 && private_blocks.empty();
     if (r.rank == r.root) state::put_snapshot(key, shared ? nullptr : b, static_cast<std::size_t>(n), r.size - 1);
   }
   const int rc = scatter_bytes(b, n, piece, r, comm);

@@ -11,6 +11,7 @@
 // round iterates by index, so the new flight is taken later in the same round)
 // and its test's poke returns at once (in_round); neither blocks.
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -49,13 +50,15 @@ inline Step local_step(std::function<void()> work) {
 
 class StepChain final : public Flight {
  public:
-  explicit StepChain(std::string what, MPI_Comm comm) : what_(std::move(what)), comm_(comm) {}
+  explicit StepChain(std::string what) : what_(std::move(what)) {}
   // Destroyed in flight (every rank destroys it, as every core collective): the
   // remaining steps complete first, so no group waits for a leader whose chain
   // stopped after the outer level; then out of the engine. The owner declares the
   // chain last, after the steps' objects and their Requests.
   ~StepChain() {
-    if (in_flight_) {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (in_flight_ && !finalized) {
       owner_ = std::this_thread::get_id();  // the steps now run in the destroying thread
       try {
         wait();
@@ -82,7 +85,9 @@ class StepChain final : public Flight {
     next_ = 0;
     posted_ = false;
     owner_ = std::this_thread::get_id();
-    ProgressEngine::add(*this, comm_, /*background=*/false);  // takes a round: the first step is posted
+    // Takes a round: the first step is posted. A polling wait probes MPI_COMM_WORLD, not the
+    // object's communicator: the application may free that while the object lives.
+    ProgressEngine::add(*this, MPI_COMM_WORLD, /*background=*/false);
   }
   // One round of every flight; true once the last step completed (a step's error
   // is thrown here, and ends the flight).
@@ -134,11 +139,11 @@ class StepChain final : public Flight {
 
   static constexpr int kSpinsBeforeYield = 64;  // as Requests::wait
   std::string what_;
-  MPI_Comm comm_;  // where a polling test drives MPI progress
   std::vector<Step> steps_;
   std::size_t next_ = 0;
   bool posted_ = false, in_flight_ = false;
-  std::thread::id owner_;
+  // Read by whichever thread takes an engine round, written by start() and the destructor.
+  std::atomic<std::thread::id> owner_{};
 };
 
 }  // namespace hympi::detail
