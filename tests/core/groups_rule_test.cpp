@@ -11,6 +11,7 @@
 
 #include "grouped/grouped.hpp"
 #include "grouped/groups.hpp"
+#include "hympi/error.hpp"
 #include "options.hpp"
 
 namespace {
@@ -69,6 +70,24 @@ TEST(AutoGroups, NearTheRootOfPForLargeMessagesOnBgp) {
   const int g2048 = automatic_groups(2048, 512 * 1024), g6142 = automatic_groups(6142, 512 * 1024);
   EXPECT_TRUE(g2048 == 32 || g2048 == 64) << g2048;
   EXPECT_TRUE(g6142 == 32 || g6142 == 64) << g6142;
+}
+
+TEST(AutoGroups, FlatUnderBgpsDcmfRule) {
+  unsetenv("HYMPI_MODEL_ALPHA");
+  unsetenv("HYMPI_MODEL_BETA");
+  // BG/P's own broadcast pipelines the whole communicator (rectangle or collective network); the
+  // grouped leaders go down its binomial tree. The simulated BG/P's faithful set
+  // (results/simulated/bgp-hier-bcast-fidelity.csv): the flat broadcast beat every swept G at
+  // 2048 and 6142 ranks, 512 KiB. MPICH's rule on the same machine groups.
+  setenv("HYMPI_MODEL_BCAST", "dcmf", 1);
+  EXPECT_EQ(hympi::detail::model_machine().bcast, hympi::detail::BcastRule::dcmf);
+  for (int p : {2048, 6142})
+    for (std::int64_t bytes : {64 << 10, 512 << 10, 1 << 20}) EXPECT_EQ(automatic_groups(p, bytes), 1) << p << " " << bytes;
+  setenv("HYMPI_MODEL_BCAST", "mpich", 1);
+  EXPECT_GT(automatic_groups(2048, 512 * 1024), 1);
+  setenv("HYMPI_MODEL_BCAST", "tree", 1);  // an unknown rule is an error, not a silent default
+  EXPECT_THROW(hympi::detail::model_machine(), hympi::Error);
+  unsetenv("HYMPI_MODEL_BCAST");
 }
 
 TEST(AutoGroups, MachineFromTheEnvironment) {

@@ -1,8 +1,19 @@
 // groups = 0: G from a closed form of the route model (apps/model/route_model.py)
-// without its torus: every level is the MPICH broadcast the simulated layer and
-// the thesis use (route_model.mpich_algorithm: binomial below 12 KiB or on fewer
-// than 8 ranks, scatter + recursive doubling below 512 KiB on a power of two,
-// else scatter + ring), charged alpha per message and beta per byte (Hockney).
+// without its torus, for the machine's broadcast rule (HYMPI_MODEL_BCAST):
+// - mpich (default): every level is the MPICH broadcast the thesis names
+//   (route_model.mpich_algorithm: binomial below 12 KiB or on fewer than 8 ranks,
+//   scatter + recursive doubling below 512 KiB on a power of two, else scatter +
+//   ring), charged alpha per message and beta per byte (Hockney).
+// - dcmf (BG/P's own MPI_Bcast, mpich2 dcmfd MPIDO_Bcast): the whole communicator
+//   (the world) is pipelined through the network once, by the rectangle when it
+//   fills its box, else by the collective network: alpha per hop level + beta per
+//   byte. A grouped broadcast's leaders (one rank in every p/G) are not a filled
+//   box, so DCMF sends them down its binomial tree, and a group is at best a
+//   rectangle: G > 1 always costs more than the flat broadcast, and the choice
+//   is G = 1. Measured on the simulated BG/P (2026-11-27, 512 KiB, faithful set):
+//   the flat world broadcast beat every swept G at 2048 ranks (the rectangle) and
+//   at 6142 (the simulated platform has no collective network: its flat
+//   broadcast is the binomial, and the grouped ones were 1.24-1.33x slower still).
 // A grouped collective costs the leaders' level on G ranks plus the largest
 // group's level on ceil(units / G). Link sharing, which the route model replays,
 // is left out: it moves the optimum little for block placement. The same form
@@ -10,15 +21,18 @@
 // level of the same bytes). Candidates: G = 1 and powers of two below the units:
 // groups that are a power-of-two fraction stay aligned with power-of-two nodes
 // (at 6142 simulated BG/P ranks G = 78 splits nodes and loses 1.6x to G = 64).
-// The machine: HYMPI_MODEL_ALPHA (seconds per message) and HYMPI_MODEL_BETA
-// (seconds per byte) from the environment (apps/smpi/run-hier-bcast.sh sets the
-// platform's); default BG/P's (make_platform.py bgp: 2.5 us software overhead per
-// off-node message + hops, 425 MB/s links).
+// The machine: HYMPI_MODEL_ALPHA (seconds per message), HYMPI_MODEL_BETA (seconds
+// per byte) and HYMPI_MODEL_BCAST (mpich | dcmf) from the environment
+// (apps/smpi/run-hier-bcast.sh sets the platform's); default BG/P's parameters
+// (make_platform.py bgp: 2.5 us software overhead per off-node message + hops,
+// 425 MB/s links) with MPICH's rule.
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 
 #include "grouped/grouped.hpp"
+#include "hympi/error.hpp"
 
 namespace hympi::detail {
 
@@ -42,7 +56,7 @@ int ceil_log2(std::int64_t p) {
 }
 
 // One MPICH broadcast of `bytes` among p ranks.
-double bcast_seconds(std::int64_t p, double bytes, double alpha, double beta) {
+double mpich_seconds(std::int64_t p, double bytes, double alpha, double beta) {
   if (p <= 1) return 0;
   const double lg = ceil_log2(p), spread = static_cast<double>(p - 1) / static_cast<double>(p);
   if (bytes < kShortBytes || p < kMinRanks) return lg * (alpha + bytes * beta);
@@ -51,24 +65,49 @@ double bcast_seconds(std::int64_t p, double bytes, double alpha, double beta) {
   return scatter + static_cast<double>(p - 1) * alpha + spread * bytes * beta;
 }
 
-}  // namespace
-
-ModelMachine model_machine() {
-  return {env_or("HYMPI_MODEL_ALPHA", 3.0e-6), env_or("HYMPI_MODEL_BETA", 1.0 / 425e6)};
+// DCMF: the whole communicator pipelined (rectangle or collective network); any
+// other level of more than 3 ranks DCMF's binomial tree (at most 3: MPICH's, binomial).
+double dcmf_seconds(std::int64_t p, double bytes, double alpha, double beta, bool whole) {
+  if (p <= 1) return 0;
+  const double lg = ceil_log2(p);
+  if (whole && p > 3) return lg * alpha + bytes * beta;
+  return lg * (alpha + bytes * beta);
 }
 
-double grouped_seconds(int units, int groups, std::int64_t bytes, double alpha, double beta) {
+double bcast_seconds(std::int64_t p, double bytes, const ModelMachine& m, bool whole) {
+  return m.bcast == BcastRule::dcmf ? dcmf_seconds(p, bytes, m.alpha, m.beta, whole)
+                                    : mpich_seconds(p, bytes, m.alpha, m.beta);
+}
+
+BcastRule rule_from_env() {
+  const char* text = std::getenv("HYMPI_MODEL_BCAST");
+  const std::string rule = text ? text : "";
+  if (rule.empty() || rule == "mpich") return BcastRule::mpich;
+  require(rule == "dcmf", "HYMPI_MODEL_BCAST must be mpich or dcmf, got '" + rule + "'");
+  return BcastRule::dcmf;
+}
+
+}  // namespace
+
+const char* name(BcastRule rule) { return rule == BcastRule::dcmf ? "dcmf" : "mpich"; }
+
+ModelMachine model_machine() {
+  return {env_or("HYMPI_MODEL_ALPHA", 3.0e-6), env_or("HYMPI_MODEL_BETA", 1.0 / 425e6), rule_from_env()};
+}
+
+double grouped_seconds(int units, int groups, std::int64_t bytes, const ModelMachine& machine) {
+  const double b = static_cast<double>(bytes);
+  if (groups <= 1 || groups >= units) return bcast_seconds(units, b, machine, true);  // the flat path
   const std::int64_t largest = (units + groups - 1) / groups;
-  return bcast_seconds(groups, static_cast<double>(bytes), alpha, beta) +
-         bcast_seconds(largest, static_cast<double>(bytes), alpha, beta);
+  return bcast_seconds(groups, b, machine, false) + bcast_seconds(largest, b, machine, false);
 }
 
 int automatic_groups(int units, std::int64_t bytes) {
-  const auto [alpha, beta] = model_machine();
+  const ModelMachine machine = model_machine();
   int best = 1;
-  double best_s = grouped_seconds(units, 1, bytes, alpha, beta);
+  double best_s = grouped_seconds(units, 1, bytes, machine);
   for (int g = 2; g < units; g *= 2) {
-    const double s = grouped_seconds(units, g, bytes, alpha, beta);
+    const double s = grouped_seconds(units, g, bytes, machine);
     if (s < best_s * (1 - 1e-9)) best = g, best_s = s;  // ties keep fewer groups
   }
   return best;

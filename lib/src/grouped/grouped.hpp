@@ -25,13 +25,19 @@ int units(const Topology& topo, const CollectiveOptions& options);
 
 // The automatic G (options.groups = 0): the closed form of grouped/auto_groups.cpp.
 int automatic_groups(int units, std::int64_t bytes);
-// The machine of the closed form: HYMPI_MODEL_ALPHA, HYMPI_MODEL_BETA (default BG/P's).
+// The machine of the closed form: HYMPI_MODEL_ALPHA, HYMPI_MODEL_BETA (default BG/P's)
+// and HYMPI_MODEL_BCAST, the rule of its MPI_Bcast (mpich, the default, or dcmf:
+// BG/P's own; any other value is an invalid-argument error).
+enum class BcastRule { mpich, dcmf };
+const char* name(BcastRule rule);
 struct ModelMachine {
   double alpha, beta;
+  BcastRule bcast = BcastRule::mpich;
 };
 ModelMachine model_machine();
-// The closed form's seconds for G groups of `units` (the model's prediction).
-double grouped_seconds(int units, int groups, std::int64_t bytes, double alpha, double beta);
+// The closed form's seconds for G groups of `units` (the model's prediction; G = 1 or
+// G >= units: the flat broadcast on the whole communicator).
+double grouped_seconds(int units, int groups, std::int64_t bytes, const ModelMachine& machine);
 
 // The options of the inner collectives (groups = 1).
 CollectiveOptions inner_options(CollectiveOptions options);

@@ -45,8 +45,7 @@ double grouped_model_seconds(const Topology& topo, const CollectiveOptions& opti
   const int g = effective_groups(topo, options, bytes);
   const int n = detail::units(topo, options);
   if (g <= 1 || g >= n) return 0;
-  const auto machine = detail::model_machine();
-  return detail::grouped_seconds(n, g, bytes, machine.alpha, machine.beta);
+  return detail::grouped_seconds(n, g, bytes, detail::model_machine());
 }
 
 }  // namespace hympi
