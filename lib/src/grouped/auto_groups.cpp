@@ -8,9 +8,9 @@
 //   (the world) is pipelined through the network once, by the rectangle when it
 //   fills its box, else by the collective network: alpha per hop level + beta per
 //   byte. A grouped broadcast's leaders (one rank in every p/G) are not a filled
-//   box, so DCMF sends them down its binomial tree, and a group is at best a
-//   rectangle: G > 1 always costs more than the flat broadcast, and the choice
-//   is G = 1. Measured on the simulated BG/P (2026-11-27, 512 KiB, faithful set):
+//   box in general, so DCMF sends them down its binomial tree, and a group (whole
+//   consecutive nodes) is at best a rectangle, pipelined like the world: G > 1
+//   always costs more than the flat broadcast, and the choice is G = 1. Measured on the simulated BG/P (2026-11-27, 512 KiB, faithful set):
 //   the flat world broadcast beat every swept G at 2048 ranks (the rectangle) and
 //   at 6142 (the simulated platform has no collective network: its flat
 //   broadcast is the binomial, and the grouped ones were 1.24-1.33x slower still).
@@ -65,17 +65,17 @@ double mpich_seconds(std::int64_t p, double bytes, double alpha, double beta) {
   return scatter + static_cast<double>(p - 1) * alpha + spread * bytes * beta;
 }
 
-// DCMF: the whole communicator pipelined (rectangle or collective network); any
-// other level of more than 3 ranks DCMF's binomial tree (at most 3: MPICH's, binomial).
-double dcmf_seconds(std::int64_t p, double bytes, double alpha, double beta, bool whole) {
+// DCMF: a pipelined level (the world, a group: rectangle or collective network), or
+// DCMF's binomial tree (the leaders; any level of at most 3 ranks: MPICH's binomial).
+double dcmf_seconds(std::int64_t p, double bytes, double alpha, double beta, bool pipelined) {
   if (p <= 1) return 0;
   const double lg = ceil_log2(p);
-  if (whole && p > 3) return lg * alpha + bytes * beta;
+  if (pipelined && p > 3) return lg * alpha + bytes * beta;
   return lg * (alpha + bytes * beta);
 }
 
-double bcast_seconds(std::int64_t p, double bytes, const ModelMachine& m, bool whole) {
-  return m.bcast == BcastRule::dcmf ? dcmf_seconds(p, bytes, m.alpha, m.beta, whole)
+double bcast_seconds(std::int64_t p, double bytes, const ModelMachine& m, bool pipelined) {
+  return m.bcast == BcastRule::dcmf ? dcmf_seconds(p, bytes, m.alpha, m.beta, pipelined)
                                     : mpich_seconds(p, bytes, m.alpha, m.beta);
 }
 
@@ -99,7 +99,7 @@ double grouped_seconds(int units, int groups, std::int64_t bytes, const ModelMac
   const double b = static_cast<double>(bytes);
   if (groups <= 1 || groups >= units) return bcast_seconds(units, b, machine, true);  // the flat path
   const std::int64_t largest = (units + groups - 1) / groups;
-  return bcast_seconds(groups, b, machine, false) + bcast_seconds(largest, b, machine, false);
+  return bcast_seconds(groups, b, machine, false) + bcast_seconds(largest, b, machine, true);
 }
 
 int automatic_groups(int units, std::int64_t bytes) {
