@@ -72,13 +72,17 @@ done
 # groups = auto's machine (lib/src/grouped/auto_groups.cpp), from the platform's published figures
 # (make_platform.py's docstring), unless exported: bgp 2.5 us of overheads per off-node message plus
 # its hops (3 us), 425 MB/s links; xc40-dragonfly 0.3 us per hop over a typical route's 4 hops, 5 GB/s
-# Aries links, no software overhead in the platform. The rule: BG/P's DCMF or MPICH's (SMPI's own
-# broadcasts are modelled as MPICH's).
+# Aries links, no software overhead in the platform. On-node: ranks per node, the on-node overhead +
+# loopback latency and one core's copy rate (bgp 4, 0.9 + 0.1 us, 1.5 GB/s; xc40 24, 0.3 + 0.05 us,
+# 8 GB/s). The rule: BG/P's DCMF or MPICH's (SMPI's own broadcasts are modelled as MPICH's).
 case "$machine" in
-  bgp) model_alpha=3e-6 model_beta=2.3529411764705882e-09 ;;
-  xc40-dragonfly) model_alpha=1.2e-6 model_beta=2e-10 ;;
+  bgp) model_alpha=3e-6 model_beta=2.3529411764705882e-09 model_node=4 model_shm_alpha=1.0e-6
+       model_shm_beta=6.666666666666667e-10 ;;
+  xc40-dragonfly) model_alpha=1.2e-6 model_beta=2e-10 model_node=24 model_shm_alpha=0.35e-6 model_shm_beta=1.25e-10 ;;
 esac
-export HYMPI_MODEL_ALPHA="${HYMPI_MODEL_ALPHA:-$model_alpha}" HYMPI_MODEL_BETA="${HYMPI_MODEL_BETA:-$model_beta}"
+export HYMPI_MODEL_ALPHA="${HYMPI_MODEL_ALPHA:-$model_alpha}" HYMPI_MODEL_BETA="${HYMPI_MODEL_BETA:-$model_beta}" \
+  HYMPI_MODEL_NODE_RANKS="${HYMPI_MODEL_NODE_RANKS:-$model_node}" HYMPI_MODEL_SHM_ALPHA="${HYMPI_MODEL_SHM_ALPHA:-$model_shm_alpha}" \
+  HYMPI_MODEL_SHM_BETA="${HYMPI_MODEL_SHM_BETA:-$model_shm_beta}"
 [ "$bcast" = dcmf ] && model_bcast=dcmf || model_bcast=mpich
 export HYMPI_MODEL_BCAST="${HYMPI_MODEL_BCAST:-$model_bcast}"
 source "$here/smpi-flags.sh"

@@ -90,6 +90,23 @@ TEST(AutoGroups, FlatUnderBgpsDcmfRule) {
   unsetenv("HYMPI_MODEL_BCAST");
 }
 
+TEST(AutoGroups, OneGroupPerNodeWhenGroupsFitInNodes) {
+  // The simulated XC40 (make_platform.py xc40-dragonfly: 24 ranks per node, 1.2 us and 5 GB/s off the
+  // node, 0.35 us and 8 GB/s on it): 1536 ranks, 1 MiB. G = 64 (a group per node) was 1.41x faster
+  // than the G = 32 a node-blind closed form picks (results/simulated/xc40-hier-bcast.csv).
+  setenv("HYMPI_MODEL_ALPHA", "1.2e-6", 1);
+  setenv("HYMPI_MODEL_BETA", "2e-10", 1);
+  setenv("HYMPI_MODEL_SHM_ALPHA", "0.35e-6", 1);
+  setenv("HYMPI_MODEL_SHM_BETA", "1.25e-10", 1);
+  unsetenv("HYMPI_MODEL_BCAST");
+  setenv("HYMPI_MODEL_NODE_RANKS", "24", 1);
+  EXPECT_EQ(automatic_groups(1536, 1 << 20), 64);
+  EXPECT_EQ(automatic_groups(1536, 1 << 20, /*units_are_nodes=*/true), 32);  // nodes as units: no on-node level
+  unsetenv("HYMPI_MODEL_NODE_RANKS");
+  EXPECT_EQ(automatic_groups(1536, 1 << 20), 32);  // no node level: the node-blind choice
+  for (const char* v : {"HYMPI_MODEL_ALPHA", "HYMPI_MODEL_BETA", "HYMPI_MODEL_SHM_ALPHA", "HYMPI_MODEL_SHM_BETA"}) unsetenv(v);
+}
+
 TEST(AutoGroups, MachineFromTheEnvironment) {
   // A latency-free machine: only bandwidth counts, and grouping only adds a level.
   setenv("HYMPI_MODEL_ALPHA", "1e-15", 1);
