@@ -71,8 +71,8 @@ _BCAST_2048_DCMF = (
     "DCMF's rectangle broadcast, 0.94 ms for 512 KiB, against 7.58 ms for MPICH's scatter + ring. A grouped "
     "broadcast is two broadcasts of the whole message (the leaders' often an irregular box: DCMF's binomial tree), "
     "so every G is slower (best G = 2, 0.45x; bgp-hier-bcast-fidelity.csv). The thesis' 1.87x is a gain over "
-    "MPICH's rule, which it names: under it the simulated gain is 1.52x (G = 64, within). The missing mechanism is "
-    "the broadcast rule, sized by these two runs.")
+    "MPICH's rule, which it names: under it the simulated gain is 1.77x (G = 512, a group per node; within). The "
+    "missing mechanism is the broadcast rule, sized by these two runs.")
 _BCAST_6142_DCMF = (
     "The 6142-rank world does not fill its box (1536 nodes, the last with 2 ranks): BG/P broadcasts a world-sized "
     "communicator on its collective network (850 MB/s per link: ~0.62 ms for 512 KiB), which the simulated platform "
