@@ -25,7 +25,10 @@
 // placement), a group of consecutive ranks that lies in one node (p/G divides c) is
 // charged the on-node HYMPI_MODEL_SHM_ALPHA / HYMPI_MODEL_SHM_BETA: on the simulated
 // XC40 (24 ranks per node, 1536 ranks, 1 MiB) G = 64, one group per node, was 1.41x
-// faster than the G = 32 the node-blind form picked. Units that are nodes (the hybrid
+// faster than the G = 32 the node-blind form picked. Groups smaller than a node put
+// c/(p/G) leaders on each node, sharing its link: their level's beta is multiplied by
+// that (same XC40, 64 KiB: G = 128, two leaders per node, took 1.52x G = 64's time,
+// which the form without the sharing preferred). Units that are nodes (the hybrid
 // policy) are never charged as on-node. Default c = 1: no node level.
 // The machine: HYMPI_MODEL_ALPHA (seconds per message), HYMPI_MODEL_BETA (seconds
 // per byte) and HYMPI_MODEL_BCAST (mpich | dcmf) from the environment
@@ -113,7 +116,13 @@ double grouped_seconds(int units, int groups, std::int64_t bytes, const ModelMac
   const bool on_node = !units_are_nodes && machine.bcast == BcastRule::mpich && machine.node_ranks > 1 &&
                        units % groups == 0 && machine.node_ranks % (units / groups) == 0;
   if (on_node) inner.alpha = machine.shm_alpha, inner.beta = machine.shm_beta;
-  return bcast_seconds(groups, b, machine, false) + bcast_seconds(largest, b, inner, true);
+  // Groups smaller than a node: c / (p/G) leaders per node share its link (XC40, 64 KiB: G = 128,
+  // two per node, took 1.52x G = 64's time).
+  ModelMachine leaders = machine;
+  const bool nodes_known = !units_are_nodes && machine.bcast == BcastRule::mpich && machine.node_ranks > 1;
+  if (nodes_known && largest < machine.node_ranks)
+    leaders.beta = machine.beta * static_cast<double>(machine.node_ranks / largest);
+  return bcast_seconds(groups, b, leaders, false) + bcast_seconds(largest, b, inner, true);
 }
 
 int automatic_groups(int units, std::int64_t bytes, bool units_are_nodes) {
