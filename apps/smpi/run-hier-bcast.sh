@@ -1,29 +1,36 @@
 #!/usr/bin/env bash
-# The thesis' hierarchical broadcast against the flat MPI_Bcast on the simulated BG/P
-# (make_platform.py bgp; the fidelity settings of apps/smpi/README.md, faithful unless
-# --fidelity legacy: smpi/bcast:scatter_LR_allgather as the committed rows): hympi-smpi-hier-bcast
-# (the core's grouped broadcast, lib/src/grouped) for every G, one simulation; G = auto is the
-# core's groups = auto (its choice is the row's groups, its prediction printed). Rows: kind=simulated, machine, placement, platform, smpi_bcast,
-# ranks, bytes, groups, time_s, gain = flat time / this G's time (G = 1 is the flat broadcast),
-# then the fidelity columns (fidelity, sharing, overheads, eager_bytes, bcast, ring_merge).
+# The thesis' hierarchical broadcast against the flat MPI_Bcast on a simulated machine: the
+# thesis' BG/P (make_platform.py bgp, the default; the fidelity settings of apps/smpi/README.md,
+# faithful unless --fidelity legacy: smpi/bcast:scatter_LR_allgather as the committed rows) or
+# the XC40 (make_platform.py xc40-dragonfly, 24 ranks per node; no preset: give the settings).
+# hympi-smpi-hier-bcast (the core's grouped broadcast, lib/src/grouped) for every G, one
+# simulation; G = auto is the core's groups = auto, fed the machine's parameters
+# (HYMPI_MODEL_ALPHA, HYMPI_MODEL_BETA, HYMPI_MODEL_BCAST; an exported value wins). Rows:
+# kind=simulated, machine, placement, platform, smpi_bcast, ranks, bytes, groups (the G used),
+# time_s, gain = flat time / this G's time (G = 1 is the flat broadcast), then the fidelity
+# columns (fidelity, sharing, overheads, eager_bytes, bcast, ring_merge) and asked (the G asked
+# for: a number or auto) and model_s (the auto model's time for the G used); legacy rows keep
+# their older columns.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-bin="${HYMPI_SMPI_BIN:-}"; ranks=512; bytes=524288; groups=1,16,32,64; placement=block; reps=1; flat_s=""; out=""
+bin="${HYMPI_SMPI_BIN:-}"; machine=bgp; ranks=512; bytes=524288; groups=1,16,32,64; placement=block; reps=1; flat_s=""; out=""
 
 usage() {
   cat <<USAGE
 usage: run-hier-bcast.sh [options]
+  --machine M       bgp | xc40-dragonfly                     (default bgp)
   --ranks P         simulated ranks                          (default 512)
   --bytes B         message size in bytes                    (default 524288)
   --groups LIST     comma list of G in 1..P or auto, 1 first (balanced groups of P/G rounded) (default 1,16,32,64)
-  --placement P     block | xyzt                             (default block)
+  --placement P     block | xyzt (xyzt: bgp only)             (default block)
   --reps R          repetitions, the minimum is kept         (default 1)
   --flat-s T        the flat broadcast's time from an earlier run with the same platform and
                     options: --groups then leaves out 1 (at 6142 ranks the flat scatter + ring
                     broadcast is ~p^2 simulated messages, 40 min of host time; the gain is T / time)
   --out FILE        CSV to append to                         (default results/simulated/bgp-hier-bcast-fidelity.csv;
-                    with --fidelity legacy the committed bgp-hier-bcast.csv, in its older columns)
+                    with --fidelity legacy the committed bgp-hier-bcast.csv, in its older columns;
+                    xc40-dragonfly: xc40-hier-bcast.csv)
   --bin DIR         SMPI build's bin/ (default: \$HYMPI_SMPI_BIN or build-smpi/bin or build/smpi/bin)
 Fidelity settings (apps/smpi/README.md "Fidelity settings"; legacy --bcast: scatter_LR_allgather, the
 thesis' MPICH rule at >= 512 KiB on 8 or more ranks):
@@ -31,13 +38,25 @@ USAGE
   fidelity_usage
 }
 
-script=run-hier-bcast.sh valued="bin ranks bytes groups placement reps out flat_s"
+script=run-hier-bcast.sh valued="bin machine ranks bytes groups placement reps out flat_s"
 source "$here/run-common.sh"
 fidelity="" sharing="" overheads="" eager_bytes="" bcast="" ring_merge=""
 valued+=" $fidelity_options"
 read_options "$@"
-fidelity_setup bgp scatter_LR_allgather
-[ -n "$out" ] || { out="$root/results/simulated/bgp-hier-bcast.csv"; [ "$fidelity_in_use" = 0 ] || out="${out%.csv}-fidelity.csv"; }
+case "$machine" in
+  bgp) legacy_bcast=scatter_LR_allgather ;;
+  xc40-dragonfly) legacy_bcast=""
+    [ "$placement" = block ] || { echo "run-hier-bcast.sh: --placement $placement is BG/P's; xc40-dragonfly is block only" >&2; exit 2; } ;;
+  *) echo "run-hier-bcast.sh: --machine must be bgp or xc40-dragonfly, got '$machine'" >&2; exit 2 ;;
+esac
+fidelity_setup "$machine" "$legacy_bcast"
+if [ -z "$out" ]; then
+  if [ "$machine" = bgp ]; then
+    out="$root/results/simulated/bgp-hier-bcast.csv"; [ "$fidelity_in_use" = 0 ] || out="${out%.csv}-fidelity.csv"
+  else
+    out="$root/results/simulated/$machine-hier-bcast.csv"; out="${out/xc40-dragonfly/xc40}"
+  fi
+fi
 require_smpi_bin hympi-smpi-hier-bcast
 if [ -z "$flat_s" ]; then
   [ "${groups%%,*}" = 1 ] || { echo "run-hier-bcast.sh: --groups must start with 1 (the flat broadcast), or give --flat-s" >&2; exit 2; }
@@ -50,14 +69,31 @@ for g in ${groups//,/ }; do
   [ "$g" = auto ] || { [[ "$g" =~ ^[0-9]+$ ]] && [ "$g" -ge 1 ] && [ "$g" -le "$ranks" ]; } ||
     { echo "run-hier-bcast.sh: bad G '$g' in --groups (expected 1..$ranks or auto)" >&2; exit 2; }
 done
+# groups = auto's machine (lib/src/grouped/auto_groups.cpp), from the platform's published figures
+# (make_platform.py's docstring), unless exported: bgp 2.5 us of overheads per off-node message plus
+# its hops (3 us), 425 MB/s links; xc40-dragonfly 0.3 us per hop over a typical route's 4 hops, 5 GB/s
+# Aries links, no software overhead in the platform. On-node: ranks per node, the on-node overhead +
+# loopback latency and one core's copy rate (bgp 4, 0.9 + 0.1 us, 1.5 GB/s; xc40 24, 0.3 + 0.05 us,
+# 8 GB/s). The rule: BG/P's DCMF or MPICH's (SMPI's own broadcasts are modelled as MPICH's).
+case "$machine" in
+  bgp) model_alpha=3e-6 model_beta=2.3529411764705882e-09 model_node=4 model_shm_alpha=1.0e-6
+       model_shm_beta=6.666666666666667e-10 ;;
+  xc40-dragonfly) model_alpha=1.2e-6 model_beta=2e-10 model_node=24 model_shm_alpha=0.35e-6 model_shm_beta=1.25e-10 ;;
+esac
+export HYMPI_MODEL_ALPHA="${HYMPI_MODEL_ALPHA:-$model_alpha}" HYMPI_MODEL_BETA="${HYMPI_MODEL_BETA:-$model_beta}" \
+  HYMPI_MODEL_NODE_RANKS="${HYMPI_MODEL_NODE_RANKS:-$model_node}" HYMPI_MODEL_SHM_ALPHA="${HYMPI_MODEL_SHM_ALPHA:-$model_shm_alpha}" \
+  HYMPI_MODEL_SHM_BETA="${HYMPI_MODEL_SHM_BETA:-$model_shm_beta}"
+[ "$bcast" = dcmf ] && model_bcast=dcmf || model_bcast=mpich
+export HYMPI_MODEL_BCAST="${HYMPI_MODEL_BCAST:-$model_bcast}"
 source "$here/smpi-flags.sh"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
-platform="$work/bgp-$ranks-$placement.xml"
-python3 "$here/platforms/make_platform.py" bgp --ranks "$ranks" --placement "$placement" "${fidelity_platform[@]}" \
+platform="$work/$machine-$ranks-$placement.xml"
+python3 "$here/platforms/make_platform.py" "$machine" --ranks "$ranks" --placement "$placement" "${fidelity_platform[@]}" \
   --out "$platform" >/dev/null
 # Refused before the simulation: an output file with other columns (e.g. the committed legacy CSV).
 fields="kind,machine,placement,platform,smpi_bcast,ranks,bytes,groups,time_s,gain"
 for kv in "${fidelity_labels[@]}"; do fields+=",${kv%%=*}"; done
+[ "$fidelity_in_use" = 0 ] || fields+=",asked,model_s"
 if [ -s "$out" ] && [ "$(head -1 "$out" | tr -d '\r')" != "$fields" ]; then
   echo "run-hier-bcast.sh: $out has other columns (fidelity $fidelity writes $fields); use another --out" >&2; exit 2
 fi
@@ -67,26 +103,28 @@ t0=$(date +%s)
 smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}" \
   "${fidelity_cfg[@]}" "$bin/hympi-smpi-hier-bcast" "$bytes" "$groups" "$reps" > "$work/run.out" 2> "$work/log" \
   || { cat "$work/log" >&2; echo "run-hier-bcast.sh: the simulation failed" >&2; exit 1; }
-platform_rec="make_platform.py bgp --ranks $ranks --placement $placement${fidelity_platform[*]:+ ${fidelity_platform[*]}}"
+platform_rec="make_platform.py $machine --ranks $ranks --placement $placement${fidelity_platform[*]:+ ${fidelity_platform[*]}}"
 grep '^# auto' "$work/run.out" || true
-python3 - "$work/run.out" "$out" "$placement" "$smpi_bcast_column" "$platform_rec" "$flat_s" "${fidelity_labels[@]}" <<'PY'
+python3 - "$work/run.out" "$out" "$machine" "$placement" "$smpi_bcast_column" "$platform_rec" "$flat_s" "$fidelity_in_use" \
+  "${fidelity_labels[@]}" <<'PY'
 import csv, os, sys
-run, out, placement, bcast, platform, flat_s = sys.argv[1:7]
-fidelity = dict(kv.split("=", 1) for kv in sys.argv[7:])
+run, out, machine, placement, bcast, platform, flat_s, in_use = sys.argv[1:9]
+fidelity = dict(kv.split("=", 1) for kv in sys.argv[9:])
 rows = list(csv.DictReader(line for line in open(run) if not line.startswith("#")))
 flat = float(flat_s) if flat_s else float(rows[0]["time_s"])
 fields = ["kind", "machine", "placement", "platform", "smpi_bcast", "ranks", "bytes", "groups", "time_s", "gain"]
-fields += list(fidelity)
+fields += list(fidelity) + (["asked", "model_s"] if in_use == "1" else [])
 new = not os.path.exists(out) or os.path.getsize(out) == 0
 with open(out, "a", newline="") as f:
-    w = csv.DictWriter(f, fieldnames=fields)
+    w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
     if new:
         w.writeheader()
     for r in rows:
-        w.writerow(dict(kind="simulated", machine="bgp", placement=placement, platform=platform, smpi_bcast=bcast,
+        w.writerow(dict(kind="simulated", machine=machine, placement=placement, platform=platform, smpi_bcast=bcast,
                         ranks=r["ranks"], bytes=r["bytes"], groups=r["groups"], time_s=r["time_s"],
-                        gain=f"{flat / float(r['time_s']):.4f}", **fidelity))
-        print(f"P={r['ranks']} {r['bytes']} B G={r['groups']}: {float(r['time_s']) * 1e3:.4f} ms, "
-              f"gain {flat / float(r['time_s']):.3f}")
+                        gain=f"{flat / float(r['time_s']):.4f}", asked=r.get("asked", r["groups"]),
+                        model_s=r.get("model_s", ""), **fidelity))
+        print(f"P={r['ranks']} {r['bytes']} B G={r.get('asked', '')}->{r['groups']}: {float(r['time_s']) * 1e3:.4f} ms, "
+              f"gain {flat / float(r['time_s']):.3f} (model {r.get('model_s', '')} s)")
 PY
 echo "[host $(( $(date +%s) - t0 )) s]"

@@ -11,6 +11,7 @@
 
 #include "grouped/grouped.hpp"
 #include "grouped/groups.hpp"
+#include "hympi/error.hpp"
 #include "options.hpp"
 
 namespace {
@@ -69,6 +70,42 @@ TEST(AutoGroups, NearTheRootOfPForLargeMessagesOnBgp) {
   const int g2048 = automatic_groups(2048, 512 * 1024), g6142 = automatic_groups(6142, 512 * 1024);
   EXPECT_TRUE(g2048 == 32 || g2048 == 64) << g2048;
   EXPECT_TRUE(g6142 == 32 || g6142 == 64) << g6142;
+}
+
+TEST(AutoGroups, FlatUnderBgpsDcmfRule) {
+  unsetenv("HYMPI_MODEL_ALPHA");
+  unsetenv("HYMPI_MODEL_BETA");
+  // BG/P's own broadcast pipelines the whole communicator (rectangle or collective network); the
+  // grouped leaders go down its binomial tree. The simulated BG/P's faithful set
+  // (results/simulated/bgp-hier-bcast-fidelity.csv): the flat broadcast beat every swept G at
+  // 2048 and 6142 ranks, 512 KiB. MPICH's rule on the same machine groups.
+  setenv("HYMPI_MODEL_BCAST", "dcmf", 1);
+  EXPECT_EQ(hympi::detail::model_machine().bcast, hympi::detail::BcastRule::dcmf);
+  for (int p : {2048, 6142})
+    for (std::int64_t bytes : {64 << 10, 512 << 10, 1 << 20}) EXPECT_EQ(automatic_groups(p, bytes), 1) << p << " " << bytes;
+  setenv("HYMPI_MODEL_BCAST", "mpich", 1);
+  EXPECT_GT(automatic_groups(2048, 512 * 1024), 1);
+  setenv("HYMPI_MODEL_BCAST", "tree", 1);  // an unknown rule is an error, not a silent default
+  EXPECT_THROW(hympi::detail::model_machine(), hympi::Error);
+  unsetenv("HYMPI_MODEL_BCAST");
+}
+
+TEST(AutoGroups, OneGroupPerNodeWhenGroupsFitInNodes) {
+  // The simulated XC40 (make_platform.py xc40-dragonfly: 24 ranks per node, 1.2 us and 5 GB/s off the
+  // node, 0.35 us and 8 GB/s on it): 1536 ranks, 1 MiB. G = 64 (a group per node) was 1.41x faster
+  // than the G = 32 a node-blind closed form picks (results/simulated/xc40-hier-bcast.csv).
+  setenv("HYMPI_MODEL_ALPHA", "1.2e-6", 1);
+  setenv("HYMPI_MODEL_BETA", "2e-10", 1);
+  setenv("HYMPI_MODEL_SHM_ALPHA", "0.35e-6", 1);
+  setenv("HYMPI_MODEL_SHM_BETA", "1.25e-10", 1);
+  unsetenv("HYMPI_MODEL_BCAST");
+  setenv("HYMPI_MODEL_NODE_RANKS", "24", 1);
+  EXPECT_EQ(automatic_groups(1536, 1 << 20), 64);
+  EXPECT_EQ(automatic_groups(1536, 64 << 10), 64);  // not 128: two leaders per node share its link
+  EXPECT_EQ(automatic_groups(1536, 1 << 20, /*units_are_nodes=*/true), 32);  // nodes as units: no on-node level
+  unsetenv("HYMPI_MODEL_NODE_RANKS");
+  EXPECT_EQ(automatic_groups(1536, 1 << 20), 32);  // no node level: the node-blind choice
+  for (const char* v : {"HYMPI_MODEL_ALPHA", "HYMPI_MODEL_BETA", "HYMPI_MODEL_SHM_ALPHA", "HYMPI_MODEL_SHM_BETA"}) unsetenv(v);
 }
 
 TEST(AutoGroups, MachineFromTheEnvironment) {

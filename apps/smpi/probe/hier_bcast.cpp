@@ -5,12 +5,13 @@
 // thesis' 6142 cores); root 0 broadcasts to the G group leaders (the first rank of
 // each group), then every leader to its group, with the same MPI_Bcast (smpi/bcast
 // picks each level's algorithm). G = 1 and G = p are the flat MPI_Bcast. "auto" is
-// the core's groups = auto (its closed form of the route model with HYMPI_MODEL_ALPHA
-// and HYMPI_MODEL_BETA); its choice and prediction are printed as a '#' line. Each
-// repetition starts after a barrier and takes the slowest rank's time; the minimum
-// over the repetitions is printed.
+// the core's groups = auto (its closed form, lib/src/grouped/auto_groups.cpp, with the
+// machine of HYMPI_MODEL_ALPHA, HYMPI_MODEL_BETA and HYMPI_MODEL_BCAST); its choice is
+// also printed as a '#' line. Each repetition starts after a barrier and takes the
+// slowest rank's time; the minimum over the repetitions is printed.
 // usage: smpirun ... hympi-smpi-hier-bcast BYTES G[,G...|auto] [REPS]
-// prints: CSV "ranks,bytes,groups,time_s" (one line per G, rank 0; groups = the G used)
+// prints: CSV "ranks,bytes,asked,groups,time_s,model_s" (one line per G, rank 0; asked =
+// the G given or auto, groups = the G used, model_s = the closed form's time for it)
 #include <mpi.h>
 #include <smpi/smpi.h>
 
@@ -80,7 +81,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (rank == 0)
-    std::printf("# flag poll %.3g us (platform cost rules linked)\nranks,bytes,groups,time_s\n",
+    std::printf("# flag poll %.3g us (platform cost rules linked)\nranks,bytes,asked,groups,time_s,model_s\n",
                 hympi_smpi_flag_poll_seconds() * 1e6);
   for (int g : groups) {
     hympi::CollectiveOptions options;
@@ -89,12 +90,12 @@ int main(int argc, char** argv) {
     const int used = hympi::effective_groups(hympi::Topology::flat(MPI_COMM_WORLD), options, bytes);
     const double t = time_bcast(bytes, g, reps);
     if (rank == 0) {
-      if (g == 0) {
-        const auto m = hympi::detail::model_machine();
-        std::printf("# auto: G = %d, model %.9g s (alpha %g s, beta %g s/B)\n", used,
-                    hympi::detail::grouped_seconds(size, used, bytes, m.alpha, m.beta), m.alpha, m.beta);
-      }
-      std::printf("%d,%d,%d,%.9g\n", size, bytes, used, t);
+      const auto m = hympi::detail::model_machine();
+      const double model = hympi::detail::grouped_seconds(size, used, bytes, m);
+      if (g == 0)
+        std::printf("# auto: G = %d, model %.9g s (alpha %g s, beta %g s/B, bcast %s)\n", used, model, m.alpha, m.beta,
+                    hympi::detail::name(m.bcast));
+      std::printf("%d,%d,%s,%d,%.9g,%.9g\n", size, bytes, g == 0 ? "auto" : std::to_string(g).c_str(), used, t, model);
     }
     std::fflush(stdout);
   }

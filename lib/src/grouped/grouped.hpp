@@ -23,15 +23,27 @@ bool is_flat(const Topology& topo, const CollectiveOptions& options, const Group
 // What groups are made of: ranks, or nodes (hybrid policy on a node-aware topology).
 int units(const Topology& topo, const CollectiveOptions& options);
 
-// The automatic G (options.groups = 0): the closed form of grouped/auto_groups.cpp.
-int automatic_groups(int units, std::int64_t bytes);
-// The machine of the closed form: HYMPI_MODEL_ALPHA, HYMPI_MODEL_BETA (default BG/P's).
+// The automatic G (options.groups = 0): the closed form of grouped/auto_groups.cpp
+// (units_are_nodes: the hybrid policy's units, never charged as on-node).
+int automatic_groups(int units, std::int64_t bytes, bool units_are_nodes = false);
+// The machine of the closed form: HYMPI_MODEL_ALPHA, HYMPI_MODEL_BETA (default BG/P's)
+// and HYMPI_MODEL_BCAST, the rule of its MPI_Bcast (mpich, the default, or dcmf:
+// BG/P's own; any other value is an invalid-argument error).
+enum class BcastRule { mpich, dcmf };
+const char* name(BcastRule rule);
+// HYMPI_MODEL_NODE_RANKS (ranks per node, default 1: no node level), HYMPI_MODEL_SHM_ALPHA and
+// HYMPI_MODEL_SHM_BETA (on-node; default the off-node values).
 struct ModelMachine {
   double alpha, beta;
+  BcastRule bcast = BcastRule::mpich;
+  int node_ranks = 1;
+  double shm_alpha = 0, shm_beta = 0;
 };
 ModelMachine model_machine();
-// The closed form's seconds for G groups of `units` (the model's prediction).
-double grouped_seconds(int units, int groups, std::int64_t bytes, double alpha, double beta);
+// The closed form's seconds for G groups of `units` (the model's prediction; G = 1 or
+// G >= units: the flat broadcast on the whole communicator).
+double grouped_seconds(int units, int groups, std::int64_t bytes, const ModelMachine& machine,
+                       bool units_are_nodes = false);
 
 // The options of the inner collectives (groups = 1).
 CollectiveOptions inner_options(CollectiveOptions options);

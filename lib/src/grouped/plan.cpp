@@ -21,7 +21,8 @@ int units(const Topology& topo, const CollectiveOptions& options) {
 }
 
 GroupPlan grouped_plan(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes) {
-  const int requested = options.groups == 0 ? automatic_groups(units(topo, options), bytes) : options.groups;
+  const int requested =
+      options.groups == 0 ? automatic_groups(units(topo, options), bytes, by_nodes(topo, options)) : options.groups;
   return plan_groups(topo, std::max(requested, 1), by_nodes(topo, options));
 }
 
@@ -45,8 +46,7 @@ double grouped_model_seconds(const Topology& topo, const CollectiveOptions& opti
   const int g = effective_groups(topo, options, bytes);
   const int n = detail::units(topo, options);
   if (g <= 1 || g >= n) return 0;
-  const auto machine = detail::model_machine();
-  return detail::grouped_seconds(n, g, bytes, machine.alpha, machine.beta);
+  return detail::grouped_seconds(n, g, bytes, detail::model_machine(), n != topo.size());
 }
 
 }  // namespace hympi
