@@ -14,7 +14,7 @@ usage() {
 Usage: tests/run-all.sh [openmpi] [mpich] [asan]   the full suite (default: all three)
        tests/run-all.sh quick                      the development loop
 The full suite installs the dependencies (cmake/install-deps.sh), then builds and
-tests each suite in build-test-<suite>: about 45 minutes on 2 cores.
+tests each suite in build-test-<suite>: about 35 minutes on 2 cores.
 quick installs nothing: in an existing build directory (HYMPI_BUILD_DIR, default
 build-dev; configured with Open MPI if absent) it builds only what it runs, then
 runs the unit tests, the core/api/robust tests on 1 and 2 ranks, one SUMMA, one
