@@ -112,14 +112,14 @@ double grouped_seconds(int units, int groups, std::int64_t bytes, const ModelMac
   const double b = static_cast<double>(bytes);
   if (groups <= 1 || groups >= units) return bcast_seconds(units, b, machine, true);  // the flat path
   const std::int64_t largest = (units + groups - 1) / groups;
+  // Ranks in nodes of node_ranks (MPICH's rule; the hybrid policy's units are nodes themselves).
+  const bool nodes_known = !units_are_nodes && machine.bcast == BcastRule::mpich && machine.node_ranks > 1;
   ModelMachine inner = machine;
-  const bool on_node = !units_are_nodes && machine.bcast == BcastRule::mpich && machine.node_ranks > 1 &&
-                       units % groups == 0 && machine.node_ranks % (units / groups) == 0;
-  if (on_node) inner.alpha = machine.shm_alpha, inner.beta = machine.shm_beta;
+  if (nodes_known && units % groups == 0 && machine.node_ranks % (units / groups) == 0)  // a group in one node
+    inner.alpha = machine.shm_alpha, inner.beta = machine.shm_beta;
   // Groups smaller than a node: c / (p/G) leaders per node share its link (XC40, 64 KiB: G = 128,
   // two per node, took 1.52x G = 64's time).
   ModelMachine leaders = machine;
-  const bool nodes_known = !units_are_nodes && machine.bcast == BcastRule::mpich && machine.node_ranks > 1;
   if (nodes_known && largest < machine.node_ranks)
     leaders.beta = machine.beta * static_cast<double>(machine.node_ranks / largest);
   return bcast_seconds(groups, b, leaders, false) + bcast_seconds(largest, b, inner, true);

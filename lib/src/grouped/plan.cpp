@@ -46,7 +46,7 @@ double grouped_model_seconds(const Topology& topo, const CollectiveOptions& opti
   const int g = effective_groups(topo, options, bytes);
   const int n = detail::units(topo, options);
   if (g <= 1 || g >= n) return 0;
-  return detail::grouped_seconds(n, g, bytes, detail::model_machine(), n != topo.size());
+  return detail::grouped_seconds(n, g, bytes, detail::model_machine(), detail::by_nodes(topo, options));
 }
 
 }  // namespace hympi
