@@ -5,7 +5,8 @@
 # the XC40 (make_platform.py xc40-dragonfly, 24 ranks per node; no preset: give the settings).
 # hympi-smpi-hier-bcast (the core's grouped broadcast, lib/src/grouped) for every G, one
 # simulation; G = auto is the core's groups = auto, fed the machine's parameters
-# (HYMPI_MODEL_ALPHA, HYMPI_MODEL_BETA, HYMPI_MODEL_BCAST; an exported value wins). Rows:
+# (HYMPI_MODEL_ALPHA, HYMPI_MODEL_BETA, HYMPI_MODEL_BCAST, HYMPI_MODEL_NODE_RANKS,
+# HYMPI_MODEL_SHM_*, and on bgp with block placement HYMPI_MODEL_TORUS; an exported value wins). Rows:
 # kind=simulated, machine, placement, platform, smpi_bcast, ranks, bytes, groups (the G used),
 # time_s, gain = flat time / this G's time (G = 1 is the flat broadcast), then the fidelity
 # columns (fidelity, sharing, overheads, eager_bytes, bcast, ring_merge) and asked (the G asked
@@ -32,14 +33,20 @@ usage: run-hier-bcast.sh [options]
                     with --fidelity legacy the committed bgp-hier-bcast.csv, in its older columns;
                     xc40-dragonfly: xc40-hier-bcast.csv)
   --bin DIR         SMPI build's bin/ (default: \$HYMPI_SMPI_BIN or build-smpi/bin or build/smpi/bin)
+  --remodel         no simulation: rewrite model_s of --out's rows of this machine, placement, ranks,
+                    bytes and fidelity settings with today's closed form (hympi-grouped-model, from
+                    --model-bin FILE or build*/apps/grouped_model/); an auto row whose G the form
+                    no longer picks is named (re-simulate it with --groups auto)
 Fidelity settings (apps/smpi/README.md "Fidelity settings"; legacy --bcast: scatter_LR_allgather, the
 thesis' MPICH rule at >= 512 KiB on 8 or more ranks):
 USAGE
   fidelity_usage
 }
 
-script=run-hier-bcast.sh valued="bin machine ranks bytes groups placement reps out flat_s"
+script=run-hier-bcast.sh valued="bin machine ranks bytes groups placement reps out flat_s model_bin"
 source "$here/run-common.sh"
+remodel=0 model_bin=""
+flag_option() { case "$1" in --remodel) remodel=1 ;; *) return 1 ;; esac; }
 fidelity="" sharing="" overheads="" eager_bytes="" bcast="" ring_merge=""
 valued+=" $fidelity_options"
 read_options "$@"
@@ -57,7 +64,18 @@ if [ -z "$out" ]; then
     out="$root/results/simulated/$machine-hier-bcast.csv"; out="${out/xc40-dragonfly/xc40}"
   fi
 fi
-require_smpi_bin hympi-smpi-hier-bcast
+if [ "$remodel" = 1 ]; then
+  if [ -z "$model_bin" ]; then
+    for d in "$root/build" "$root/build-dev" "$root"/build*; do
+      [ -x "$d/apps/grouped_model/hympi-grouped-model" ] && model_bin="$d/apps/grouped_model/hympi-grouped-model" && break
+    done
+  fi
+  [ -n "$model_bin" ] && [ -x "$model_bin" ] ||
+    { echo "run-hier-bcast.sh: no hympi-grouped-model (build the project, or pass --model-bin)" >&2; exit 2; }
+  [ -s "$out" ] || { echo "run-hier-bcast.sh: --remodel needs rows in $out" >&2; exit 2; }
+else
+  require_smpi_bin hympi-smpi-hier-bcast
+fi
 if [ -z "$flat_s" ]; then
   [ "${groups%%,*}" = 1 ] || { echo "run-hier-bcast.sh: --groups must start with 1 (the flat broadcast), or give --flat-s" >&2; exit 2; }
 else
@@ -90,12 +108,54 @@ work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 platform="$work/$machine-$ranks-$placement.xml"
 python3 "$here/platforms/make_platform.py" "$machine" --ranks "$ranks" --placement "$placement" "${fidelity_platform[@]}" \
   --out "$platform" >/dev/null
+# groups = auto's torus (lib/src/grouped/torus_terms.hpp: link sharing, communicator shapes): the bgp
+# platform's node dimensions and wrap-around, for block placement (the form places ranks by block).
+if [ "$machine" = bgp ] && [ "$placement" = block ] && [ -z "${HYMPI_MODEL_TORUS+set}" ]; then
+  dims="$(grep -o -m1 'hympi_bgp_dims" value="[0-9,]*' "$platform" | sed 's/.*value="//')"
+  wrap="$(grep -o -m1 'hympi_bgp_wrap" value="[0-9,]*' "$platform" | sed 's/.*value="//')"
+  [ -n "$dims" ] || { echo "run-hier-bcast.sh: $platform has no hympi_bgp_dims" >&2; exit 1; }
+  HYMPI_MODEL_TORUS="${dims//,/x}"; [ "$wrap" = 1,1,1 ] || HYMPI_MODEL_TORUS+=":mesh"
+  export HYMPI_MODEL_TORUS
+fi
 # Refused before the simulation: an output file with other columns (e.g. the committed legacy CSV).
 fields="kind,machine,placement,platform,smpi_bcast,ranks,bytes,groups,time_s,gain"
 for kv in "${fidelity_labels[@]}"; do fields+=",${kv%%=*}"; done
 [ "$fidelity_in_use" = 0 ] || fields+=",asked,model_s"
 if [ -s "$out" ] && [ "$(head -1 "$out" | tr -d '\r')" != "$fields" ]; then
   echo "run-hier-bcast.sh: $out has other columns (fidelity $fidelity writes $fields); use another --out" >&2; exit 2
+fi
+if [ "$remodel" = 1 ]; then
+  [ "$fidelity_in_use" = 1 ] || { echo "run-hier-bcast.sh: --remodel: legacy rows have no model_s" >&2; exit 2; }
+  python3 - "$out" "$model_bin" "$machine" "$placement" "$ranks" "$bytes" "${fidelity_labels[@]}" <<'PY'
+import csv, os, subprocess, sys
+out, tool, machine, placement, ranks, nbytes = sys.argv[1:7]
+fidelity = dict(kv.split("=", 1) for kv in sys.argv[7:])
+rows = list(csv.DictReader(open(out)))
+fields = list(rows[0].keys())
+mine = [r for r in rows if (r["machine"], r["placement"], r["ranks"], r["bytes"]) == (machine, placement, ranks, nbytes)
+        and all(r.get(k) == v for k, v in fidelity.items())]
+if not mine:
+    sys.exit(f"run-hier-bcast.sh: --remodel: no rows of {machine} {placement} {ranks} ranks {nbytes} B {fidelity} in {out}")
+gs = sorted({int(r["groups"]) for r in mine})
+text = subprocess.run([tool, "--ranks", ranks, "--bytes", nbytes, "--groups", ",".join(map(str, gs))],
+                      check=True, capture_output=True, text=True).stdout
+print("".join(line + "\n" for line in text.splitlines() if line.startswith("#")), end="")
+model = {int(r["groups"]): r for r in csv.DictReader(line for line in text.splitlines() if not line.startswith("#"))}
+pick = [g for g, r in model.items() if r["auto"] == "1"]
+for r in mine:
+    old, r["model_s"] = r["model_s"], model[int(r["groups"])]["model_s"]
+    print(f"G={r['asked']}->{r['groups']}: model_s {old or '-'} -> {r['model_s']}")
+    if r["asked"] == "auto" and pick != [int(r["groups"])]:
+        print(f"auto row: the form now picks G = {pick[0] if pick else 'another G (run hympi-grouped-model)'}, "
+              f"the row has {r['groups']}: re-simulate with --groups auto")
+tmp = out + ".remodel"
+with open(tmp, "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=fields)
+    w.writeheader()
+    w.writerows(rows)
+os.replace(tmp, out)
+PY
+  exit 0
 fi
 t0=$(date +%s)
 # The core's per-rank buffers folded into one (timing only; the payload is never read).

@@ -1,22 +1,26 @@
-// groups = 0: G from a closed form of the route model (apps/model/route_model.py)
-// without its torus, for the machine's broadcast rule (HYMPI_MODEL_BCAST):
+// groups = 0: G from a closed form of the route model (apps/model/route_model.py),
+// for the machine's broadcast rule (HYMPI_MODEL_BCAST):
 // - mpich (default): every level is the MPICH broadcast the thesis names
 //   (route_model.mpich_algorithm: binomial below 12 KiB or on fewer than 8 ranks,
 //   scatter + recursive doubling below 512 KiB on a power of two, else scatter +
 //   ring), charged alpha per message and beta per byte (Hockney).
-// - dcmf (BG/P's own MPI_Bcast, mpich2 dcmfd MPIDO_Bcast): the whole communicator
-//   (the world) is pipelined through the network once, by the rectangle when it
-//   fills its box, else by the collective network: alpha per hop level + beta per
-//   byte. A grouped broadcast's leaders (one rank in every p/G) are not a filled
-//   box in general, so DCMF sends them down its binomial tree, and a group (whole
-//   consecutive nodes) is at best a rectangle, pipelined like the world: G > 1
-//   always costs more than the flat broadcast, and the choice is G = 1. Measured on the simulated BG/P (2026-11-27, 512 KiB, faithful set):
-//   the flat world broadcast beat every swept G at 2048 ranks (the rectangle) and
-//   at 6142 (the simulated platform has no collective network: its flat
-//   broadcast is the binomial, and the grouped ones were 1.24-1.33x slower still).
+// - dcmf (BG/P's own MPI_Bcast, mpich2 dcmfd MPIDO_Bcast): without a torus the whole
+//   communicator (the world) is pipelined through the network once (rectangle or
+//   collective network): alpha per hop level + beta per byte, the leaders go down
+//   DCMF's binomial tree, and G = 1 always wins.
+// The torus (HYMPI_MODEL_TORUS, torus_terms.hpp), from what the torus-blind form
+// missed on the simulated BG/P at 2048 ranks and 64 KiB (issue 44: it picked the
+// flat broadcast, 2.93x slower than G = 512 under MPICH's rule, 1.64x under DCMF's):
+// - MPICH: every recursive-doubling round pays the flows on its busiest link (the
+//   flat broadcast's last round puts 16 flows of 32 KiB on a link: 2.15 ms
+//   simulated, 0.37 ms without the sharing, 2.07 ms with it);
+// - DCMF: each level by its shape, as DCMF selects: a filled box is the rectangle
+//   (one group per node makes the leaders one rank on every node: a filled box), any
+//   other the binomial tree, at most 3 ranks MPICH's; the rectangle's nodes post a
+//   copy to each of their other ranks per chunk, which is why the world's rectangle
+//   (4 per node) lost to the leaders' (1 per node) + the node's own broadcast at 64 KiB.
 // A grouped collective costs the leaders' level on G ranks plus the largest
-// group's level on ceil(units / G). Link sharing, which the route model replays,
-// is left out: it moves the optimum little for block placement. The same form
+// group's level on ceil(units / G) (DCMF on a torus: the slowest group). The same form
 // serves every operation (each grouped one is a leaders' level and a group's
 // level of the same bytes). Candidates: G = 1 and powers of two below the units:
 // groups that are a power-of-two fraction stay aligned with power-of-two nodes
@@ -26,8 +30,8 @@
 // charged the on-node HYMPI_MODEL_SHM_ALPHA / HYMPI_MODEL_SHM_BETA: on the simulated
 // XC40 (24 ranks per node, 1536 ranks, 1 MiB) G = 64, one group per node, was 1.41x
 // faster than the G = 32 the node-blind form picked. Groups smaller than a node put
-// c/(p/G) leaders on each node, sharing its link: their level's beta is multiplied by
-// that (same XC40, 64 KiB: G = 128, two leaders per node, took 1.52x G = 64's time,
+// c/(p/G) leaders on each node, sharing its link: without a torus their level's beta is
+// multiplied by that (on one, the routes say it) (same XC40, 64 KiB: G = 128, two leaders per node, took 1.52x G = 64's time,
 // which the form without the sharing preferred). Units that are nodes (the hybrid
 // policy) are never charged as on-node. Default c = 1: no node level.
 // The machine: HYMPI_MODEL_ALPHA (seconds per message), HYMPI_MODEL_BETA (seconds
@@ -35,6 +39,7 @@
 // (apps/smpi/run-hier-bcast.sh sets the platform's); default BG/P's parameters
 // (make_platform.py bgp: 2.5 us software overhead per off-node message + hops,
 // 425 MB/s links) with MPICH's rule.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -64,18 +69,28 @@ int ceil_log2(std::int64_t p) {
   return lg;
 }
 
-// One MPICH broadcast of `bytes` among p ranks.
-double mpich_seconds(std::int64_t p, double bytes, double alpha, double beta) {
+// One MPICH broadcast of `bytes` among p ranks, every `stride`-th rank of the
+// communicator: on a known torus each recursive-doubling round pays its busiest
+// link's sharing (on-node rounds the on-node costs).
+double mpich_seconds(std::int64_t p, double bytes, const ModelMachine& m, std::int64_t stride = 1) {
   if (p <= 1) return 0;
   const double lg = ceil_log2(p), spread = static_cast<double>(p - 1) / static_cast<double>(p);
-  if (bytes < kShortBytes || p < kMinRanks) return lg * (alpha + bytes * beta);
-  const double scatter = lg * alpha + spread * bytes * beta;
-  if (bytes < kLongBytes && (p & (p - 1)) == 0) return scatter + lg * alpha + spread * bytes * beta;
-  return scatter + static_cast<double>(p - 1) * alpha + spread * bytes * beta;
+  if (bytes < kShortBytes || p < kMinRanks) return lg * (m.alpha + bytes * m.beta);
+  const double scatter = lg * m.alpha + spread * bytes * m.beta;
+  if (bytes < kLongBytes && (p & (p - 1)) == 0) {
+    if (!m.torus.known()) return scatter + lg * m.alpha + spread * bytes * m.beta;
+    double doubling = 0;
+    for (std::int64_t d = 1; d < p; d *= 2) {
+      const double load = exchange_link_load(m.torus, stride, d), piece = bytes * static_cast<double>(d) / p;
+      doubling += load == 0 ? m.shm_alpha + piece * m.shm_beta : m.alpha + piece * m.beta * load;
+    }
+    return scatter + doubling;
+  }
+  return scatter + static_cast<double>(p - 1) * m.alpha + spread * bytes * m.beta;
 }
 
-// DCMF: a pipelined level (the world, a group: rectangle or collective network), or
-// DCMF's binomial tree (the leaders; any level of at most 3 ranks: MPICH's binomial).
+// DCMF without the torus: a pipelined level (the world, a group: rectangle or collective
+// network), or DCMF's binomial tree (the leaders; any level of at most 3 ranks: MPICH's binomial).
 double dcmf_seconds(std::int64_t p, double bytes, double alpha, double beta, bool pipelined) {
   if (p <= 1) return 0;
   const double lg = ceil_log2(p);
@@ -83,9 +98,30 @@ double dcmf_seconds(std::int64_t p, double bytes, double alpha, double beta, boo
   return lg * (alpha + bytes * beta);
 }
 
-double bcast_seconds(std::int64_t p, double bytes, const ModelMachine& m, bool pipelined) {
+// DCMF on a known torus, by the level's shape (dcmf::select without the collective network):
+// at most 3 ranks MPICH's rule, a filled box the rectangle, else DCMF's binomial tree. The
+// ranks: first, first + stride, ... (count).
+double dcmf_shaped_seconds(std::int64_t first, std::int64_t count, double stride, double bytes, const ModelMachine& m) {
+  if (count <= 1) return 0;
+  if (count <= 3) return mpich_seconds(count, bytes, m);
+  const Box box = box_of(m.torus, first, count, stride);
+  return box.filled ? rectangle_seconds(box, bytes, m) : ceil_log2(count) * (m.alpha + bytes * m.beta);
+}
+
+double dcmf_grouped_seconds(int units, int groups, double bytes, const ModelMachine& m) {
+  if (groups <= 1 || groups >= units) return dcmf_shaped_seconds(0, units, 1, bytes, m);
+  double slowest_group = 0;  // the groups run at once; each has its own shape
+  for (int g = 0; g < groups; ++g) {
+    const std::int64_t begin = group_begin(units, groups, g), end = group_begin(units, groups, g + 1);
+    slowest_group = std::max(slowest_group, dcmf_shaped_seconds(begin, end - begin, 1, bytes, m));
+  }
+  const double leaders = dcmf_shaped_seconds(0, groups, static_cast<double>(units) / groups, bytes, m);
+  return leaders + slowest_group;
+}
+
+double bcast_seconds(std::int64_t p, double bytes, const ModelMachine& m, bool pipelined, std::int64_t stride = 1) {
   return m.bcast == BcastRule::dcmf ? dcmf_seconds(p, bytes, m.alpha, m.beta, pipelined)
-                                    : mpich_seconds(p, bytes, m.alpha, m.beta);
+                                    : mpich_seconds(p, bytes, m, stride);
 }
 
 BcastRule rule_from_env() {
@@ -96,20 +132,36 @@ BcastRule rule_from_env() {
   return BcastRule::dcmf;
 }
 
+TorusShape torus_from_env(int node_ranks) {
+  TorusShape torus;
+  const char* text = std::getenv("HYMPI_MODEL_TORUS");
+  if (text && *text)
+    require(parse_torus(text, torus),
+            std::string("HYMPI_MODEL_TORUS must be XxYxZ or XxYxZ:mesh (nodes per dimension), got '") + text + "'");
+  torus.cores = node_ranks;
+  return torus;
+}
+
 }  // namespace
 
 const char* name(BcastRule rule) { return rule == BcastRule::dcmf ? "dcmf" : "mpich"; }
 
 ModelMachine model_machine() {
-  ModelMachine m{env_or("HYMPI_MODEL_ALPHA", 3.0e-6), env_or("HYMPI_MODEL_BETA", 1.0 / 425e6), rule_from_env()};
+  ModelMachine m;
+  m.alpha = env_or("HYMPI_MODEL_ALPHA", 3.0e-6), m.beta = env_or("HYMPI_MODEL_BETA", 1.0 / 425e6);
+  m.bcast = rule_from_env();
   m.node_ranks = static_cast<int>(env_or("HYMPI_MODEL_NODE_RANKS", 1));
   m.shm_alpha = env_or("HYMPI_MODEL_SHM_ALPHA", m.alpha);
   m.shm_beta = env_or("HYMPI_MODEL_SHM_BETA", m.beta);
+  m.torus = torus_from_env(m.node_ranks);
   return m;
 }
 
-double grouped_seconds(int units, int groups, std::int64_t bytes, const ModelMachine& machine, bool units_are_nodes) {
+double grouped_seconds(int units, int groups, std::int64_t bytes, const ModelMachine& given, bool units_are_nodes) {
   const double b = static_cast<double>(bytes);
+  ModelMachine machine = given;
+  if (units_are_nodes) machine.torus = TorusShape{};  // the torus places ranks, not the hybrid policy's nodes
+  if (machine.bcast == BcastRule::dcmf && machine.torus.known()) return dcmf_grouped_seconds(units, groups, b, machine);
   if (groups <= 1 || groups >= units) return bcast_seconds(units, b, machine, true);  // the flat path
   const std::int64_t largest = (units + groups - 1) / groups;
   // Ranks in nodes of node_ranks (MPICH's rule; the hybrid policy's units are nodes themselves).
@@ -118,11 +170,11 @@ double grouped_seconds(int units, int groups, std::int64_t bytes, const ModelMac
   if (nodes_known && units % groups == 0 && machine.node_ranks % (units / groups) == 0)  // a group in one node
     inner.alpha = machine.shm_alpha, inner.beta = machine.shm_beta;
   // Groups smaller than a node: c / (p/G) leaders per node share its link (XC40, 64 KiB: G = 128,
-  // two per node, took 1.52x G = 64's time).
+  // two per node, took 1.52x G = 64's time). On a known torus the routes say it (mpich_seconds).
   ModelMachine leaders = machine;
-  if (nodes_known && largest < machine.node_ranks)
+  if (nodes_known && largest < machine.node_ranks && !machine.torus.known())
     leaders.beta = machine.beta * static_cast<double>(machine.node_ranks / largest);
-  return bcast_seconds(groups, b, leaders, false) + bcast_seconds(largest, b, inner, true);
+  return bcast_seconds(groups, b, leaders, false, units / groups) + bcast_seconds(largest, b, inner, true);
 }
 
 int automatic_groups(int units, std::int64_t bytes, bool units_are_nodes) {

@@ -11,6 +11,7 @@
 
 #include "count_plan.hpp"
 #include "grouped/groups.hpp"
+#include "grouped/torus_terms.hpp"
 #include "hympi/collectives.hpp"
 #include "reduction/engine.hpp"
 
@@ -32,12 +33,14 @@ int automatic_groups(int units, std::int64_t bytes, bool units_are_nodes = false
 enum class BcastRule { mpich, dcmf };
 const char* name(BcastRule rule);
 // HYMPI_MODEL_NODE_RANKS (ranks per node, default 1: no node level), HYMPI_MODEL_SHM_ALPHA and
-// HYMPI_MODEL_SHM_BETA (on-node; default the off-node values).
+// HYMPI_MODEL_SHM_BETA (on-node; default the off-node values), HYMPI_MODEL_TORUS (the nodes'
+// torus, "XxYxZ" or "XxYxZ:mesh", block placement; default none: no link sharing, no shapes).
 struct ModelMachine {
-  double alpha, beta;
+  double alpha = 0, beta = 0;
   BcastRule bcast = BcastRule::mpich;
   int node_ranks = 1;
   double shm_alpha = 0, shm_beta = 0;
+  TorusShape torus;
 };
 ModelMachine model_machine();
 // The closed form's seconds for G groups of `units` (the model's prediction; G = 1 or

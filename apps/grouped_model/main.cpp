@@ -1,0 +1,71 @@
+// hympi-grouped-model: what groups = auto predicts and picks for a grouped broadcast
+// (or any grouped collective: each is a leaders' level and a group's level of the
+// same bytes) of --bytes over --ranks units, on the machine of the HYMPI_MODEL_*
+// environment (lib/README.md "Grouped collectives"). No MPI: plan a run before
+// spending allocation hours, or recompute the model column of recorded rows
+// (apps/smpi/run-hier-bcast.sh --remodel).
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "grouped/grouped.hpp"
+
+namespace {
+
+constexpr const char* kAbout =
+    "groups = auto's closed form: the predicted seconds of G groups for each G asked (default: 1 and the powers of "
+    "two below the units, the candidates auto weighs) and auto's pick. CSV on stdout: ranks,bytes,groups,model_s,"
+    "auto (1 on the pick); '#' lines name the machine. The machine comes from the environment: HYMPI_MODEL_ALPHA "
+    "(s per message), HYMPI_MODEL_BETA (s per byte), HYMPI_MODEL_BCAST (mpich | dcmf), HYMPI_MODEL_NODE_RANKS, "
+    "HYMPI_MODEL_SHM_ALPHA, HYMPI_MODEL_SHM_BETA, HYMPI_MODEL_TORUS (XxYxZ[:mesh]); default BG/P's alpha and beta, "
+    "MPICH's rule, no nodes, no torus.";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app(kAbout, "hympi-grouped-model");
+  long long ranks = 0, bytes = 0;
+  std::vector<int> groups;
+  bool nodes = false;
+  app.add_option("--ranks", ranks, "units of the communicator (ranks; nodes with --units-are-nodes)")
+      ->required()
+      ->check(CLI::Range(1LL, 1LL << 30));
+  app.add_option("--bytes", bytes, "bytes of the collective")->required()->check(CLI::Range(1LL, 1LL << 50));
+  app.add_option("--groups", groups, "comma list of G to predict (each 1..ranks)")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--units-are-nodes", nodes, "the units are nodes (the hybrid policy): no on-node level, no torus");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    const int units = static_cast<int>(ranks);
+    for (int g : groups)
+      if (g > units) throw std::invalid_argument("--groups: G = " + std::to_string(g) + " exceeds --ranks " +
+                                                 std::to_string(units));
+    const auto m = hympi::detail::model_machine();
+    const int pick = hympi::detail::automatic_groups(units, bytes, nodes);
+    if (groups.empty()) {
+      groups.push_back(1);
+      for (int g = 2; g < units; g *= 2) groups.push_back(g);
+    }
+    std::printf("# machine: alpha %g s, beta %g s/B, bcast %s, node ranks %d, shm alpha %g s, shm beta %g s/B, torus ",
+                m.alpha, m.beta, hympi::detail::name(m.bcast), m.node_ranks, m.shm_alpha, m.shm_beta);
+    if (m.torus.known())
+      std::printf("%dx%dx%d%s\n", m.torus.dims[0], m.torus.dims[1], m.torus.dims[2], m.torus.mesh ? ":mesh" : "");
+    else
+      std::printf("none\n");
+    std::printf("ranks,bytes,groups,model_s,auto\n");
+    for (int g : groups)
+      std::printf("%d,%lld,%d,%.9g,%d\n", units, bytes, g, hympi::detail::grouped_seconds(units, g, bytes, m, nodes),
+                  g == pick ? 1 : 0);
+    if (std::find(groups.begin(), groups.end(), pick) == groups.end())
+      std::printf("# auto picks G = %d (not among --groups)\n", pick);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "hympi-grouped-model: %s\n", e.what());
+    return 2;
+  }
+  return 0;
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""hympi-grouped-model: --help names the machine's variables; the picks at issue 44's BG/P 64 KiB
+points (2048 ranks, 4 per node, the 8 x 8 x 8 torus) are one group per node under both broadcast
+rules and the flat broadcast without the torus; its CSV's model_s and auto columns agree (the pick
+has the least time); bad input is exit 2 with one message naming it.
+usage: grouped_model_test.py TOOL"""
+import csv
+import os
+import subprocess
+import sys
+
+BGP = {"HYMPI_MODEL_ALPHA": "3e-6", "HYMPI_MODEL_BETA": "2.3529411764705882e-09", "HYMPI_MODEL_NODE_RANKS": "4",
+       "HYMPI_MODEL_SHM_ALPHA": "1e-6", "HYMPI_MODEL_SHM_BETA": "6.666666666666667e-10"}
+
+
+def run(tool, args, **env):
+    e = {k: v for k, v in os.environ.items() if not k.startswith("HYMPI_MODEL_")}
+    e.update(env)
+    return subprocess.run([tool, *args], capture_output=True, text=True, env=e, timeout=60)
+
+
+def pick(tool, args, **env):
+    r = run(tool, args, **env)
+    assert r.returncode == 0, r.stderr
+    rows = list(csv.DictReader(line for line in r.stdout.splitlines() if not line.startswith("#")))
+    chosen = [int(x["groups"]) for x in rows if x["auto"] == "1"]
+    fastest = min(rows, key=lambda x: float(x["model_s"]))
+    assert len(chosen) == 1 and chosen[0] == int(fastest["groups"]), (chosen, fastest)
+    return chosen[0]
+
+
+def main(tool):
+    h = run(tool, ["--help"])
+    assert h.returncode == 0 and "HYMPI_MODEL_TORUS" in h.stdout and "--ranks" in h.stdout, h.stdout
+    for rule in ("mpich", "dcmf"):
+        with_torus = pick(tool, ["--ranks", "2048", "--bytes", "65536"], HYMPI_MODEL_BCAST=rule,
+                          HYMPI_MODEL_TORUS="8x8x8", **BGP)
+        blind = pick(tool, ["--ranks", "2048", "--bytes", "65536"], HYMPI_MODEL_BCAST=rule, **BGP)
+        assert (with_torus, blind) == (512, 1), (rule, with_torus, blind)
+    assert pick(tool, ["--ranks", "2048", "--bytes", str(1 << 20)], HYMPI_MODEL_BCAST="dcmf",
+                HYMPI_MODEL_TORUS="8x8x8", **BGP) == 1
+    for args, env, says in ((["--ranks", "8", "--bytes", "64", "--groups", "9"], {}, "exceeds --ranks"),
+                            (["--ranks", "0", "--bytes", "64"], {}, "--ranks"),
+                            (["--ranks", "8"], {}, "--bytes"),
+                            (["--ranks", "8", "--bytes", "64"], {"HYMPI_MODEL_TORUS": "8x8"}, "HYMPI_MODEL_TORUS"),
+                            (["--ranks", "8", "--bytes", "64"], {"HYMPI_MODEL_BCAST": "tree"}, "HYMPI_MODEL_BCAST")):
+        r = run(tool, args, **env)
+        assert r.returncode != 0 and says in r.stderr, (args, env, r.returncode, r.stderr)
+    print("ok")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
