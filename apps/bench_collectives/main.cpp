@@ -5,6 +5,7 @@
 // by size so that they see the same machine conditions.
 #include <mpi.h>
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -65,8 +66,10 @@ std::vector<Result> run_operation(const OperationKind& kind, const std::vector<V
         const std::int64_t bytes = kind.name == "allgather" || kind.name == "allgatherv"
                                        ? r.m.result_doubles * static_cast<std::int64_t>(sizeof(double))
                                        : size * static_cast<std::int64_t>(bytes_of(r.type));
-        r.groups = effective_groups(topo, variants[v].options, bytes);
-        r.groups_model_s = grouped_model_seconds(topo, variants[v].options, bytes);
+        const int leader_root = std::max(r.root, 0);  // rootless operations: -1
+        r.groups = effective_groups(topo, variants[v].options, bytes, leader_root);
+        r.groups_model_s = grouped_model_seconds(topo, variants[v].options, bytes, leader_root);
+        r.groups_model = grouped_model_machine();
       }
       csv.write(record(r));
       rows.push_back(r);

@@ -36,6 +36,7 @@ apps::Record record(const Result& r) {
       .add("leaders", r.variant.options.leaders)
       .add("groups", r.groups)
       .add("groups_model_s", r.groups_model_s)
+      .add("groups_model", r.groups_model)
       .add("root", r.root >= 0 ? std::to_string(r.root) : std::string())
       .add("type", r.type)
       .add("reduce_op", r.reduce_op)

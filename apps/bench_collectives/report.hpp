@@ -25,6 +25,7 @@ struct Result {
   std::string baseline_setting;  // what the MPI reports using (baseline_setting())
   int groups = 1;                // the G the core used (effective_groups)
   double groups_model_s = 0;     // the core's model time for that G (0: flat)
+  std::string groups_model{};    // its machine (hympi::grouped_model_machine; empty: no collective)
 };
 
 std::string validation_text(const Measurement& m);  // "Pass" | "Fail" | "-" (not checked)

@@ -9,10 +9,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "grouped/grouped.hpp"
+#include "hympi/collectives.hpp"
 
 namespace {
 
@@ -31,6 +33,7 @@ int main(int argc, char** argv) {
   long long ranks = 0, bytes = 0;
   std::vector<int> groups;
   bool nodes = false;
+  int root = 0;
   app.add_option("--ranks", ranks, "units of the communicator (ranks; nodes with --units-are-nodes)")
       ->required()
       ->check(CLI::Range(1LL, 1LL << 30));
@@ -38,6 +41,8 @@ int main(int argc, char** argv) {
   app.add_option("--groups", groups, "comma list of G to predict (each 1..ranks)")
       ->delimiter(',')
       ->check(CLI::PositiveNumber);
+  app.add_option("--root", root, "the broadcast's or reduction's root (it leads its group; default 0)")
+      ->check(CLI::NonNegativeNumber);
   app.add_flag("--units-are-nodes", nodes, "the units are nodes (the hybrid policy): no on-node level, no torus");
   CLI11_PARSE(app, argc, argv);
   try {
@@ -45,21 +50,21 @@ int main(int argc, char** argv) {
     for (int g : groups)
       if (g > units) throw std::invalid_argument("--groups: G = " + std::to_string(g) + " exceeds --ranks " +
                                                  std::to_string(units));
+    if (root >= units) throw std::invalid_argument("--root " + std::to_string(root) + " is not below --ranks");
     const auto m = hympi::detail::model_machine();
-    const int pick = hympi::detail::automatic_groups(units, bytes, nodes);
+    const hympi::detail::Placement where{nodes, true, root};
+    const int pick = hympi::detail::automatic_groups(units, bytes, where);
     if (groups.empty()) {
       groups.push_back(1);
       for (int g = 2; g < units; g *= 2) groups.push_back(g);
     }
-    std::printf("# machine: alpha %g s, beta %g s/B, bcast %s, node ranks %d, shm alpha %g s, shm beta %g s/B, torus ",
-                m.alpha, m.beta, hympi::detail::name(m.bcast), m.node_ranks, m.shm_alpha, m.shm_beta);
-    if (m.torus.known())
-      std::printf("%dx%dx%d%s\n", m.torus.dims[0], m.torus.dims[1], m.torus.dims[2], m.torus.mesh ? ":mesh" : "");
-    else
-      std::printf("none\n");
+    std::printf("# machine: %s\n", hympi::grouped_model_machine().c_str());
+    if (m.torus.known() && (nodes || !m.torus.fits(units)))
+      std::printf("# the torus is not used: %s\n",
+                  nodes ? "the units are nodes" : "more ranks than its nodes x HYMPI_MODEL_NODE_RANKS hold");
     std::printf("ranks,bytes,groups,model_s,auto\n");
     for (int g : groups)
-      std::printf("%d,%lld,%d,%.9g,%d\n", units, bytes, g, hympi::detail::grouped_seconds(units, g, bytes, m, nodes),
+      std::printf("%d,%lld,%d,%.9g,%d\n", units, bytes, g, hympi::detail::grouped_seconds(units, g, bytes, m, where),
                   g == pick ? 1 : 0);
     if (std::find(groups.begin(), groups.end(), pick) == groups.end())
       std::printf("# auto picks G = %d (not among --groups)\n", pick);

@@ -110,12 +110,19 @@ python3 "$here/platforms/make_platform.py" "$machine" --ranks "$ranks" --placeme
   --out "$platform" >/dev/null
 # groups = auto's torus (lib/src/grouped/torus_terms.hpp: link sharing, communicator shapes): the bgp
 # platform's node dimensions and wrap-around, for block placement (the form places ranks by block).
-if [ "$machine" = bgp ] && [ "$placement" = block ] && [ -z "${HYMPI_MODEL_TORUS+set}" ]; then
-  dims="$(grep -o -m1 'hympi_bgp_dims" value="[0-9,]*' "$platform" | sed 's/.*value="//')"
-  wrap="$(grep -o -m1 'hympi_bgp_wrap" value="[0-9,]*' "$platform" | sed 's/.*value="//')"
-  [ -n "$dims" ] || { echo "run-hier-bcast.sh: $platform has no hympi_bgp_dims" >&2; exit 1; }
-  HYMPI_MODEL_TORUS="${dims//,/x}"; [ "$wrap" = 1,1,1 ] || HYMPI_MODEL_TORUS+=":mesh"
-  export HYMPI_MODEL_TORUS
+# Other machines and placements have no torus the form knows: an exported one is dropped, said.
+if [ "$machine" = bgp ] && [ "$placement" = block ]; then
+  if [ -z "${HYMPI_MODEL_TORUS+set}" ]; then
+    dims="$(grep -o -m1 'hympi_bgp_dims" value="[0-9,]*' "$platform" | sed 's/.*value="//')"
+    wrap="$(grep -o -m1 'hympi_bgp_wrap" value="[0-9,]*' "$platform" | sed 's/.*value="//')"
+    [[ "$dims" =~ ^[0-9]+,[0-9]+,[0-9]+$ && "$wrap" =~ ^[01],[01],[01]$ ]] ||
+      { echo "run-hier-bcast.sh: $platform has no hympi_bgp_dims / hympi_bgp_wrap" >&2; exit 1; }
+    HYMPI_MODEL_TORUS="${dims//,/x}"; [ "$wrap" = 1,1,1 ] || HYMPI_MODEL_TORUS+=":mesh"
+    export HYMPI_MODEL_TORUS
+  fi
+elif [ -n "${HYMPI_MODEL_TORUS:-}" ]; then
+  echo "run-hier-bcast.sh: HYMPI_MODEL_TORUS=$HYMPI_MODEL_TORUS ignored: $machine with $placement placement has no torus the form knows" >&2
+  unset HYMPI_MODEL_TORUS
 fi
 # Refused before the simulation: an output file with other columns (e.g. the committed legacy CSV).
 fields="kind,machine,placement,platform,smpi_bcast,ranks,bytes,groups,time_s,gain"
@@ -131,14 +138,19 @@ import csv, os, subprocess, sys
 out, tool, machine, placement, ranks, nbytes = sys.argv[1:7]
 fidelity = dict(kv.split("=", 1) for kv in sys.argv[7:])
 rows = list(csv.DictReader(open(out)))
+if not rows or "model_s" not in rows[0]:
+    sys.exit(f"run-hier-bcast.sh: --remodel: {out} has no rows with a model_s column")
 fields = list(rows[0].keys())
 mine = [r for r in rows if (r["machine"], r["placement"], r["ranks"], r["bytes"]) == (machine, placement, ranks, nbytes)
         and all(r.get(k) == v for k, v in fidelity.items())]
 if not mine:
     sys.exit(f"run-hier-bcast.sh: --remodel: no rows of {machine} {placement} {ranks} ranks {nbytes} B {fidelity} in {out}")
 gs = sorted({int(r["groups"]) for r in mine})
-text = subprocess.run([tool, "--ranks", ranks, "--bytes", nbytes, "--groups", ",".join(map(str, gs))],
-                      check=True, capture_output=True, text=True).stdout
+run = subprocess.run([tool, "--ranks", ranks, "--bytes", nbytes, "--groups", ",".join(map(str, gs))],
+                     capture_output=True, text=True)
+if run.returncode != 0:
+    sys.exit(f"run-hier-bcast.sh: --remodel: {tool} failed: {run.stderr.strip()}")
+text = run.stdout
 print("".join(line + "\n" for line in text.splitlines() if line.startswith("#")), end="")
 model = {int(r["groups"]): r for r in csv.DictReader(line for line in text.splitlines() if not line.startswith("#"))}
 pick = [g for g, r in model.items() if r["auto"] == "1"]

@@ -357,7 +357,7 @@ std::unique_ptr<PersistentCollective> detail::create_fixed_bcast(const Topology&
   if (options.groups != 1) {  // agreed first: every rank then takes the same path
     agreement.options(options);
     agreement.run(topo.comm());
-    const auto plan = detail::grouped_plan(topo, options, count * static_cast<std::int64_t>(elem_size));
+    const auto plan = detail::grouped_plan(topo, options, count * static_cast<std::int64_t>(elem_size), root);
     if (!detail::is_flat(topo, options, plan)) return detail::make_grouped_bcast(topo, root, count, elem_size, options, plan);
     detail::Agreement flat;  // the flat path's own checks (capacity, allocation) in a round of its own
     auto impl = create_agreed(topo, count, elem_size, options, flat);

@@ -39,11 +39,18 @@ def main(tool):
         assert (with_torus, blind) == (512, 1), (rule, with_torus, blind)
     assert pick(tool, ["--ranks", "2048", "--bytes", str(1 << 20)], HYMPI_MODEL_BCAST="dcmf",
                 HYMPI_MODEL_TORUS="8x8x8", **BGP) == 1
+    # Root 5 leads its group: the leaders are no longer one rank per node (not a box).
+    assert pick(tool, ["--ranks", "2048", "--bytes", "65536", "--root", "5"], HYMPI_MODEL_BCAST="dcmf",
+                HYMPI_MODEL_TORUS="8x8x8", **BGP) != 512
+    # More ranks than the torus holds: the torus is not used, and the tool says so.
+    big = run(tool, ["--ranks", "4096", "--bytes", "65536"], HYMPI_MODEL_TORUS="8x8x8", **BGP)
+    assert big.returncode == 0 and "the torus is not used" in big.stdout, big.stdout
     for args, env, says in ((["--ranks", "8", "--bytes", "64", "--groups", "9"], {}, "exceeds --ranks"),
                             (["--ranks", "0", "--bytes", "64"], {}, "--ranks"),
                             (["--ranks", "8"], {}, "--bytes"),
                             (["--ranks", "8", "--bytes", "64"], {"HYMPI_MODEL_TORUS": "8x8"}, "HYMPI_MODEL_TORUS"),
-                            (["--ranks", "8", "--bytes", "64"], {"HYMPI_MODEL_BCAST": "tree"}, "HYMPI_MODEL_BCAST")):
+                            (["--ranks", "8", "--bytes", "64"], {"HYMPI_MODEL_BCAST": "tree"}, "HYMPI_MODEL_BCAST"),
+                            (["--ranks", "8", "--bytes", "64", "--root", "8"], {}, "--root")):
         r = run(tool, args, **env)
         assert r.returncode != 0 and says in r.stderr, (args, env, r.returncode, r.stderr)
     print("ok")

@@ -102,7 +102,7 @@ TEST(AutoGroups, OneGroupPerNodeWhenGroupsFitInNodes) {
   setenv("HYMPI_MODEL_NODE_RANKS", "24", 1);
   EXPECT_EQ(automatic_groups(1536, 1 << 20), 64);
   EXPECT_EQ(automatic_groups(1536, 64 << 10), 64);  // not 128: two leaders per node share its link
-  EXPECT_EQ(automatic_groups(1536, 1 << 20, /*units_are_nodes=*/true), 32);  // nodes as units: no on-node level
+  EXPECT_EQ(automatic_groups(1536, 1 << 20, hympi::detail::Placement{true}), 32);  // nodes as units: no on-node level
   unsetenv("HYMPI_MODEL_NODE_RANKS");
   EXPECT_EQ(automatic_groups(1536, 1 << 20), 32);  // no node level: the node-blind choice
   for (const char* v : {"HYMPI_MODEL_ALPHA", "HYMPI_MODEL_BETA", "HYMPI_MODEL_SHM_ALPHA", "HYMPI_MODEL_SHM_BETA"}) unsetenv(v);

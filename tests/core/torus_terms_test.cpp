@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <tuple>
+#include <vector>
 
 #include "grouped/grouped.hpp"
 #include "grouped/torus_terms.hpp"
@@ -27,13 +29,15 @@ TorusShape torus(int x, int y, int z, int cores, bool mesh = false) {
   return t;
 }
 
-// Flows on the busiest directed link when member i (rank i * stride, i < count) sends to
-// member i XOR distance, every flow routed hop by hop.
-int routed_max_load(const TorusShape& t, std::int64_t stride, std::int64_t count, std::int64_t distance) {
+// Flows on the busiest directed link when member i (world rank ceil(i * num / den), i < count)
+// sends to member i XOR distance, every flow routed hop by hop.
+int routed_max_load(const TorusShape& t, std::int64_t count, std::int64_t num, std::int64_t den, std::int64_t distance) {
   std::map<std::tuple<std::int64_t, int, int>, int> load;  // (node, dimension, direction) -> flows
   const std::int64_t xy = std::int64_t{t.dims[0]} * t.dims[1];
   for (std::int64_t i = 0; i < count; ++i) {
-    const std::int64_t a = i * stride / t.cores, b = (i ^ distance) * stride / t.cores;
+    const std::int64_t j = i ^ distance;
+    if (j >= count) continue;
+    const std::int64_t a = (i * num + den - 1) / den / t.cores, b = (j * num + den - 1) / den / t.cores;
     if (a == b) continue;
     std::int64_t at[3] = {a % t.dims[0], a / t.dims[0] % t.dims[1], a / xy};
     const std::int64_t to[3] = {b % t.dims[0], b / t.dims[0] % t.dims[1], b / xy};
@@ -55,6 +59,7 @@ int routed_max_load(const TorusShape& t, std::int64_t stride, std::int64_t count
   return most;
 }
 
+// The closed form on power-of-two shapes (every rank or every stride-th).
 TEST(TorusTerms, ExchangeLoadIsTheRoutedLoad) {
   int checked = 0;
   for (const TorusShape& t : {torus(8, 8, 8, 4), torus(8, 8, 8, 1), torus(4, 4, 4, 2), torus(4, 8, 8, 4, true),
@@ -62,34 +67,80 @@ TEST(TorusTerms, ExchangeLoadIsTheRoutedLoad) {
     for (std::int64_t stride : {1, 2, 4, 8, 16, 32, 64}) {
       const std::int64_t ranks = std::int64_t{t.dims[0]} * t.dims[1] * t.dims[2] * t.cores, count = ranks / stride;
       for (std::int64_t d = 1; d < count; d *= 2) {
-        const double load = hympi::detail::exchange_link_load(t, stride, d);
-        const int routed = routed_max_load(t, stride, count, d);
-        EXPECT_EQ(load, routed) << t.dims[0] << "x" << t.dims[1] << "x" << t.dims[2] << (t.mesh ? " mesh" : "")
-                                << ", " << t.cores << " per node, stride " << stride << ", distance " << d;
+        EXPECT_EQ(hympi::detail::exchange_link_load(t, count, stride, 1, d), routed_max_load(t, count, stride, 1, d))
+            << t.dims[0] << "x" << t.dims[1] << "x" << t.dims[2] << (t.mesh ? " mesh" : "") << ", " << t.cores
+            << " per node, stride " << stride << ", distance " << d;
         ++checked;
       }
     }
   EXPECT_GT(checked, 250);
 }
 
+// Other shapes (the thesis' 1536-node 8 x 12 x 16 partition, 3 or 6 ranks per node, the leaders of
+// 6142 / 64 groups at fractional strides): the library routes every flow; the same loads.
+TEST(TorusTerms, ExchangeLoadOnIrregularShapes) {
+  int checked = 0;
+  for (const TorusShape& t : {torus(8, 12, 16, 4), torus(8, 12, 16, 4, true), torus(6, 6, 6, 3), torus(8, 8, 8, 6)})
+    for (const auto& [count, num, den] : {std::tuple<std::int64_t, std::int64_t, std::int64_t>{4096, 1, 1},
+                                          {64, 6142, 64}, {128, 6142, 128}, {512, 2048, 512}, {256, 5, 1}}) {
+      const std::int64_t capacity = std::int64_t{t.dims[0]} * t.dims[1] * t.dims[2] * t.cores;
+      if ((count - 1) * num / den >= capacity) continue;
+      for (std::int64_t d = 1; d < count; d *= 2) {
+        EXPECT_EQ(hympi::detail::exchange_link_load(t, count, num, den, d), routed_max_load(t, count, num, den, d))
+            << t.dims[0] << "x" << t.dims[1] << "x" << t.dims[2] << (t.mesh ? " mesh" : "") << " " << count
+            << " members at " << num << "/" << den << ", distance " << d;
+        ++checked;
+      }
+    }
+  EXPECT_GT(checked, 60);
+  // A case the power-of-two closed form got wrong (16): 32 nodes apart is not one coordinate on 12 rows.
+  EXPECT_EQ(hympi::detail::exchange_link_load(torus(8, 12, 16, 4, true), 4096, 1, 1, 128), 32);
+}
+
+// box_of_range's constant-time arithmetic against the ranks' own bounding box.
+TEST(TorusTerms, RangeBoxIsTheRanksBox) {
+  int checked = 0;
+  for (const TorusShape& t : {torus(8, 8, 8, 4), torus(8, 12, 16, 4), torus(4, 8, 8, 1, true), torus(6, 6, 6, 3)}) {
+    const std::int64_t capacity = std::int64_t{t.dims[0]} * t.dims[1] * t.dims[2] * t.cores;
+    for (std::int64_t first = 0; first < capacity; first += 37)
+      for (std::int64_t count : {1, 2, 3, 4, 5, 12, 31, 32, 96, 200, 256, 1000}) {
+        if (first + count > capacity) continue;
+        std::vector<std::int64_t> ranks;
+        for (std::int64_t r = first; r < first + count; ++r) ranks.push_back(r);
+        const Box a = hympi::detail::box_of_range(t, first, count), b = hympi::detail::box_of_ranks(t, ranks);
+        EXPECT_EQ(a.extent, b.extent) << first << "+" << count;
+        EXPECT_EQ(a.filled, b.filled) << first << "+" << count;
+        EXPECT_EQ(a.wraps, b.wraps) << first << "+" << count;
+        ++checked;
+      }
+  }
+  EXPECT_GT(checked, 1000);
+}
+
 TEST(TorusTerms, ShapesOfLevels) {
   const TorusShape bgp = torus(8, 8, 8, 4);
-  const Box world = hympi::detail::box_of(bgp, 0, 2048, 1);
+  auto leaders = [&](std::int64_t count, double stride) {
+    std::vector<std::int64_t> r;
+    for (std::int64_t i = 0; i < count; ++i) r.push_back(static_cast<std::int64_t>(std::ceil(i * stride - 1e-9)));
+    return hympi::detail::box_of_ranks(bgp, r);
+  };
+  const Box world = hympi::detail::box_of_range(bgp, 0, 2048);
   EXPECT_TRUE(world.filled);
   EXPECT_EQ(world.extent[3], 4);
   EXPECT_TRUE(world.wraps[0] && world.wraps[1] && world.wraps[2]);
-  const Box leaders = hympi::detail::box_of(bgp, 0, 512, 4);  // one rank per node: the t = 0 box
-  EXPECT_TRUE(leaders.filled);
-  EXPECT_EQ(leaders.extent[3], 1);
-  EXPECT_TRUE(hympi::detail::box_of(bgp, 0, 64, 32).filled);     // a leader per x-line: the x = 0 plane
-  EXPECT_FALSE(hympi::detail::box_of(bgp, 0, 128, 16).filled);   // every other x: not a box
-  EXPECT_TRUE(hympi::detail::box_of(bgp, 32, 32, 1).filled);     // a group of 8 nodes on one x-line
-  EXPECT_FALSE(hympi::detail::box_of(bgp, 2, 4, 1).filled);      // ranks of two nodes, not whole
-  EXPECT_EQ(hympi::detail::box_of(bgp, 8, 4, 1).extent, (std::array<int, 4>{1, 1, 1, 4}));  // one node
-  const Box odd = hympi::detail::box_of(torus(8, 12, 16, 4), 0, 6142, 1);  // the thesis' 6142: 1536 nodes, the last half full
+  const Box one_per_node = leaders(512, 4);  // one rank per node: the t = 0 box
+  EXPECT_TRUE(one_per_node.filled);
+  EXPECT_EQ(one_per_node.extent[3], 1);
+  EXPECT_TRUE(leaders(64, 32).filled);    // a leader per x-line: the x = 0 plane
+  EXPECT_FALSE(leaders(128, 16).filled);  // every other x: not a box
+  EXPECT_TRUE(hympi::detail::box_of_range(bgp, 32, 32).filled);   // a group of 8 nodes on one x-line
+  EXPECT_FALSE(hympi::detail::box_of_range(bgp, 2, 4).filled);    // ranks of two nodes, not whole
+  EXPECT_TRUE(hympi::detail::box_of_range(bgp, 8, 4).one_node());
+  EXPECT_EQ(hympi::detail::box_of_range(bgp, 8, 4).extent, (std::array<int, 4>{1, 1, 1, 4}));
+  const Box odd = hympi::detail::box_of_range(torus(8, 12, 16, 4), 0, 6142);  // 1536 nodes, the last half full
   EXPECT_FALSE(odd.filled);
-  // Balanced groups' leaders (rank ceil(g p / G)): 6142 / 64 = 95.97, not a box.
-  EXPECT_FALSE(hympi::detail::box_of(torus(8, 12, 16, 4), 0, 64, 6142.0 / 64).filled);
+  EXPECT_TRUE(torus(8, 12, 16, 4).fits(6142));
+  EXPECT_FALSE(bgp.fits(2049));
 }
 
 TEST(TorusTerms, ParseTorus) {
@@ -99,7 +150,8 @@ TEST(TorusTerms, ParseTorus) {
   EXPECT_TRUE(hympi::detail::parse_torus("4x8x8:mesh", t));
   EXPECT_TRUE(t.mesh);
   EXPECT_EQ(t.dims, (std::array<int, 3>{4, 8, 8}));
-  for (const char* bad : {"", "8x8", "8x8x0", "8x8x8:ring", "8x8x8x2", "axbxc", "-8x8x8"})
+  for (const char* bad : {"", "8x8", "8x8x0", "8x8x8:ring", "8x8x8x2", "axbxc", "-8x8x8", " 8x8x8", "8x8x8 ",
+                          "+8x8x8", "8x 8x8", "99999999999x8x8", "70000x1x1"})
     EXPECT_FALSE(hympi::detail::parse_torus(bad, t)) << bad;
   setenv("HYMPI_MODEL_TORUS", "8x8", 1);
   EXPECT_THROW(hympi::detail::model_machine(), hympi::Error);
@@ -112,12 +164,13 @@ TEST(TorusTerms, ParseTorus) {
 TEST(TorusTerms, RectangleChargesTheNodesCopies) {
   hympi::detail::ModelMachine m;
   m.alpha = 3e-6, m.beta = 1 / 425e6, m.shm_alpha = 1e-6, m.shm_beta = 1 / 1.5e9;
-  const Box four = hympi::detail::box_of(torus(8, 8, 8, 4), 0, 2048, 1);
-  const Box one = hympi::detail::box_of(torus(8, 8, 8, 4), 0, 512, 4);
+  const Box four = hympi::detail::box_of_range(torus(8, 8, 8, 4), 0, 2048);
+  const Box one = hympi::detail::box_of_range(torus(8, 8, 8, 1), 0, 512);
   EXPECT_GT(hympi::detail::rectangle_seconds(four, 65536, m), 1.2 * hympi::detail::rectangle_seconds(one, 65536, m));
   EXPECT_LT(hympi::detail::rectangle_seconds(four, 1 << 20, m), 1.02 * hympi::detail::rectangle_seconds(one, 1 << 20, m));
   // Three colors: about a third of the bytes through each color's links.
   EXPECT_LT(hympi::detail::rectangle_seconds(one, 1 << 20, m), 0.6 * (1 << 20) * m.beta);
+  EXPECT_EQ(hympi::detail::rectangle_seconds(one, 0, m), 0);
 }
 
 void set_bgp(const char* rule, bool with_torus) {
@@ -151,7 +204,16 @@ TEST(AutoGroups, TorusTermsOnBgp) {
   EXPECT_EQ(automatic_groups(2048, 64 << 10), 512);
   EXPECT_EQ(automatic_groups(2048, 512 << 10), 1);
   EXPECT_EQ(automatic_groups(2048, 1 << 20), 1);
-  EXPECT_EQ(automatic_groups(2048, 64 << 10, /*units_are_nodes=*/true), 1);  // nodes as units: torus-blind
+  using hympi::detail::Placement;
+  EXPECT_EQ(automatic_groups(2048, 64 << 10, Placement{true}), 1);         // nodes as units: torus-blind
+  EXPECT_EQ(automatic_groups(2048, 64 << 10, Placement{false, false}), 1);  // not world ranks: torus-blind
+  // Root 5 leads its group: the leaders are not one rank per node (t = 0 and t = 1 on one node),
+  // not a box, DCMF's binomial tree: G = 512 loses.
+  EXPECT_NE(automatic_groups(2048, 64 << 10, Placement{false, true, 5}), 512);
+  EXPECT_EQ(automatic_groups(2048, 64 << 10, Placement{false, true, 4}), 512);  // a node's first rank: a box
+  EXPECT_EQ(automatic_groups(4096, 64 << 10), automatic_groups(4096, 64 << 10, Placement{false, false}));  // too many
+  const auto m = hympi::detail::model_machine();
+  EXPECT_EQ(hympi::detail::grouped_seconds(2048, 512, 0, m), 0);
   set_bgp("mpich", false);
   EXPECT_EQ(automatic_groups(2048, 64 << 10), 1);
   set_bgp("dcmf", false);

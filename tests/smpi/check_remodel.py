@@ -39,7 +39,8 @@ def main(argv):
                 cmd = [SCRIPT, "--remodel", "--model-bin", tool, "--out", copy, "--machine", m, "--placement", pl,
                        "--ranks", p, "--bytes", b, "--sharing", sh, "--overheads", ov, "--eager-bytes", eager,
                        "--bcast", bc, "--ring-merge", merge]
-                run = subprocess.run(cmd, capture_output=True, text=True)
+                env = {k: v for k, v in os.environ.items() if not k.startswith("HYMPI_MODEL_")}  # the script's machine
+                run = subprocess.run(cmd, capture_output=True, text=True, env=env)
                 if run.returncode != 0:
                     bad.append(f"{' '.join(cmd[1:])}: exit {run.returncode}: {run.stderr.strip()}")
                 elif "re-simulate" in run.stdout:

@@ -93,9 +93,7 @@ int main(int argc, char** argv) {
       const auto m = hympi::detail::model_machine();
       const double model = hympi::detail::grouped_seconds(size, used, bytes, m);
       if (g == 0)
-        std::printf("# auto: G = %d, model %.9g s (alpha %g s, beta %g s/B, bcast %s, torus %dx%dx%d%s)\n", used, model,
-                    m.alpha, m.beta, hympi::detail::name(m.bcast), m.torus.dims[0], m.torus.dims[1], m.torus.dims[2],
-                    m.torus.mesh ? ":mesh" : "");
+        std::printf("# auto: G = %d, model %.9g s (%s)\n", used, model, hympi::grouped_model_machine().c_str());
       std::printf("%d,%d,%s,%d,%.9g,%.9g\n", size, bytes, g == 0 ? "auto" : std::to_string(g).c_str(), used, t, model);
     }
     std::fflush(stdout);

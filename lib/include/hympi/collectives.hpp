@@ -79,12 +79,17 @@ struct CollectiveOptions {
 // allgather(v): the whole result) uses on `topo` with `options`: options.groups
 // reduced to the groups that can be made, or the automatic choice. 1 and the
 // number of units (ranks; hybrid: nodes) are the flat path. Local, the same on
-// every rank.
-int effective_groups(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes);
+// every rank. root: the bcast's or reduce's root (it leads its group), 0 for the others.
+int effective_groups(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes, int root = 0);
 // The seconds groups = auto's closed form predicts for that G (README "Grouped
 // collectives": MPICH's broadcast per level, HYMPI_MODEL_ALPHA / HYMPI_MODEL_BETA);
 // 0 for the flat path.
-double grouped_model_seconds(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes);
+double grouped_model_seconds(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes,
+                             int root = 0);
+// The machine that closed form uses (the HYMPI_MODEL_* environment), as
+// "alpha=3e-06;beta=2.35294e-09;bcast=mpich;node_ranks=1;shm_alpha=...;shm_beta=...;torus=none":
+// what a recorded prediction needs beside it.
+std::string grouped_model_machine();
 
 // A PersistentCollective (persistent.hpp): slot() holds this rank's counts()[rank]
 // elements; result() the whole result in communicator-rank order, rank r's data at

@@ -79,11 +79,12 @@ namespace {
 using hympi::c_api::guarded;
 using hympi::c_api::require_handle;
 
-// bytes: what one call moves, for the effective number of groups.
+// bytes: what one call moves, for the effective number of groups (root: bcast's and reduce's).
 void publish(hympi_request_t* out, std::unique_ptr<hympi::PersistentCollective> op, std::size_t elem_size,
-             std::int64_t slot_count, std::int64_t result_count, const hympi::c_api::Checked& c, std::int64_t bytes) {
+             std::int64_t slot_count, std::int64_t result_count, const hympi::c_api::Checked& c, std::int64_t bytes,
+             int root = 0) {
   *out = new hympi_request_s{std::move(op), elem_size, slot_count, result_count, false,
-                             hympi::effective_groups(*c.topo, c.options, bytes)};
+                             hympi::effective_groups(*c.topo, c.options, bytes, root)};
 }
 
 // Every init: errors to codes, *request NULL until success. A NULL request pointer is
@@ -155,7 +156,7 @@ int hympi_bcast_init(int64_t count, MPI_Datatype type, int root, MPI_Comm comm, 
     const bool is_root = c.topo->rank() == root;
     auto impl = hympi::detail::create_fixed_bcast(*c.topo, root, count, c.element.size, c.options, c.agreement);
     publish(request, std::move(impl), c.element.size, is_root ? count : 0, count, c,
-            count * static_cast<std::int64_t>(c.element.size));
+            count * static_cast<std::int64_t>(c.element.size), root);
   });
 }
 
@@ -195,7 +196,7 @@ int hympi_reduce_init(int64_t count, MPI_Datatype type, MPI_Op op, int root, MPI
     auto impl = hympi::detail::create_reduce(*c.topo, count, type, op, root, c.options, c.agreement);
     const bool is_root = c.topo->rank() == root;
     publish(request, std::move(impl), c.element.extent, count, is_root ? count : 0, c,
-            count * static_cast<std::int64_t>(c.element.extent));
+            count * static_cast<std::int64_t>(c.element.extent), root);
   });
 }
 

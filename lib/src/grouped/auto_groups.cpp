@@ -44,6 +44,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "grouped/grouped.hpp"
 #include "hympi/error.hpp"
@@ -69,24 +70,32 @@ int ceil_log2(std::int64_t p) {
   return lg;
 }
 
-// One MPICH broadcast of `bytes` among p ranks, every `stride`-th rank of the
-// communicator: on a known torus each recursive-doubling round pays its busiest
-// link's sharing (on-node rounds the on-node costs).
-double mpich_seconds(std::int64_t p, double bytes, const ModelMachine& m, std::int64_t stride = 1) {
+// The members of a level: count ranks, member i at world rank ceil(i * num / den) (every
+// rank of a group: num = den = 1; the groups' leaders: num = units, den = G).
+struct Members {
+  std::int64_t count, num = 1, den = 1;
+};
+
+// One MPICH broadcast of `bytes` over the members. On a known torus each recursive-doubling
+// round pays the flows on its busiest link (on-node rounds the on-node costs); the other
+// phases' bytes pay `shared` (leaders sharing their node's link: their number).
+double mpich_seconds(const Members& level, double bytes, const ModelMachine& m, double shared = 1) {
+  const std::int64_t p = level.count;
   if (p <= 1) return 0;
-  const double lg = ceil_log2(p), spread = static_cast<double>(p - 1) / static_cast<double>(p);
-  if (bytes < kShortBytes || p < kMinRanks) return lg * (m.alpha + bytes * m.beta);
-  const double scatter = lg * m.alpha + spread * bytes * m.beta;
+  const double lg = ceil_log2(p), spread = static_cast<double>(p - 1) / static_cast<double>(p), beta = m.beta * shared;
+  if (bytes < kShortBytes || p < kMinRanks) return lg * (m.alpha + bytes * beta);
+  const double scatter = lg * m.alpha + spread * bytes * beta;
   if (bytes < kLongBytes && (p & (p - 1)) == 0) {
-    if (!m.torus.known()) return scatter + lg * m.alpha + spread * bytes * m.beta;
+    if (!m.torus.known()) return scatter + lg * m.alpha + spread * bytes * beta;
     double doubling = 0;
     for (std::int64_t d = 1; d < p; d *= 2) {
-      const double load = exchange_link_load(m.torus, stride, d), piece = bytes * static_cast<double>(d) / p;
+      const double load = exchange_link_load(m.torus, p, level.num, level.den, d);
+      const double piece = bytes * static_cast<double>(d) / static_cast<double>(p);
       doubling += load == 0 ? m.shm_alpha + piece * m.shm_beta : m.alpha + piece * m.beta * load;
     }
     return scatter + doubling;
   }
-  return scatter + static_cast<double>(p - 1) * m.alpha + spread * bytes * m.beta;
+  return scatter + static_cast<double>(p - 1) * m.alpha + spread * bytes * beta;
 }
 
 // DCMF without the torus: a pipelined level (the world, a group: rectangle or collective
@@ -98,30 +107,31 @@ double dcmf_seconds(std::int64_t p, double bytes, double alpha, double beta, boo
   return lg * (alpha + bytes * beta);
 }
 
-// DCMF on a known torus, by the level's shape (dcmf::select without the collective network):
-// at most 3 ranks MPICH's rule, a filled box the rectangle, else DCMF's binomial tree. The
-// ranks: first, first + stride, ... (count).
-double dcmf_shaped_seconds(std::int64_t first, std::int64_t count, double stride, double bytes, const ModelMachine& m) {
+// DCMF on a known torus, by the level's shape (dcmf::select without the collective network,
+// which the simulated BG/P lacks: a real BG/P would take it for a world-sized communicator):
+// at most 3 ranks MPICH's rule, a filled box the rectangle, else DCMF's binomial tree; on
+// one node the on-node costs.
+double dcmf_shaped_seconds(const Box& box, std::int64_t count, double bytes, const ModelMachine& m) {
   if (count <= 1) return 0;
-  if (count <= 3) return mpich_seconds(count, bytes, m);
-  const Box box = box_of(m.torus, first, count, stride);
-  return box.filled ? rectangle_seconds(box, bytes, m) : ceil_log2(count) * (m.alpha + bytes * m.beta);
+  ModelMachine level = m;
+  if (box.one_node()) level.alpha = m.shm_alpha, level.beta = m.shm_beta;
+  if (count <= 3) return ceil_log2(count) * (level.alpha + bytes * level.beta);  // MPICH's rule: binomial
+  return box.filled ? rectangle_seconds(box, bytes, m) : ceil_log2(count) * (level.alpha + bytes * level.beta);
 }
 
-double dcmf_grouped_seconds(int units, int groups, double bytes, const ModelMachine& m) {
-  if (groups <= 1 || groups >= units) return dcmf_shaped_seconds(0, units, 1, bytes, m);
+// The leaders are the groups' first ranks but the root, which leads its own group
+// (grouped/groups.cpp group_leaders).
+double dcmf_grouped_seconds(int units, int groups, double bytes, const ModelMachine& m, int root) {
+  if (groups <= 1 || groups >= units) return dcmf_shaped_seconds(box_of_range(m.torus, 0, units), units, bytes, m);
   double slowest_group = 0;  // the groups run at once; each has its own shape
+  std::vector<std::int64_t> leaders(static_cast<std::size_t>(groups));
   for (int g = 0; g < groups; ++g) {
     const std::int64_t begin = group_begin(units, groups, g), end = group_begin(units, groups, g + 1);
-    slowest_group = std::max(slowest_group, dcmf_shaped_seconds(begin, end - begin, 1, bytes, m));
+    leaders[static_cast<std::size_t>(g)] = begin;
+    slowest_group = std::max(slowest_group, dcmf_shaped_seconds(box_of_range(m.torus, begin, end - begin), end - begin, bytes, m));
   }
-  const double leaders = dcmf_shaped_seconds(0, groups, static_cast<double>(units) / groups, bytes, m);
-  return leaders + slowest_group;
-}
-
-double bcast_seconds(std::int64_t p, double bytes, const ModelMachine& m, bool pipelined, std::int64_t stride = 1) {
-  return m.bcast == BcastRule::dcmf ? dcmf_seconds(p, bytes, m.alpha, m.beta, pipelined)
-                                    : mpich_seconds(p, bytes, m, stride);
+  if (root > 0 && root < units) leaders[static_cast<std::size_t>(group_of(root, units, groups))] = root;
+  return dcmf_shaped_seconds(box_of_ranks(m.torus, leaders), groups, bytes, m) + slowest_group;
 }
 
 BcastRule rule_from_env() {
@@ -157,32 +167,40 @@ ModelMachine model_machine() {
   return m;
 }
 
-double grouped_seconds(int units, int groups, std::int64_t bytes, const ModelMachine& given, bool units_are_nodes) {
+double grouped_seconds(int units, int groups, std::int64_t bytes, const ModelMachine& given, const Placement& where) {
   const double b = static_cast<double>(bytes);
+  if (b <= 0) return 0;
   ModelMachine machine = given;
-  if (units_are_nodes) machine.torus = TorusShape{};  // the torus places ranks, not the hybrid policy's nodes
-  if (machine.bcast == BcastRule::dcmf && machine.torus.known()) return dcmf_grouped_seconds(units, groups, b, machine);
-  if (groups <= 1 || groups >= units) return bcast_seconds(units, b, machine, true);  // the flat path
+  // The torus places world ranks by block: not the hybrid policy's nodes, not a communicator whose
+  // ranks are others, not more ranks than it holds.
+  if (where.units_are_nodes || !where.world_block || !machine.torus.fits(units)) machine.torus = TorusShape{};
+  if (machine.bcast == BcastRule::dcmf) {
+    if (machine.torus.known()) return dcmf_grouped_seconds(units, groups, b, machine, where.root);
+    if (groups <= 1 || groups >= units) return dcmf_seconds(units, b, machine.alpha, machine.beta, true);
+    const std::int64_t largest = (units + groups - 1) / groups;
+    return dcmf_seconds(groups, b, machine.alpha, machine.beta, false) +
+           dcmf_seconds(largest, b, machine.alpha, machine.beta, true);
+  }
+  if (groups <= 1 || groups >= units) return mpich_seconds({units}, b, machine);  // the flat path
   const std::int64_t largest = (units + groups - 1) / groups;
-  // Ranks in nodes of node_ranks (MPICH's rule; the hybrid policy's units are nodes themselves).
-  const bool nodes_known = !units_are_nodes && machine.bcast == BcastRule::mpich && machine.node_ranks > 1;
+  // Ranks in nodes of node_ranks (the hybrid policy's units are nodes themselves).
+  const bool nodes_known = !where.units_are_nodes && machine.node_ranks > 1;
   ModelMachine inner = machine;
   if (nodes_known && units % groups == 0 && machine.node_ranks % (units / groups) == 0)  // a group in one node
     inner.alpha = machine.shm_alpha, inner.beta = machine.shm_beta;
   // Groups smaller than a node: c / (p/G) leaders per node share its link (XC40, 64 KiB: G = 128,
-  // two per node, took 1.52x G = 64's time). On a known torus the routes say it (mpich_seconds).
-  ModelMachine leaders = machine;
-  if (nodes_known && largest < machine.node_ranks && !machine.torus.known())
-    leaders.beta = machine.beta * static_cast<double>(machine.node_ranks / largest);
-  return bcast_seconds(groups, b, leaders, false, units / groups) + bcast_seconds(largest, b, inner, true);
+  // two per node, took 1.52x G = 64's time); on a known torus recursive doubling's routes say it.
+  const double shared = nodes_known && largest < machine.node_ranks
+                            ? static_cast<double>(machine.node_ranks / largest) : 1.0;
+  return mpich_seconds({groups, units, groups}, b, machine, shared) + mpich_seconds({largest}, b, inner);
 }
 
-int automatic_groups(int units, std::int64_t bytes, bool units_are_nodes) {
+int automatic_groups(int units, std::int64_t bytes, const Placement& where) {
   const ModelMachine machine = model_machine();
   int best = 1;
-  double best_s = grouped_seconds(units, 1, bytes, machine, units_are_nodes);
+  double best_s = grouped_seconds(units, 1, bytes, machine, where);
   for (int g = 2; g < units; g *= 2) {
-    const double s = grouped_seconds(units, g, bytes, machine, units_are_nodes);
+    const double s = grouped_seconds(units, g, bytes, machine, where);
     if (s < best_s * (1 - 1e-9)) best = g, best_s = s;  // ties keep fewer groups
   }
   return best;

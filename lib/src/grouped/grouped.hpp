@@ -19,14 +19,22 @@ namespace hympi::detail {
 
 // The plan of a collective moving `bytes` per call: nullopt-like (groups == 1 or
 // every unit its own group) means the flat path.
-GroupPlan grouped_plan(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes);
+// root: the broadcast's or reduction's root (0 for the rootless ones), which leads its group.
+GroupPlan grouped_plan(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes, int root = 0);
 bool is_flat(const Topology& topo, const CollectiveOptions& options, const GroupPlan& plan);
 // What groups are made of: ranks, or nodes (hybrid policy on a node-aware topology).
 int units(const Topology& topo, const CollectiveOptions& options);
 
-// The automatic G (options.groups = 0): the closed form of grouped/auto_groups.cpp
-// (units_are_nodes: the hybrid policy's units, never charged as on-node).
-int automatic_groups(int units, std::int64_t bytes, bool units_are_nodes = false);
+// Where a collective's units are, for the closed form: units_are_nodes (the hybrid policy's
+// units, never charged as on-node, no torus), world_block (rank i of the communicator is
+// world rank i: the torus terms apply), root (leads its group).
+struct Placement {
+  bool units_are_nodes = false;
+  bool world_block = true;
+  int root = 0;
+};
+// The automatic G (options.groups = 0): the closed form of grouped/auto_groups.cpp.
+int automatic_groups(int units, std::int64_t bytes, const Placement& where = {});
 // The machine of the closed form: HYMPI_MODEL_ALPHA, HYMPI_MODEL_BETA (default BG/P's)
 // and HYMPI_MODEL_BCAST, the rule of its MPI_Bcast (mpich, the default, or dcmf:
 // BG/P's own; any other value is an invalid-argument error).
@@ -46,7 +54,7 @@ ModelMachine model_machine();
 // The closed form's seconds for G groups of `units` (the model's prediction; G = 1 or
 // G >= units: the flat broadcast on the whole communicator).
 double grouped_seconds(int units, int groups, std::int64_t bytes, const ModelMachine& machine,
-                       bool units_are_nodes = false);
+                       const Placement& where = {});
 
 // The options of the inner collectives (groups = 1).
 CollectiveOptions inner_options(CollectiveOptions options);

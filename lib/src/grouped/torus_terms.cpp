@@ -4,39 +4,100 @@
 #include "grouped/torus_terms.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
-#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "grouped/grouped.hpp"
 
 namespace hympi::detail {
 
-bool parse_torus(const char* text, TorusShape& out) {
-  int x = 0, y = 0, z = 0, used = 0;
-  if (!text || std::sscanf(text, "%dx%dx%d%n", &x, &y, &z, &used) != 3 || x < 1 || y < 1 || z < 1) return false;
-  const char* rest = text + used;
-  if (*rest != '\0' && std::strcmp(rest, ":mesh") != 0) return false;
-  out.dims = {x, y, z};
-  out.mesh = *rest != '\0';
+namespace {
+
+bool power_of_two(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+// A positive decimal of at most 5 digits at *text (no sign, no space), advancing it.
+bool read_dim(const char*& text, int& out) {
+  if (!std::isdigit(static_cast<unsigned char>(*text))) return false;
+  char* end = nullptr;
+  const long v = std::strtol(text, &end, 10);
+  if (end - text > 5 || v < 1 || v > 65536) return false;
+  out = static_cast<int>(v);
+  text = end;
   return true;
 }
 
-double exchange_link_load(const TorusShape& torus, std::int64_t stride, std::int64_t distance) {
-  const std::int64_t c = std::max(1, torus.cores), ranks_apart = distance * stride;
-  if (ranks_apart < c) return 0;  // partners in one node (aligned members)
+// Links of node a -> node b, dimension order, the shorter way round (ties the + way),
+// each counted in `load` (node * 6 + dimension * 2 + (+ way)); the busiest so far in `most`.
+void route(const TorusShape& t, std::int64_t a, std::int64_t b, std::vector<int>& load, int& most) {
+  std::int64_t at[3] = {a % t.dims[0], a / t.dims[0] % t.dims[1], a / (std::int64_t{t.dims[0]} * t.dims[1])};
+  const std::int64_t to[3] = {b % t.dims[0], b / t.dims[0] % t.dims[1], b / (std::int64_t{t.dims[0]} * t.dims[1])};
+  for (int d = 0; d < 3; ++d) {
+    const std::int64_t len = t.dims[static_cast<std::size_t>(d)];
+    const std::int64_t up = ((to[d] - at[d]) % len + len) % len;  // hops the + way round
+    bool plus = to[d] > at[d];
+    std::int64_t hops = std::llabs(to[d] - at[d]);
+    if (!t.mesh && up != 0) plus = up <= len - up, hops = std::min(up, len - up);
+    for (std::int64_t h = 0; h < hops; ++h) {
+      const std::int64_t node = at[0] + t.dims[0] * (at[1] + std::int64_t{t.dims[1]} * at[2]);
+      int& n = load[static_cast<std::size_t>(node * 6 + d * 2 + (plus ? 1 : 0))];
+      most = std::max(most, ++n);
+      at[d] = ((at[d] + (plus ? 1 : -1)) % len + len) % len;
+    }
+  }
+}
+
+}  // namespace
+
+bool TorusShape::fits(std::int64_t ranks) const {
+  return known() && ranks <= std::int64_t{dims[0]} * dims[1] * dims[2] * std::max(1, cores);
+}
+
+bool parse_torus(const char* text, TorusShape& out) {
+  if (!text) return false;
+  int d[3] = {0, 0, 0};
+  for (int a = 0; a < 3; ++a) {
+    if (a > 0 && *text++ != 'x') return false;
+    if (!read_dim(text, d[a])) return false;
+  }
+  if (*text != '\0' && std::strcmp(text, ":mesh") != 0) return false;
+  out.dims = {d[0], d[1], d[2]};
+  out.mesh = *text != '\0';
+  return true;
+}
+
+double exchange_link_load(const TorusShape& torus, std::int64_t count, std::int64_t num, std::int64_t den,
+                          std::int64_t distance) {
+  const std::int64_t c = std::max(1, torus.cores);
+  const bool regular = num % den == 0 && power_of_two(num / den) && power_of_two(c) && power_of_two(count) &&
+                       power_of_two(torus.dims[0]) && power_of_two(torus.dims[1]) && power_of_two(torus.dims[2]);
+  if (!regular) {  // every flow routed
+    std::vector<int> load(static_cast<std::size_t>(std::int64_t{torus.dims[0]} * torus.dims[1] * torus.dims[2] * 6), 0);
+    int most = 0;
+    for (std::int64_t i = 0; i < count; ++i) {
+      const std::int64_t j = i ^ distance;
+      if (j >= count) continue;
+      const std::int64_t a = (i * num + den - 1) / den / c, b = (j * num + den - 1) / den / c;
+      if (a != b) route(torus, a, b, load, most);
+    }
+    return most;
+  }
+  // Power-of-two shapes: the partner differs in one node coordinate by a power of two.
+  const std::int64_t stride = num / den, ranks_apart = distance * stride;
+  if (ranks_apart < c) return 0;  // partners in one node
   const std::int64_t per_node = stride < c ? c / stride : 1;  // members on a node, all sending at once
   const std::int64_t node_stride = stride >= c ? stride / c : 1, nodes_apart = ranks_apart / c;
   double load = 1;
   std::int64_t lower = 1;  // nodes per step along this dimension
-  for (int a = 0; a < 3; ++a) {
-    const std::int64_t len = torus.dims[static_cast<std::size_t>(a)];
+  for (std::size_t a = 0; a < 3; ++a) {
+    const std::int64_t len = torus.dims[a];
     const std::int64_t h = nodes_apart / lower % len;
     if (h != 0) {
       const std::int64_t hops = torus.mesh ? h : std::min(h, len - h);
       // Members every `spacing` nodes along this dimension: a link carries the flows of
       // the members within `hops` before it (all of them when every node is a member).
-      const std::int64_t spacing = node_stride % lower == 0 ? std::max<std::int64_t>(1, node_stride / lower) : 1;
+      const std::int64_t spacing = std::max<std::int64_t>(1, node_stride / lower);
       load = std::max(load, static_cast<double>(per_node) * std::max(1.0, static_cast<double>(hops) / spacing));
     }
     lower *= len;
@@ -44,47 +105,70 @@ double exchange_link_load(const TorusShape& torus, std::int64_t stride, std::int
   return load;
 }
 
-Box box_of(const TorusShape& torus, std::int64_t first, std::int64_t count, double stride) {
-  const int c = std::max(1, torus.cores);
-  std::array<int, 4> lo{}, hi{};
-  lo.fill(1 << 30);
-  hi.fill(-1);
-  for (std::int64_t i = 0; i < count; ++i) {
-    const std::int64_t r = first + static_cast<std::int64_t>(std::ceil(static_cast<double>(i) * stride - 1e-9));
-    const std::int64_t node = r / c;
-    const std::array<int, 4> at{static_cast<int>(node % torus.dims[0]),
-                                static_cast<int>(node / torus.dims[0] % torus.dims[1]),
-                                static_cast<int>(node / (std::int64_t{torus.dims[0]} * torus.dims[1])),
-                                static_cast<int>(r % c)};
-    for (std::size_t a = 0; a < 4; ++a) lo[a] = std::min(lo[a], at[a]), hi[a] = std::max(hi[a], at[a]);
-  }
+namespace {
+
+Box finish(const TorusShape& torus, const std::array<int, 4>& lo, const std::array<int, 4>& hi, std::int64_t count) {
   Box box;
   std::int64_t volume = 1;
   for (std::size_t a = 0; a < 4; ++a) {
     box.extent[a] = count > 0 ? hi[a] - lo[a] + 1 : 1;
     volume *= box.extent[a];
   }
-  for (std::size_t a = 0; a < 3; ++a) box.wraps[a] = !torus.mesh && box.extent[a] == torus.dims[a];
-  box.filled = volume == count;
+  for (std::size_t a = 0; a < 3; ++a) {
+    box.wraps[a] = !torus.mesh && box.extent[a] == torus.dims[a];
+    box.partition[a] = torus.dims[a];
+  }
+  box.mesh = torus.mesh;
+  box.filled = count > 0 && volume == count;
   return box;
+}
+
+}  // namespace
+
+Box box_of_range(const TorusShape& torus, std::int64_t first, std::int64_t count) {
+  const std::int64_t c = std::max(1, torus.cores), X = torus.dims[0], Y = torus.dims[1];
+  const std::int64_t last = first + std::max<std::int64_t>(count, 1) - 1, n0 = first / c, n1 = last / c;
+  const std::int64_t r0 = n0 / X, r1 = n1 / X;  // rows of X nodes; planes of Y rows
+  // Consecutive ranks: a coordinate spans its whole extent once the range crosses into the next row (plane, node).
+  std::array<int, 4> lo{}, hi{};
+  auto span = [&](std::size_t a, bool same, std::int64_t from, std::int64_t to, std::int64_t full) {
+    lo[a] = static_cast<int>(same ? from : 0), hi[a] = static_cast<int>(same ? to : full - 1);
+  };
+  span(0, r0 == r1, n0 % X, n1 % X, X);
+  span(1, r0 / Y == r1 / Y, r0 % Y, r1 % Y, Y);
+  lo[2] = static_cast<int>(r0 / Y), hi[2] = static_cast<int>(r1 / Y);
+  span(3, n0 == n1, first % c, last % c, c);
+  return finish(torus, lo, hi, count);
+}
+
+Box box_of_ranks(const TorusShape& torus, const std::vector<std::int64_t>& ranks) {
+  const std::int64_t c = std::max(1, torus.cores), X = torus.dims[0], Y = torus.dims[1];
+  std::array<int, 4> lo{}, hi{};
+  lo.fill(1 << 30);
+  hi.fill(-1);
+  for (std::int64_t r : ranks) {
+    const std::int64_t node = r / c;
+    const std::array<std::int64_t, 4> at{node % X, node / X % Y, node / (X * Y), r % c};
+    for (std::size_t a = 0; a < 4; ++a)
+      lo[a] = std::min(lo[a], static_cast<int>(at[a])), hi[a] = std::max(hi[a], static_cast<int>(at[a]));
+  }
+  return finish(torus, lo, hi, static_cast<std::int64_t>(ranks.size()));
 }
 
 double rectangle_seconds(const Box& box, double bytes, const ModelMachine& m) {
   constexpr double kMin = 480;  // DCMF's MIN_PIPELINE_WIDTH_TORUS: two torus packets
-  int axes = 0, primary = -1;
-  double depth = 0;  // store-and-forward stretches a chunk crosses: every axis's lines, then the face's back-fill
-  auto stretches = [&](int a) {
-    const double len = box.extent[static_cast<std::size_t>(a)];
-    // On a wrapping dimension DCMF cuts a line into stretches of (len - 1) / 2 hops.
-    return box.wraps[static_cast<std::size_t>(a)] ? std::ceil((len - 1) / std::max(1.0, std::floor((len - 1) / 2))) : 1.0;
-  };
-  for (int a = 0; a < 3; ++a)
-    if (box.extent[static_cast<std::size_t>(a)] > 1) {
-      ++axes, depth += stretches(a);
-      if (primary < 0 || box.extent[static_cast<std::size_t>(a)] < box.extent[static_cast<std::size_t>(primary)])
-        primary = a;
-    }
-  if (axes > 1) depth += stretches(primary);
+  if (bytes <= 0) return 0;
+  int axes = 0;
+  double depth = 0, longest = 0;  // store-and-forward stretches: every axis's lines, then the color's own back-fill
+  for (std::size_t a = 0; a < 3; ++a) {
+    const double len = box.extent[a];
+    if (len <= 1) continue;
+    // On a wrapping partition DCMF cuts a line into stretches of (partition - 1) / 2 hops.
+    const double cut = box.mesh ? len - 1 : std::max(1.0, std::floor((box.partition[a] - 1) / 2.0));
+    const double stretches = std::ceil((len - 1) / cut);
+    ++axes, depth += stretches, longest = std::max(longest, stretches);
+  }
+  if (axes > 1) depth += longest;  // the slowest color back-fills along its own primary axis
   // Colors and DCMF's pipeline width (dcmf_shape.cpp plan_colors).
   double colors = bytes <= 128 ? 1 : std::max(1, axes);
   const double per = std::floor(bytes / colors);

@@ -1,5 +1,6 @@
 // Policy pure: MPI_Allreduce / MPI_Reduce between private send and result buffers
 // (apart, so writing the next contribution never touches the result being read).
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -86,7 +87,7 @@ std::unique_ptr<ReductionEngine> make_pure_reduction(const Topology& topo, const
 std::unique_ptr<ReductionEngine> ReductionEngine::create(const Topology& topo, const ReductionArgs& args,
                                                          const CollectiveOptions& options) {
   if (options.groups != 1) {  // agreed (options table); never with deterministic (refused)
-    const auto plan = grouped_plan(topo, options, static_cast<std::int64_t>(args.bytes));
+    const auto plan = grouped_plan(topo, options, static_cast<std::int64_t>(args.bytes), std::max(args.root, 0));
     if (!is_flat(topo, options, plan)) return make_grouped_reduction(topo, args, options, plan);
   }
   if (options.deterministic) return make_ordered_reduction(topo, args, options);
