@@ -69,7 +69,7 @@ std::vector<Result> run_operation(const OperationKind& kind, const std::vector<V
         const int leader_root = std::max(r.root, 0);  // rootless operations: -1
         r.groups = effective_groups(topo, variants[v].options, bytes, leader_root);
         r.groups_model_s = grouped_model_seconds(topo, variants[v].options, bytes, leader_root);
-        r.groups_model = grouped_model_machine();
+        if (variants[v].options.groups != 1) r.groups_model = grouped_model_machine();
       }
       csv.write(record(r));
       rows.push_back(r);

@@ -39,7 +39,7 @@ def main(tool):
         assert (with_torus, blind) == (512, 1), (rule, with_torus, blind)
     assert pick(tool, ["--ranks", "2048", "--bytes", str(1 << 20)], HYMPI_MODEL_BCAST="dcmf",
                 HYMPI_MODEL_TORUS="8x8x8", **BGP) == 1
-    # Root 5 leads its group: the leaders are no longer one rank per node (not a box).
+    # Root 5 leads its group: the leaders sit at t = 0 and, on node 1, t = 1: a box they do not fill.
     assert pick(tool, ["--ranks", "2048", "--bytes", "65536", "--root", "5"], HYMPI_MODEL_BCAST="dcmf",
                 HYMPI_MODEL_TORUS="8x8x8", **BGP) != 512
     # More ranks than the torus holds: the torus is not used, and the tool says so.

@@ -8,12 +8,15 @@
 #include <cstdint>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <map>
+#include <string>
 #include <tuple>
 #include <vector>
 
 #include "grouped/grouped.hpp"
 #include "grouped/torus_terms.hpp"
+#include "hympi/collectives.hpp"
 #include "hympi/error.hpp"
 
 namespace {
@@ -29,15 +32,18 @@ TorusShape torus(int x, int y, int z, int cores, bool mesh = false) {
   return t;
 }
 
-// Flows on the busiest directed link when member i (world rank ceil(i * num / den), i < count)
-// sends to member i XOR distance, every flow routed hop by hop.
-int routed_max_load(const TorusShape& t, std::int64_t count, std::int64_t num, std::int64_t den, std::int64_t distance) {
+// Flows on the busiest directed link when member i (relative to the root: world rank
+// first + ceil(((i + shift) % count) * num / den), i < count) sends to member i XOR distance,
+// every flow routed hop by hop.
+int routed_max_load(const TorusShape& t, std::int64_t count, std::int64_t num, std::int64_t den, std::int64_t distance,
+                    std::int64_t first = 0, std::int64_t shift = 0) {
   std::map<std::tuple<std::int64_t, int, int>, int> load;  // (node, dimension, direction) -> flows
   const std::int64_t xy = std::int64_t{t.dims[0]} * t.dims[1];
+  auto world = [&](std::int64_t i) { return first + static_cast<std::int64_t>(std::ceil(static_cast<double>((i + shift) % count) * num / den - 1e-9)); };
   for (std::int64_t i = 0; i < count; ++i) {
     const std::int64_t j = i ^ distance;
     if (j >= count) continue;
-    const std::int64_t a = (i * num + den - 1) / den / t.cores, b = (j * num + den - 1) / den / t.cores;
+    const std::int64_t a = world(i) / t.cores, b = world(j) / t.cores;
     if (a == b) continue;
     std::int64_t at[3] = {a % t.dims[0], a / t.dims[0] % t.dims[1], a / xy};
     const std::int64_t to[3] = {b % t.dims[0], b / t.dims[0] % t.dims[1], b / xy};
@@ -67,7 +73,7 @@ TEST(TorusTerms, ExchangeLoadIsTheRoutedLoad) {
     for (std::int64_t stride : {1, 2, 4, 8, 16, 32, 64}) {
       const std::int64_t ranks = std::int64_t{t.dims[0]} * t.dims[1] * t.dims[2] * t.cores, count = ranks / stride;
       for (std::int64_t d = 1; d < count; d *= 2) {
-        EXPECT_EQ(hympi::detail::exchange_link_load(t, count, stride, 1, d), routed_max_load(t, count, stride, 1, d))
+        EXPECT_EQ(hympi::detail::exchange_link_load(t, {count, stride, 1}, d), routed_max_load(t, count, stride, 1, d))
             << t.dims[0] << "x" << t.dims[1] << "x" << t.dims[2] << (t.mesh ? " mesh" : "") << ", " << t.cores
             << " per node, stride " << stride << ", distance " << d;
         ++checked;
@@ -86,7 +92,7 @@ TEST(TorusTerms, ExchangeLoadOnIrregularShapes) {
       const std::int64_t capacity = std::int64_t{t.dims[0]} * t.dims[1] * t.dims[2] * t.cores;
       if ((count - 1) * num / den >= capacity) continue;
       for (std::int64_t d = 1; d < count; d *= 2) {
-        EXPECT_EQ(hympi::detail::exchange_link_load(t, count, num, den, d), routed_max_load(t, count, num, den, d))
+        EXPECT_EQ(hympi::detail::exchange_link_load(t, {count, num, den}, d), routed_max_load(t, count, num, den, d))
             << t.dims[0] << "x" << t.dims[1] << "x" << t.dims[2] << (t.mesh ? " mesh" : "") << " " << count
             << " members at " << num << "/" << den << ", distance " << d;
         ++checked;
@@ -94,7 +100,33 @@ TEST(TorusTerms, ExchangeLoadOnIrregularShapes) {
     }
   EXPECT_GT(checked, 60);
   // A case the power-of-two closed form got wrong (16): 32 nodes apart is not one coordinate on 12 rows.
-  EXPECT_EQ(hympi::detail::exchange_link_load(torus(8, 12, 16, 4, true), 4096, 1, 1, 128), 32);
+  EXPECT_EQ(hympi::detail::exchange_link_load(torus(8, 12, 16, 4, true), {4096}, 128), 32);
+  // By hand: a ring of 6 nodes, one rank each, 4 members, distance 2: 0 -> 2 and 1 -> 3 the + way
+  // share link 1 -> 2; 2 -> 0 and 3 -> 1 go the - way (4 hops + against 2 -); on a line of 6 the same.
+  EXPECT_EQ(hympi::detail::exchange_link_load(torus(6, 1, 1, 1), {4}, 2), 2);
+  EXPECT_EQ(hympi::detail::exchange_link_load(torus(6, 1, 1, 1, true), {4}, 2), 2);
+  // Root 1 of 8 on 2 nodes of 4 (MPICH numbers ranks from the root): at distance 2 relative 1 <-> 3
+  // is world 2 <-> 4 and relative 5 <-> 7 world 6 <-> 0, both over the one link each way; with
+  // root 0 every distance-2 pair shares a node.
+  EXPECT_EQ(hympi::detail::exchange_link_load(torus(2, 1, 1, 4, true), {8}, 2), 0);
+  EXPECT_EQ(hympi::detail::exchange_link_load(torus(2, 1, 1, 4, true), {8, 1, 1, 0, 1}, 2), 2);
+}
+
+// Groups after the first (aligned: the closed form) and roots off a group's start (routed).
+TEST(TorusTerms, ExchangeLoadOfShiftedMembers) {
+  int checked = 0;
+  const TorusShape t = torus(8, 8, 8, 4);
+  for (std::int64_t size : {16, 64, 256})
+    for (std::int64_t first : {std::int64_t{0}, size, 3 * size, 2048 - size})
+      for (std::int64_t shift : {0, 1, 5}) {
+        for (std::int64_t d = 1; d < size; d *= 2) {
+          EXPECT_EQ(hympi::detail::exchange_link_load(t, {size, 1, 1, first, shift}, d),
+                    routed_max_load(t, size, 1, 1, d, first, shift))
+              << size << " from " << first << " shifted " << shift << ", distance " << d;
+          ++checked;
+        }
+      }
+  EXPECT_GT(checked, 100);
 }
 
 // box_of_range's constant-time arithmetic against the ranks' own bounding box.
@@ -207,11 +239,17 @@ TEST(AutoGroups, TorusTermsOnBgp) {
   using hympi::detail::Placement;
   EXPECT_EQ(automatic_groups(2048, 64 << 10, Placement{true}), 1);         // nodes as units: torus-blind
   EXPECT_EQ(automatic_groups(2048, 64 << 10, Placement{false, false}), 1);  // not world ranks: torus-blind
-  // Root 5 leads its group: the leaders are not one rank per node (t = 0 and t = 1 on one node),
-  // not a box, DCMF's binomial tree: G = 512 loses.
+  // Root 5 leads its group: the leaders are still one rank per node, but at t = 0 on every node
+  // and t = 1 on node 1, a box of 8 x 8 x 8 x 2 they do not fill: DCMF's binomial tree, G = 512 loses.
   EXPECT_NE(automatic_groups(2048, 64 << 10, Placement{false, true, 5}), 512);
   EXPECT_EQ(automatic_groups(2048, 64 << 10, Placement{false, true, 4}), 512);  // a node's first rank: a box
   EXPECT_EQ(automatic_groups(4096, 64 << 10), automatic_groups(4096, 64 << 10, Placement{false, false}));  // too many
+  set_bgp("mpich", true);
+  const auto mm = hympi::detail::model_machine();
+  // MPICH's flat broadcast from root 1: its first rounds leave the node (relative ranks).
+  EXPECT_GT(hympi::detail::grouped_seconds(2048, 1, 64 << 10, mm, Placement{false, true, 1}),
+            hympi::detail::grouped_seconds(2048, 1, 64 << 10, mm, Placement{false, true, 0}));
+  set_bgp("dcmf", true);
   const auto m = hympi::detail::model_machine();
   EXPECT_EQ(hympi::detail::grouped_seconds(2048, 512, 0, m), 0);
   set_bgp("mpich", false);
@@ -219,6 +257,33 @@ TEST(AutoGroups, TorusTermsOnBgp) {
   set_bgp("dcmf", false);
   EXPECT_EQ(automatic_groups(2048, 64 << 10), 1);
   unset_bgp();
+}
+
+}  // namespace
+
+namespace {
+
+// The machine a recorded prediction was made with (bench CSV groups_model): every variable, the
+// numbers to the last digit (a row's model_s must be reproducible from it).
+TEST(AutoGroups, ModelMachineString) {
+  set_bgp("dcmf", true);
+  const std::string text = hympi::grouped_model_machine();
+  const auto m = hympi::detail::model_machine();
+  auto number = [&](const char* key) {
+    const auto at = text.find(std::string(key) + "=");
+    return at == std::string::npos ? -1.0 : std::strtod(text.c_str() + at + std::strlen(key) + 1, nullptr);
+  };
+  EXPECT_EQ(number("alpha"), m.alpha) << text;  // to the last bit
+  EXPECT_EQ(number("beta"), m.beta) << text;
+  EXPECT_EQ(number("shm_alpha"), m.shm_alpha) << text;
+  EXPECT_EQ(number("shm_beta"), m.shm_beta) << text;
+  EXPECT_NE(text.find(";bcast=dcmf;node_ranks=4;"), std::string::npos) << text;
+  EXPECT_NE(text.find(";torus=8x8x8"), std::string::npos) << text;
+  setenv("HYMPI_MODEL_TORUS", "4x8x8:mesh", 1);
+  EXPECT_NE(hympi::grouped_model_machine().find(";torus=4x8x8:mesh"), std::string::npos);
+  unset_bgp();
+  EXPECT_NE(hympi::grouped_model_machine().find("bcast=mpich;node_ranks=1;"), std::string::npos);
+  EXPECT_NE(hympi::grouped_model_machine().find(";torus=none"), std::string::npos);
 }
 
 }  // namespace

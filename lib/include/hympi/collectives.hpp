@@ -79,13 +79,16 @@ struct CollectiveOptions {
 // allgather(v): the whole result) uses on `topo` with `options`: options.groups
 // reduced to the groups that can be made, or the automatic choice. 1 and the
 // number of units (ranks; hybrid: nodes) are the flat path. Local, the same on
-// every rank. root: the bcast's or reduce's root (it leads its group), 0 for the others.
-int effective_groups(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes, int root = 0);
+// every rank (groups = auto with HYMPI_MODEL_TORUS set asks MPI, locally, whether
+// the communicator's ranks are the world's in order). root: the bcast's or reduce's
+// root (it leads its group); without it, 0 (allgather(v), allreduce).
+int effective_groups(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes);
+int effective_groups(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes, int root);
 // The seconds groups = auto's closed form predicts for that G (README "Grouped
 // collectives": MPICH's broadcast per level, HYMPI_MODEL_ALPHA / HYMPI_MODEL_BETA);
 // 0 for the flat path.
-double grouped_model_seconds(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes,
-                             int root = 0);
+double grouped_model_seconds(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes);
+double grouped_model_seconds(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes, int root);
 // The machine that closed form uses (the HYMPI_MODEL_* environment), as
 // "alpha=3e-06;beta=2.35294e-09;bcast=mpich;node_ranks=1;shm_alpha=...;shm_beta=...;torus=none":
 // what a recorded prediction needs beside it.

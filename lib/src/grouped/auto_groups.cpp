@@ -70,12 +70,6 @@ int ceil_log2(std::int64_t p) {
   return lg;
 }
 
-// The members of a level: count ranks, member i at world rank ceil(i * num / den) (every
-// rank of a group: num = den = 1; the groups' leaders: num = units, den = G).
-struct Members {
-  std::int64_t count, num = 1, den = 1;
-};
-
 // One MPICH broadcast of `bytes` over the members. On a known torus each recursive-doubling
 // round pays the flows on its busiest link (on-node rounds the on-node costs); the other
 // phases' bytes pay `shared` (leaders sharing their node's link: their number).
@@ -89,7 +83,7 @@ double mpich_seconds(const Members& level, double bytes, const ModelMachine& m, 
     if (!m.torus.known()) return scatter + lg * m.alpha + spread * bytes * beta;
     double doubling = 0;
     for (std::int64_t d = 1; d < p; d *= 2) {
-      const double load = exchange_link_load(m.torus, p, level.num, level.den, d);
+      const double load = exchange_link_load(m.torus, level, d);
       const double piece = bytes * static_cast<double>(d) / static_cast<double>(p);
       doubling += load == 0 ? m.shm_alpha + piece * m.shm_beta : m.alpha + piece * m.beta * load;
     }
@@ -181,7 +175,9 @@ double grouped_seconds(int units, int groups, std::int64_t bytes, const ModelMac
     return dcmf_seconds(groups, b, machine.alpha, machine.beta, false) +
            dcmf_seconds(largest, b, machine.alpha, machine.beta, true);
   }
-  if (groups <= 1 || groups >= units) return mpich_seconds({units}, b, machine);  // the flat path
+  // MPICH numbers a level's ranks from its root (the torus terms route them so).
+  const std::int64_t root = where.root > 0 && where.root < units ? where.root : 0;
+  if (groups <= 1 || groups >= units) return mpich_seconds({units, 1, 1, 0, root}, b, machine);  // the flat path
   const std::int64_t largest = (units + groups - 1) / groups;
   // Ranks in nodes of node_ranks (the hybrid policy's units are nodes themselves).
   const bool nodes_known = !where.units_are_nodes && machine.node_ranks > 1;
@@ -192,7 +188,15 @@ double grouped_seconds(int units, int groups, std::int64_t bytes, const ModelMac
   // two per node, took 1.52x G = 64's time); on a known torus recursive doubling's routes say it.
   const double shared = nodes_known && largest < machine.node_ranks
                             ? static_cast<double>(machine.node_ranks / largest) : 1.0;
-  return mpich_seconds({groups, units, groups}, b, machine, shared) + mpich_seconds({largest}, b, inner);
+  // The groups run at once: the first, the second (where groups of p/G ranks start off a node's
+  // first rank, if they do) and the root's, whose leader is the root.
+  double group_level = 0;
+  const int root_group = group_of(root, units, groups);
+  for (int g : {0, 1, root_group}) {
+    const std::int64_t begin = group_begin(units, groups, g), size = group_begin(units, groups, g + 1) - begin;
+    group_level = std::max(group_level, mpich_seconds({size, 1, 1, begin, g == root_group ? root - begin : 0}, b, inner));
+  }
+  return mpich_seconds({groups, units, groups, 0, root_group}, b, machine, shared) + group_level;
 }
 
 int automatic_groups(int units, std::int64_t bytes, const Placement& where) {

@@ -18,26 +18,35 @@ bool by_nodes(const Topology& topo, const CollectiveOptions& options) {
   return options.policy == Policy::hybrid && !topo.is_flat();
 }
 
-// Rank i of the communicator is world rank i (local: the groups' translation).
+// An MPI group, freed however the scope is left.
+struct GroupGuard {
+  MPI_Group group = MPI_GROUP_NULL;
+  ~GroupGuard() {
+    if (group != MPI_GROUP_NULL) MPI_Group_free(&group);
+  }
+};
+
+// Rank i of the communicator is world rank i (local: the groups' translation). Only asked when
+// a torus is set (the only term that places ranks); false on a freed communicator or after MPI.
 bool world_block(const Topology& topo) {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized || !topo.comm_alive()) return false;
   int same = MPI_UNEQUAL;
   HYMPI_CHECK_MPI(MPI_Comm_compare(topo.comm(), MPI_COMM_WORLD, &same));
   if (same == MPI_IDENT || same == MPI_CONGRUENT) return true;
-  MPI_Group mine = MPI_GROUP_NULL, world = MPI_GROUP_NULL;
-  HYMPI_CHECK_MPI(MPI_Comm_group(topo.comm(), &mine));
-  HYMPI_CHECK_MPI(MPI_Comm_group(MPI_COMM_WORLD, &world));
+  GroupGuard mine, world;
+  HYMPI_CHECK_MPI(MPI_Comm_group(topo.comm(), &mine.group));
+  HYMPI_CHECK_MPI(MPI_Comm_group(MPI_COMM_WORLD, &world.group));
   std::vector<int> ranks(static_cast<std::size_t>(topo.size())), in_world(ranks.size());
   for (int i = 0; i < topo.size(); ++i) ranks[static_cast<std::size_t>(i)] = i;
-  const int rc = MPI_Group_translate_ranks(mine, topo.size(), ranks.data(), world, in_world.data());
-  MPI_Group_free(&mine);
-  MPI_Group_free(&world);
-  HYMPI_CHECK_MPI(rc);
+  HYMPI_CHECK_MPI(MPI_Group_translate_ranks(mine.group, topo.size(), ranks.data(), world.group, in_world.data()));
   return in_world == ranks;
 }
 
 Placement placement(const Topology& topo, const CollectiveOptions& options, int root) {
   const bool nodes = by_nodes(topo, options);
-  return Placement{nodes, !nodes && world_block(topo), nodes ? 0 : root};
+  return Placement{nodes, !nodes && model_machine().torus.known() && world_block(topo), nodes ? 0 : root};
 }
 
 }  // namespace
@@ -64,6 +73,14 @@ CollectiveOptions inner_options(CollectiveOptions options) {
 
 }  // namespace detail
 
+int effective_groups(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes) {
+  return effective_groups(topo, options, bytes, 0);
+}
+
+double grouped_model_seconds(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes) {
+  return grouped_model_seconds(topo, options, bytes, 0);
+}
+
 int effective_groups(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes, int root) {
   if (options.groups == 1) return 1;
   return detail::grouped_plan(topo, options, bytes, root).groups;
@@ -72,7 +89,7 @@ int effective_groups(const Topology& topo, const CollectiveOptions& options, std
 std::string grouped_model_machine() {
   const detail::ModelMachine m = detail::model_machine();
   char text[320];
-  std::snprintf(text, sizeof text, "alpha=%g;beta=%g;bcast=%s;node_ranks=%d;shm_alpha=%g;shm_beta=%g;torus=", m.alpha,
+  std::snprintf(text, sizeof text, "alpha=%.17g;beta=%.17g;bcast=%s;node_ranks=%d;shm_alpha=%.17g;shm_beta=%.17g;torus=", m.alpha,
                 m.beta, detail::name(m.bcast), m.node_ranks, m.shm_alpha, m.shm_beta);
   std::string out = text;
   if (!m.torus.known()) return out + "none";

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 #include "grouped/grouped.hpp"
 
@@ -48,6 +50,32 @@ void route(const TorusShape& t, std::int64_t a, std::int64_t b, std::vector<int>
   }
 }
 
+// Every flow of the round routed; remembered per process (a shape's load does not depend on
+// the bytes, and every object of that size asks again).
+double routed_load(const TorusShape& t, const Members& level, std::int64_t distance) {
+  using Key = std::array<std::int64_t, 11>;
+  static std::mutex lock;
+  static std::map<Key, double> known;
+  const Key key{t.dims[0], t.dims[1], t.dims[2], t.mesh, t.cores, level.count, level.num, level.den,
+                level.first, level.shift, distance};
+  {
+    std::lock_guard<std::mutex> hold(lock);
+    if (auto it = known.find(key); it != known.end()) return it->second;
+  }
+  const std::int64_t c = std::max(1, t.cores);
+  std::vector<int> load(static_cast<std::size_t>(std::int64_t{t.dims[0]} * t.dims[1] * t.dims[2] * 6), 0);
+  int most = 0;
+  for (std::int64_t i = 0; i < level.count; ++i) {
+    const std::int64_t j = i ^ distance;
+    if (j >= level.count) continue;
+    const std::int64_t a = level.rank(i) / c, b = level.rank(j) / c;
+    if (a != b) route(t, a, b, load, most);
+  }
+  std::lock_guard<std::mutex> hold(lock);
+  known.emplace(key, most);
+  return most;
+}
+
 }  // namespace
 
 bool TorusShape::fits(std::int64_t ranks) const {
@@ -62,27 +90,18 @@ bool parse_torus(const char* text, TorusShape& out) {
     if (!read_dim(text, d[a])) return false;
   }
   if (*text != '\0' && std::strcmp(text, ":mesh") != 0) return false;
+  if (std::int64_t{d[0]} * d[1] * d[2] > (std::int64_t{1} << 22)) return false;
   out.dims = {d[0], d[1], d[2]};
   out.mesh = *text != '\0';
   return true;
 }
 
-double exchange_link_load(const TorusShape& torus, std::int64_t count, std::int64_t num, std::int64_t den,
-                          std::int64_t distance) {
-  const std::int64_t c = std::max(1, torus.cores);
-  const bool regular = num % den == 0 && power_of_two(num / den) && power_of_two(c) && power_of_two(count) &&
+double exchange_link_load(const TorusShape& torus, const Members& level, std::int64_t distance) {
+  const std::int64_t c = std::max(1, torus.cores), count = level.count, num = level.num, den = level.den;
+  const bool regular = level.shift == 0 && num % den == 0 && power_of_two(num / den) && power_of_two(c) &&
+                       power_of_two(count) && level.first % (count * (num / den)) == 0 &&
                        power_of_two(torus.dims[0]) && power_of_two(torus.dims[1]) && power_of_two(torus.dims[2]);
-  if (!regular) {  // every flow routed
-    std::vector<int> load(static_cast<std::size_t>(std::int64_t{torus.dims[0]} * torus.dims[1] * torus.dims[2] * 6), 0);
-    int most = 0;
-    for (std::int64_t i = 0; i < count; ++i) {
-      const std::int64_t j = i ^ distance;
-      if (j >= count) continue;
-      const std::int64_t a = (i * num + den - 1) / den / c, b = (j * num + den - 1) / den / c;
-      if (a != b) route(torus, a, b, load, most);
-    }
-    return most;
-  }
+  if (!regular) return routed_load(torus, level, distance);
   // Power-of-two shapes: the partner differs in one node coordinate by a power of two.
   const std::int64_t stride = num / den, ranks_apart = distance * stride;
   if (ranks_apart < c) return 0;  // partners in one node
@@ -159,16 +178,19 @@ double rectangle_seconds(const Box& box, double bytes, const ModelMachine& m) {
   constexpr double kMin = 480;  // DCMF's MIN_PIPELINE_WIDTH_TORUS: two torus packets
   if (bytes <= 0) return 0;
   int axes = 0;
-  double depth = 0, longest = 0;  // store-and-forward stretches: every axis's lines, then the color's own back-fill
+  double depth = 0;  // store-and-forward stretches: every axis's lines, then the color's own back-fill
+  std::vector<std::pair<int, double>> by_extent;  // (extent, stretches) of the axes of extent > 1
   for (std::size_t a = 0; a < 3; ++a) {
     const double len = box.extent[a];
     if (len <= 1) continue;
     // On a wrapping partition DCMF cuts a line into stretches of (partition - 1) / 2 hops.
     const double cut = box.mesh ? len - 1 : std::max(1.0, std::floor((box.partition[a] - 1) / 2.0));
     const double stretches = std::ceil((len - 1) / cut);
-    ++axes, depth += stretches, longest = std::max(longest, stretches);
+    ++axes, depth += stretches;
+    by_extent.emplace_back(box.extent[a], stretches);
   }
-  if (axes > 1) depth += longest;  // the slowest color back-fills along its own primary axis
+  std::stable_sort(by_extent.begin(), by_extent.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
   // Colors and DCMF's pipeline width (dcmf_shape.cpp plan_colors).
   double colors = bytes <= 128 ? 1 : std::max(1, axes);
   const double per = std::floor(bytes / colors);
@@ -176,6 +198,8 @@ double rectangle_seconds(const Box& box, double bytes, const ModelMachine& m) {
                        : per > kMin * 8 ? 2 * kMin : kMin;
   if (bytes < colors * width) colors = std::max(1.0, std::floor(bytes / width));
   const double chunk = std::min(width, bytes / colors), chunks = std::ceil(bytes / colors / chunk);
+  // The colors are the shortest axes first; the slowest back-fills along the longest of those.
+  if (axes > 1) depth += by_extent[static_cast<std::size_t>(std::min<double>(colors, axes)) - 1].second;
   const double locals = box.extent[3] - 1, send = m.alpha / 2, recv = m.alpha / 2;
   // Per chunk, the node's actor: per color a line posted and a chunk taken, and a copy
   // posted to each other rank of the node; the links of a color carry its chunks; the
