@@ -1,6 +1,8 @@
 #include "agreement.hpp"
 
 #include <climits>
+#include <functional>
+#include <string>
 #include <utility>
 
 #include "options.hpp"
@@ -24,6 +26,12 @@ void Agreement::options(const CollectiveOptions& options) {
   for (const OptionKey& key : option_keys())
     if (key.agreed)
       same(info_names_ ? "info '" + std::string(key.name) + "'" : std::string(key.name), key.value(options));
+  if (options.groups == 0) {  // groups = auto: every rank must choose with the same machine
+    std::string machine;
+    check([&] { machine = grouped_model_machine(); });  // a bad HYMPI_MODEL_* on one rank: its error, everywhere
+    same("groups=auto's machine (the HYMPI_MODEL_* environment)",
+         static_cast<std::int64_t>(std::hash<std::string>{}(machine) >> 1));
+  }
 }
 
 void Agreement::run(MPI_Comm comm) {

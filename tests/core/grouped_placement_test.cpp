@@ -2,11 +2,12 @@
 // (lib/src/grouped/plan.cpp world_block): on MPI_COMM_WORLD and on a prefix of it in
 // order the prediction is the torus one, on a reordered communicator the torus-blind
 // one; the same on every rank; a rooted prediction is agreed with the G (the root leads
-// its group). Checked through the public grouped_model_seconds with a made-up machine
+// its group), and the machine itself is agreed at creation. Checked through the public grouped_model_seconds with a made-up machine
 // (DCMF's rule, every rank on one node of a 1 x 1 x 1 torus: the torus prices a level
 // on-node, the torus-blind form off-node).
 #include <mpi.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 
@@ -70,6 +71,27 @@ int main(int argc, char** argv) {
     const double too_many = predict(MPI_COMM_WORLD);
     unsetenv("HYMPI_MODEL_TORUS");
     check(too_many == predict(MPI_COMM_WORLD), "a torus smaller than the communicator is not used");
+    // groups = auto's machine is agreed at creation: HYMPI_MODEL_* that differ on one rank, or that
+    // one rank cannot read, are the same error on every rank; then the library is still usable.
+    const auto& topo = hympi::Topology::of(MPI_COMM_WORLD);
+    hympi::CollectiveOptions automatic;
+    automatic.groups = 0;
+    if (rank == p - 1) setenv("HYMPI_MODEL_ALPHA", "5e-6", 1);
+    hympi::test::expect_same_error("HYMPI_MODEL_* environment", [&] { hympi::Bcast::create_fixed(topo, 0, 64, 8, automatic); },
+                                   "HYMPI_MODEL_ALPHA differing on the last rank");
+    setenv("HYMPI_MODEL_ALPHA", "3e-6", 1);
+    if (rank == 0) setenv("HYMPI_MODEL_TORUS", "8x8", 1);
+    hympi::test::expect_same_error("HYMPI_MODEL_TORUS", [&] { hympi::Allreduce::create(topo, 4, MPI_DOUBLE, MPI_SUM, automatic); },
+                                   "a bad HYMPI_MODEL_TORUS on rank 0");
+    unsetenv("HYMPI_MODEL_TORUS");
+    auto bcast = hympi::Bcast::create_fixed(topo, 0, 8, sizeof(std::int64_t), automatic);
+    if (rank == 0)
+      for (int i = 0; i < 8; ++i) static_cast<std::int64_t*>(bcast->slot())[i] = 1000 + i;
+    bcast->run();
+    const auto* got = static_cast<const std::int64_t*>(bcast->result());
+    bool right = true;
+    for (int i = 0; i < 8; ++i) right = right && got[i] == 1000 + i;
+    check(right, "groups = auto after the errors: the root's data on every rank");
     if (prefix != MPI_COMM_NULL) MPI_Comm_free(&prefix);
     MPI_Comm_free(&reversed);
   }
