@@ -13,6 +13,7 @@
 # for: a number or auto) and model_s (the auto model's time for the G used); legacy rows keep
 # their older columns.
 set -euo pipefail
+{  # bash reads all of this before running it: an edit of this file during a long simulation cannot break the run
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 bin="${HYMPI_SMPI_BIN:-}"; machine=bgp; ranks=512; bytes=524288; groups=1,16,32,64; placement=block; reps=1; flat_s=""; out=""
@@ -104,7 +105,20 @@ export HYMPI_MODEL_ALPHA="${HYMPI_MODEL_ALPHA:-$model_alpha}" HYMPI_MODEL_BETA="
 [ "$bcast" = dcmf ] && model_bcast=dcmf || model_bcast=mpich
 export HYMPI_MODEL_BCAST="${HYMPI_MODEL_BCAST:-$model_bcast}"
 source "$here/smpi-flags.sh"
-work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+# On a failure after the simulation its rows are kept beside --out (hours of host time at 6142 ranks).
+keep_rows() {
+  local rc=$? keep
+  if [ "$rc" -ne 0 ] && [ -s "$work/run.out" ]; then
+    keep="${out%.csv}.failed-$(date +%Y%m%dT%H%M%S).out"
+    if ! cp "$work/run.out" "$keep" 2>/dev/null; then
+      keep="$(mktemp "${TMPDIR:-/tmp}/hier-bcast.XXXXXX.out")"
+      cp "$work/run.out" "$keep"
+    fi
+    echo "run-hier-bcast.sh: the simulation's own output is kept in $keep" >&2
+  fi
+  rm -rf "$work"
+}
+work="$(mktemp -d)"; trap keep_rows EXIT
 platform="$work/$machine-$ranks-$placement.xml"
 python3 "$here/platforms/make_platform.py" "$machine" --ranks "$ranks" --placement "$placement" "${fidelity_platform[@]}" \
   --out "$platform" >/dev/null
@@ -200,3 +214,5 @@ with open(out, "a", newline="") as f:
               f"gain {flat / float(r['time_s']):.3f} (model {r.get('model_s', '')} s)")
 PY
 echo "[host $(( $(date +%s) - t0 )) s]"
+exit 0
+}

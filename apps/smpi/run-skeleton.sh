@@ -11,6 +11,7 @@
 # s = 1..S (the slowest rank's time at the end of step s): one run of --steps 4 gives
 # step_slope.py's 2- and 4-step times (apps/smpi/README.md, "The skeleton").
 set -euo pipefail
+{  # bash reads all of this before running it: an edit of this file during a long simulation cannot break the run
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 
@@ -85,3 +86,5 @@ else
     if [ "$ij" = 1x1 ]; then simulate summa,1x1 "G=1 (1x1)"; else simulate "$ij" "G=$((${ij%x*} * ${ij#*x})) ($ij)"; fi
   done
 fi
+exit
+}

@@ -11,6 +11,7 @@
 # k_sim = steps * b. (Before 557bfcf, 2026-11-23, the sweep shrank k instead, which split k
 # over the Q process columns into panels narrower than b: more, smaller messages.)
 set -euo pipefail
+{  # bash reads all of this before running it: an edit of this file during a long simulation cannot break the run
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 
@@ -105,3 +106,5 @@ esac
 model=binomial; [[ "$bcast" =~ ^(smpi:scatter_LR_allgather|mpich|dcmf)$ ]] && model=vandegeijn  # the layer's: large panels
 python3 "$root/apps/model/hympi-model" -n "$n" -b "$b" --grid "${P}x$Q" --alpha "$alpha" --bandwidth "$bw" \
   --gflops "$gf" --bcast "$model" --csv "${out%.csv}.model-$machine-$ranks-$n-$b-$model.csv" --quiet
+exit
+}
