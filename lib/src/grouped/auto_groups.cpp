@@ -107,10 +107,10 @@ double dcmf_seconds(std::int64_t p, double bytes, double alpha, double beta, boo
 // one node the on-node costs.
 double dcmf_shaped_seconds(const Box& box, std::int64_t count, double bytes, const ModelMachine& m) {
   if (count <= 1) return 0;
-  ModelMachine level = m;
-  if (box.one_node()) level.alpha = m.shm_alpha, level.beta = m.shm_beta;
-  if (count <= 3) return ceil_log2(count) * (level.alpha + bytes * level.beta);  // MPICH's rule: binomial
-  return box.filled ? rectangle_seconds(box, bytes, m) : ceil_log2(count) * (level.alpha + bytes * level.beta);
+  if (count > 3 && box.filled) return rectangle_seconds(box, bytes, m);
+  // MPICH's binomial (at most 3 ranks) and DCMF's binomial tree cost the same.
+  const bool on_node = box.one_node();
+  return ceil_log2(count) * ((on_node ? m.shm_alpha : m.alpha) + bytes * (on_node ? m.shm_beta : m.beta));
 }
 
 // The leaders are the groups' first ranks but the root, which leads its own group
