@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "bpmf/bits.hpp"
+
 namespace bpmf::app {
 
 using hympi::apps::Record;
@@ -71,11 +73,11 @@ void print_summary(const Summary& s, const Totals& t) {
       "summary: test RMSE %.6f (averaged over %d samples; last sample %.6f; training-mean baseline %.4f)\n"
       "summary: %d iterations in %.3f s, %.4f s/iteration (sampling %.4f, exchange %.4f, sync %.4f), "
       "%.4e items/s\n"
-      "summary: predictions digest %s, predictive std digest %s\n"
+      "summary: predictions digest %s, predictive std digest %s (bits: %s)\n"
       "summary: predictive intervals (std %s) cover %.4f of the test set at 68%%, %.4f at 95%%\n",
       s.rmse_average, s.samples_averaged, s.rmse_last, s.rmse_baseline, t.iterations, t.seconds,
       t.per_iteration(t.seconds), t.per_iteration(t.sampling), t.per_iteration(t.exchange), t.per_iteration(t.sync),
-      s.items_per_second, s.digest.c_str(), s.std_digest.c_str(), to_string(s.std_kind), s.coverage.fraction68(),
+      s.items_per_second, s.digest.c_str(), s.std_digest.c_str(), bpmf::kBits, to_string(s.std_kind), s.coverage.fraction68(),
       s.coverage.fraction95());
   // PSS shares a node-shared page among the processes mapping it, so its node sum
   // is what the node holds; RSS counts such a page once per process.
@@ -146,7 +148,8 @@ Record summary_record(const Dataset& data, const Options& o, const Summary& s, c
       .add("predictive_std", to_string(o.std_kind))
       .add("coverage68", s.coverage.fraction68(), 6)
       .add("coverage95", s.coverage.fraction95(), 6)
-      .add("std_digest", s.std_digest);
+      .add("std_digest", s.std_digest)
+      .add("bits", bpmf::kBits);
 }
 
 }  // namespace bpmf::app

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "bpmf/fixed_blocking.hpp"
 #include "hympi/error.hpp"
 
 namespace bpmf {
@@ -13,7 +14,8 @@ namespace {
 }
 
 // Many ratings: P = Lambda + alpha G G^T by one rank-n update (SYRK), its Cholesky
-// factor L, u = P^-1 b + L^-T z.
+// factor L, u = P^-1 b + L^-T z. (The SYRK splits its sum by Eigen's cache sizes, which
+// the sampler fixes: fixed_blocking.hpp.)
 void sample_dense(const ItemPrior& prior, double alpha, const double* other, const std::int32_t* index,
                   const double* value, std::int64_t n, Stream& stream, ItemWorkspace& work, double* out) {
   const auto K = prior.Lambda.rows();
@@ -81,6 +83,7 @@ ItemPrior::ItemPrior(const Eigen::MatrixXd& Lambda_, const Eigen::VectorXd& mu_)
       Lambda_mu(Lambda_ * mu_),
       mu(mu_),
       low_rank_max(default_low_rank_max(static_cast<int>(Lambda_.rows()))) {
+  fix_eigen_blocking();
   const Eigen::LLT<Eigen::MatrixXd> llt(Lambda);
   if (llt.info() != Eigen::Success) not_positive_definite("the prior precision Lambda");
   const auto K = Lambda.rows();

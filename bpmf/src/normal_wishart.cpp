@@ -1,5 +1,6 @@
 #include "bpmf/normal_wishart.hpp"
 
+#include "bpmf/fixed_blocking.hpp"
 #include "hympi/error.hpp"
 
 namespace bpmf {
@@ -28,6 +29,7 @@ NormalWishartPrior NormalWishartPrior::standard(int K) {
 }
 
 NormalWishartPosterior posterior(const NormalWishartPrior& prior, const LatentStats& stats) {
+  fix_eigen_blocking();
   const double n = stats.count;
   const auto K = prior.mu0.size();
   NormalWishartPosterior post;
@@ -47,6 +49,7 @@ NormalWishartPosterior posterior(const NormalWishartPrior& prior, const LatentSt
 }
 
 Eigen::MatrixXd sample_wishart(const Eigen::MatrixXd& W, double nu, Stream& stream) {
+  fix_eigen_blocking();
   const auto K = W.rows();
   if (nu <= K - 1)
     throw hympi::Error(hympi::ErrorCode::invalid_argument, "bpmf: Wishart degrees of freedom must exceed K - 1");

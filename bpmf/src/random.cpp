@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "bpmf/portable_math.hpp"
+
 namespace bpmf {
 
 namespace {
@@ -34,18 +36,20 @@ double Stream::normal() {
     has_spare_normal_ = false;
     return spare_normal_;
   }
-  const double radius = std::sqrt(-2.0 * std::log(uniform()));
-  const double angle = 2.0 * M_PI * uniform();
-  spare_normal_ = radius * std::sin(angle);
+  // Box-Muller with the portable log, sin and cos: the same draws on every host.
+  const double radius = std::sqrt(-2.0 * portable::log(uniform()));
+  double sin = 0.0, cos = 0.0;
+  portable::sincos_turns(uniform(), sin, cos);
+  spare_normal_ = radius * sin;
   has_spare_normal_ = true;
-  return radius * std::cos(angle);
+  return radius * cos;
 }
 
 double Stream::gamma(double shape) {
   if (shape < 1.0) {
     // Gamma(a) = Gamma(a + 1) U^(1/a) for a < 1.
     const double g = gamma(shape + 1.0);
-    return g * std::pow(uniform(), 1.0 / shape);
+    return g * portable::exp(portable::log(uniform()) / shape);  // U^(1/a)
   }
   // Marsaglia & Tsang (2000).
   const double d = shape - 1.0 / 3.0;
@@ -59,7 +63,7 @@ double Stream::gamma(double shape) {
     v = v * v * v;
     const double u = uniform();
     if (u < 1.0 - 0.0331 * x * x * x * x) return d * v;
-    if (std::log(u) < 0.5 * x * x + d * (1.0 - v + std::log(v))) return d * v;
+    if (portable::log(u) < 0.5 * x * x + d * (1.0 - v + portable::log(v))) return d * v;
   }
 }
 
