@@ -40,7 +40,12 @@ ranks=$((nodes * cores))
 [ -n "$grid" ] || grid="$((nodes / 2))x$((2 * cores))"
 P=${grid%x*} Q=${grid#*x}
 [ $((P * Q)) -eq "$ranks" ] || { echo "run-xc40.sh: grid $grid is not $ranks ranks" >&2; exit 2; }
-out="${out:-$root/results/simulated/zhou-$part-xc40-$nodes.csv}"
+# fig8's default file is named by Zhou's figure of its layout: one node = Fig 7, one rank per node = Fig 8, else Fig 9.
+fig="$part"
+if [ "$part" = fig8 ]; then
+  if [ "$nodes" -eq 1 ]; then fig=fig7; elif [ "$cores" -gt 1 ]; then fig=fig9; fi
+fi
+out="${out:-$root/results/simulated/zhou-$fig-xc40-$nodes.csv}"
 
 source "$here/smpi-flags.sh"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
