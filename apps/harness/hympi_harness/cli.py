@@ -55,7 +55,9 @@ Subcommands: `compare RUN REFERENCE` (within the reference's intervals? see comp
 `keys` (every key of an experiment file with its type: unknown keys and wrong types are errors).
 Exit status: 0 all points ok (or done before); 1 some point failed (the sweep went on); 2 bad
 usage or input, before or instead of a sweep: an option, an experiment file (its file:line and
-key named), an app, launcher or metric not found, a results directory or --output that cannot be written
+key named: unknown keys, wrong types, a NUL character, values nested too deeply, more than
+2147483647 ranks, a layout that cannot be or whose ranks, nodes, ranks_per_node and node_sizes
+disagree), an app, launcher or metric not found, a results directory or --output that cannot be written
 (read-only, full, a directory); 130 interrupted by Ctrl-C or SIGTERM at any step (one line, no traceback;
 finished points are kept).
 """
