@@ -49,7 +49,7 @@ class NamedLayoutErrors(Case):
         self.refused(self.dry_run(path), f"{path}:8", "[derive] nodes", "nodes = 0")
 
     def test_bad_node_sizes(self):
-        for sizes in ("2,-2", "2,x", ",", "0"):
+        for sizes in ("2,-2", "2,x", ",", "0", "\\u00b2,1"):  # a superscript 2 passes str.isdigit()
             with self.subTest(node_sizes=sizes):
                 path = self.experiment(f'ranks = [4]\nnode_sizes = ["{sizes}"]\n')
                 self.refused(self.dry_run(path), f"{path}:6", "node_sizes")

@@ -6,6 +6,7 @@ the file and line (found by scanning the text: toml_lines.py)."""
 import difflib
 import json
 import math
+import re
 
 from .toml_lines import key_lines, line_of
 
@@ -37,7 +38,7 @@ def sizes_problem(text):
     if not items:
         return 'expected numbers like "4,2"'
     for item in items:
-        if item != "full" and not (item.isdigit() and _positive_int(int(item))):
+        if item != "full" and not (re.fullmatch("[0-9]+", item) and _positive_int(int(item))):  # not "²"
             return f'\'{item}\' is not a node size: expected integers from 1 to {MAX_RANKS} or "full" like "4,2"'
     return None
 
