@@ -108,15 +108,21 @@ class ConsistentLayouts(Case):
 
     def test_the_rule(self):
         """Which key is blamed, and what is filled in."""
+        big = 2 ** 30 - 1
         self.assertEqual(derive_layout({"ranks": 6, "ranks_per_node": 4}), {"ranks": 6, "nodes": 2,
                                                                              "ranks_per_node": 4})
         self.assertEqual(derive_layout({"nodes": 2, "ranks_per_node": "full"}, 8)["ranks"], 16)
+        self.assertEqual(derive_layout({"node_sizes": "4,4,3", "ranks_per_node": 4})["nodes"], 3)
+        # Checked without listing the nodes ranks_per_node would make (2^31 of one rank each):
+        self.assertEqual(derive_layout({"node_sizes": [big, big], "ranks_per_node": big})["ranks"], 2 * big)
         for params, key in (({"ranks": 3, "nodes": 2, "ranks_per_node": 4}, "nodes"),
                             ({"ranks": 8, "nodes": 1, "ranks_per_node": 4}, "nodes"),
                             ({"ranks": 3, "nodes": 2}, "nodes"),
                             ({"node_sizes": "4,2", "nodes": 1}, "nodes"),
                             ({"node_sizes": [4, 2], "ranks": 7}, "ranks"),
                             ({"node_sizes": [2, 2], "ranks_per_node": 4}, "ranks_per_node"),
+                            ({"node_sizes": [4, 3, 4], "ranks_per_node": 4}, "ranks_per_node"),
+                            ({"node_sizes": [2 ** 22, 2 ** 22], "ranks_per_node": 1}, "ranks_per_node"),
                             ({"ranks": 0}, "ranks"),
                             ({"ranks": 4, "nodes": -1}, "nodes"),
                             ({"ranks": True}, "ranks"),

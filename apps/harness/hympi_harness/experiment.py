@@ -268,8 +268,8 @@ def derive_layout(params, cores_per_node=None):
             raise LayoutError("ranks", f"ranks = {ranks} but node_sizes {shown} sum to {sum(sizes)}")
         if nodes is not None and nodes != len(sizes):
             raise LayoutError("nodes", f"nodes = {nodes} but node_sizes {shown} are {len(sizes)} nodes")
-        regular = [per_node] * (sum(sizes) // per_node) + [sum(sizes) % per_node] if per_node else None
-        if per_node is not None and sizes != [s for s in regular if s]:
+        # As ranks_per_node lays them out: full nodes, the last one maybe partly filled.
+        if per_node is not None and not (all(s == per_node for s in sizes[:-1]) and sizes[-1] <= per_node):
             raise LayoutError("ranks_per_node", f"ranks_per_node = {per_node} but node_sizes {shown} are not "
                                                 f"{per_node} per node (give one of them)")
         p["node_sizes"], p["ranks"], p["nodes"] = sizes, sum(sizes), len(sizes)
