@@ -8,7 +8,7 @@ import random
 import sys
 import unittest
 
-from harness_testing import HARNESS, TempDirCase, run
+from harness_testing import HARNESS, SOURCE, TempDirCase, run
 from hympi_harness.repetitions import summarize  # noqa: E402  (on the path through harness_testing)
 COLUMNS = ["operation", "variant", "size_doubles", "median_us", "repetition", "row", "point_id"]
 
@@ -134,6 +134,112 @@ class Refused(Case):
             with self.subTest(sample=bad):
                 self.refused(run([sys.executable, HARNESS, "quiet", "--sample", bad]), "--sample")
         self.refused(run([sys.executable, HARNESS, "quiet", "--wait", "-5"]), "--wait")
+
+
+class MissingPoints(Case):
+    """Issue #54 case 13a: a run holding 1 of the reference's 3 points said "1 of 1 within", exit 0."""
+
+    def three_and_one(self):
+        ref, run_path = (os.path.join(self.dir, n) for n in ("ref.csv", "run.csv"))
+        rows = ["point_id,row,repetition,median_us\n"] + [f"p{p},0,{i},{10 + i}\n" for p in range(3) for i in range(6)]
+        with open(ref, "w") as f:
+            f.writelines(rows)
+        with open(run_path, "w") as f:
+            f.writelines(rows[:7])  # p0 only
+        return run_path, ref
+
+    def test_points_missing_from_the_run_fail(self):
+        run_path, ref = self.three_and_one()
+        proc = self.compare(run_path, reference=ref)
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertRegex(proc.stdout, r"MISSING run.csv p1#0 .*reference 12\.5")
+        self.assertRegex(proc.stdout, r"MISSING run.csv p2#0 ")
+        self.assertIn("1 of 1 within the reference's intervals, 0 outside, 2 of the reference's points missing "
+                      "from the run", proc.stdout)
+
+    def test_allowed_when_asked(self):
+        run_path, ref = self.three_and_one()
+        proc = self.compare(run_path, "--allow-missing", reference=ref)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertIn("MISSING run.csv p1#0", proc.stdout)
+        self.assertIn("2 of the reference's points missing from the run (allowed: --allow-missing)", proc.stdout)
+        self.assertIn("--allow-missing", run([sys.executable, HARNESS, "compare", "--help"]).stdout)
+
+    def test_a_missing_row_of_a_point(self):
+        path = self.write(lambda r, *_: 10 + r.random())
+        with open(path) as f:
+            lines = f.readlines()
+        cut = os.path.join(self.dir, "cut.csv")
+        with open(cut, "w") as f:  # every launch of p5's row 1 (hybrid-flags) gone
+            f.writelines(line for line in lines if not line.rstrip().endswith(",1,p5"))
+        proc = self.compare(cut, reference=path)
+        self.assertEqual(proc.returncode, 1, proc.stdout)
+        self.assertRegex(proc.stdout, r"MISSING cut.csv p5#1 operation=allgather variant=hybrid-flags")
+        self.assertIn("52 of 52 within", proc.stdout)  # 35 points, 17 ratios (p5 has none now)
+
+
+class UnparsableMetric(Case):
+    """Issue #54 case 13b: a metric value that is no number made its point vanish, exit 0."""
+
+    def test_text_and_empty_values_name_file_and_line(self):
+        for bad in ("abc", "", "1.5.2"):
+            with self.subTest(value=bad):
+                path = self.write(lambda r, op, size, variant, bad=bad: bad if (op, size, variant) == (
+                    "bcast", 64, "pure") and r.random() < 2 else 10 + r.random())
+                with open(path) as f:
+                    line = next(i for i, text in enumerate(f, 1) if text.startswith("bcast,pure,64,"))
+                self.refused(self.compare(path), f"{path}:{line}", "median_us", f"'{bad}'", "not a number")
+                good = self.write(lambda r, *_: 10 + r.random(), name="good.csv")
+                self.refused(self.compare(good, reference=path), f"{path}:{line}")  # in the reference too
+                self.refused(self.compare(path, reference=good), f"{path}:{line}")
+
+
+class HugeValues(Case):
+    """Issue #54 case 13c: (a + b) / 2 of two values near 1e308 overflowed: ABOVE against itself."""
+
+    def test_near_the_largest_float_is_within(self):
+        self.within(self.write(lambda r, *_: 1e308 + r.random() * 7e307))
+        self.within(self.write(lambda r, *_: -1e308 - r.random() * 7e307, name="negative.csv"))
+        self.within(self.write(lambda r, *_: r.choice((-1.7e308, 1.7e308)), name="both.csv"))
+
+    def test_statistics(self):
+        from hympi_harness import stats
+        self.assertEqual(stats.median([1e308, 1.5e308]), 1.25e308)
+        self.assertEqual(stats.median([-1.7e308, 1.7e308]), 0.0)
+        self.assertEqual(stats.quantile([-1.7e308, 1.7e308], 0.5), 0.0)
+        self.assertEqual(stats.quantile([-1.7e308, 1.7e308], 0.0), -1.7e308)
+        self.assertLess(stats.width_pct(1e308, 1.7e308, 1.35e308), 100)
+
+
+class CommittedResults(Case):
+    """Issue #54 case 17: `compare results/collectives results/collectives` was exit 2 on
+    wrapper-cost/wrapper-cost.csv (no metric column): a CSV no run wrote is skipped with a note
+    naming it; every committed results directory compared with itself is within."""
+
+    def test_the_committed_tree_against_itself(self):
+        results = os.path.join(SOURCE, "results")
+        for path in [results] + sorted(os.path.join(results, d) for d in os.listdir(results)
+                                       if os.path.isdir(os.path.join(results, d)) and d != "experiments"):
+            with self.subTest(path=os.path.relpath(path, SOURCE)):
+                proc = run([sys.executable, HARNESS, "compare", path, path], timeout=300)
+                self.assertNotIn("Traceback", proc.stderr)
+                if "skipped above" in proc.stdout:  # model tables only (overlap/): nothing compared is no pass
+                    self.assertEqual(proc.returncode, 2, proc.stdout)
+                    self.assertIn("no point of the run has a reference with a number (the CSVs in common, skipped "
+                                  "above, are no harness runs')", proc.stdout)
+                    continue
+                self.assertEqual(proc.returncode, 0, proc.stdout[-3000:] + proc.stderr)
+                self.assertRegex(proc.stdout, r"== (\d+) of \1 within the reference's intervals, 0 outside\n")
+                self.assertNotIn("MISSING", proc.stdout)
+        proc = run([sys.executable, HARNESS, "compare", os.path.join(results, "collectives"),
+                    os.path.join(results, "collectives")], timeout=300)
+        self.assertRegex(proc.stdout, r"note: skipped, not a harness run's CSV: .*wrapper-cost/wrapper-cost\.csv: "
+                                      "no metric column")
+        self.assertEqual(proc.returncode, 0, proc.stdout[-3000:])
+
+    def test_named_as_a_file_it_is_still_an_error(self):
+        path = os.path.join(SOURCE, "results", "collectives", "wrapper-cost", "wrapper-cost.csv")
+        self.refused(self.compare(path), "no metric column")
 
 
 if __name__ == "__main__":

@@ -120,7 +120,8 @@ class ExpansionTest(HarnessCase):
         self.assertEqual(Experiment(irregular).points(cores_per_node=8)[0].params["node_sizes"], [8, 1])
         bad = self.experiment(f'[experiment]\napp = "{FAKE_APP}"\n[axes]\nnodes = [2]\nranks_per_node = ["all"]\n', "b")
         # Refused when the file is read (issue #42: the schema), naming file, line and key.
-        with self.assertRaisesRegex(ExperimentError, r'b\.toml:5: .*ranks_per_node: expected integer > 0 or "full"'):
+        with self.assertRaisesRegex(ExperimentError,
+                                    r'b\.toml:5: .*ranks_per_node: expected integer from 1 to 2147483647 or "full"'):
             Experiment(bad).points()
 
     def test_bad_files_are_named(self):

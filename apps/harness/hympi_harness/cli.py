@@ -55,8 +55,11 @@ Subcommands: `compare RUN REFERENCE` (within the reference's intervals? see comp
 `keys` (every key of an experiment file with its type: unknown keys and wrong types are errors).
 Exit status: 0 all points ok (or done before); 1 some point failed (the sweep went on); 2 bad
 usage or input, before or instead of a sweep: an option, an experiment file (its file:line and
-key named), an app, launcher or metric not found, a results directory or --output that cannot be written
-(read-only, full, a directory); 130 interrupted (finished points are kept).
+key named: unknown keys, wrong types, a NUL character, values nested too deeply, more than
+2147483647 ranks, a layout that cannot be or whose ranks, nodes, ranks_per_node and node_sizes
+disagree), an app, launcher or metric not found, a results directory or --output that cannot be written
+(read-only, full, a directory); 130 interrupted by Ctrl-C or SIGTERM at any step (one line, no traceback;
+finished points are kept).
 """
 
 
@@ -246,7 +249,16 @@ def quiet_main(argv):
 def _stop_on_sigterm(signum, frame):
     # scancel / a job time limit / kill send SIGTERM: stop the running point's launcher
     # (it runs in its own session) the same way as Ctrl-C does, instead of orphaning it.
-    raise KeyboardInterrupt
+    raise KeyboardInterrupt("SIGTERM")
+
+
+def interrupted(e, note=""):
+    """The one line an interrupted harness prints (no traceback); exit status 130."""
+    for sig in (signal.SIGINT, signal.SIGTERM):  # a second signal must not cut this short
+        signal.signal(sig, signal.SIG_IGN)
+    name = e.args[0] if e.args else "SIGINT"  # Ctrl-C's KeyboardInterrupt has no arguments
+    print(f"hympi-harness: error: interrupted ({name}){note}", file=sys.stderr)
+    return 130
 
 
 def _run_settings(args, launcher):
@@ -264,7 +276,16 @@ def _run_settings(args, launcher):
 
 
 def main(argv, script_dir):
+    """The exit status; Ctrl-C or SIGTERM anywhere (a sweep, compare, quiet --wait, expanding the
+    points, --fresh, the manifest) is exit 130 with one line."""
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
+    try:
+        return _main(argv, script_dir)
+    except KeyboardInterrupt as e:
+        return interrupted(e)
+
+
+def _main(argv, script_dir):
     config = load_config(script_dir)
     if argv[:1] == ["compare"]:
         from .compare import main as compare_main
@@ -366,7 +387,6 @@ def _sweep_all(args, config, script_dir, launcher, planned, max_nodes, looking):
             all_ok = sweep.run() and all_ok
         except (StoreError, ExperimentError) as e:
             return _error(e)
-        except KeyboardInterrupt:
-            print("hympi-harness: interrupted; finished points are kept, rerun to resume", file=sys.stderr)
-            return 130
+        except KeyboardInterrupt as e:
+            return interrupted(e, ": finished points are kept, rerun to resume")
     return 0 if all_ok else 1

@@ -1,20 +1,26 @@
 """hympi-harness compare RUN REFERENCE: is a new run within its reference's intervals?
 
 RUN and REFERENCE are harness CSVs or directories of them (a run directory, results/); CSVs
-are paired by their path relative to the directory, points by point id and row (or, for a
-reference written with other run settings - older point ids -, by the columns that say what
-a row measured: layout, operation, variant, size, iterations, ...). Per point
-the run's median (of the reference's metric column: the first of median_us, time_s,
-seconds_per_iteration, seconds_total it has) is checked against the reference's 95%
-interval of the median (widened by --tolerance percent of its ends' size, so negative
-values widen too); per ratio (each variant
-or policy against pure at the same operation and size) the run's ratio against every ratio
-the reference's intervals allow. A median that is not a number (nan) is outside when the
+are paired by their path relative to the directory (a reference CSV the run has none of is
+not compared), points by point id and row (or, for a reference written with other run
+settings - older point ids -, by the columns that say what a row measured: layout,
+operation, variant, size, iterations, ...). Per point the run's median (of the reference's
+metric column: the first of median_us, time_s, seconds_per_iteration, seconds_total it
+has) is checked against the reference's 95% interval of the median (widened by --tolerance
+percent of its ends' size, so negative values widen too); per ratio (each variant or policy
+against pure at the same operation and size) the run's ratio against every ratio the
+reference's intervals allow. A median that is not a number (nan) is outside when the
 reference has a number, and "n/a" (not counted) when neither has one or when the reference
-lacks one; so is a ratio over a zero or nan median. Exit status 0: everything compared is
-within; 1: something is outside; 2: bad input (a damaged CSV: a row with too few or many
-fields, a last line without its line end; a run without the reference's metric column; a
-bad --tolerance) or nothing in common."""
+lacks one; so is a ratio over a zero or nan median. A point (or row) of a reference CSV
+that the run's CSV lacks is listed MISSING and fails, unless --allow-missing. A CSV of a
+reference directory without a metric column is no run's (wrapper-cost, model tables): it is
+skipped with a note naming it. Values near the largest float (1e308) are fine: no median
+overflows. Exit status 0: everything compared is within (a run's CSV, or a directory holding
+one, compared with itself always is); 1: something is outside or missing; 2: bad input (a damaged CSV: a row
+with too few or many fields, a last line without its line end, a metric value that is no
+number - abc, empty; nan is one -, each named by file and line; a run without the
+reference's metric column; two CSVs named without one; a bad --tolerance) or nothing to
+compare (no CSV or point in common, or only CSVs that are no run's)."""
 import argparse
 import csv
 import io
@@ -59,9 +65,22 @@ class DamagedCsv(ValueError):
     """A CSV that cannot be read as rows of its header; the message names file and line."""
 
 
+class NoMetric(DamagedCsv):
+    """A CSV without the metric column: not a run's CSV (as a reference), or a run measured otherwise."""
+
+    def __init__(self, path, message):
+        super().__init__(message)
+        self.path = path
+
+
 def read_dict_rows(path):
-    """The rows of a CSV as dicts; any line ending (\\n, \\r\\n, \\r). A row with fewer or more
-    fields than the header (a truncated file) is a ValueError naming its line."""
+    """The rows of a CSV as dicts (numbered_rows without the line numbers)."""
+    return [row for _, row in numbered_rows(path)]
+
+
+def numbered_rows(path):
+    """[(line, row as a dict)] of a CSV; any line ending (\\n, \\r\\n, \\r). A row with fewer or
+    more fields than the header (a truncated file) is a ValueError naming its line."""
     with open(path, errors="replace") as f:  # universal newlines: CR-only files too
         text = f.read().replace("\0", "")
     reader = csv.DictReader(io.StringIO(text, newline=""))
@@ -73,7 +92,7 @@ def read_dict_rows(path):
                 got = len(reader.fieldnames) - missing + extra
                 raise DamagedCsv(f"{path}:{reader.line_num}: {got} fields, the header has {len(reader.fieldnames)} "
                                  "(a truncated or damaged row)")
-            rows.append(row)
+            rows.append((reader.line_num, row))
     except csv.Error as e:
         raise DamagedCsv(f"{path}:{reader.line_num}: not a CSV: {e}")
     # Every writer ends its lines (\r too: read as \n): a last line without an end was cut, maybe
@@ -86,14 +105,21 @@ def read_dict_rows(path):
 def point_lines(path, metric=None):
     """(metric, {(point_id, row): stats line}) of one harness CSV, about `metric` (default: the
     file's usual one); rows without a row column are numbered in file order within their point
-    (one launch per point, as before repetitions). A file without the metric is DamagedCsv."""
-    rows = read_dict_rows(path)
-    if not rows:
+    (one launch per point, as before repetitions). A file without the metric is NoMetric, a
+    metric value that is no number (abc, empty) DamagedCsv naming its line."""
+    numbered = numbered_rows(path)
+    if not numbered:
         return metric, {}
+    rows = [row for _, row in numbered]
     chosen = metric_of(list(rows[0].keys()), metric)
     if chosen is None:
-        raise DamagedCsv(f"{path}: no metric column ({metric}, the reference's)" if metric else
-                         f"{path}: no metric column (one of {', '.join(DEFAULT_METRICS)})")
+        raise NoMetric(path, f"{path}: no metric column ({metric}, the reference's)" if metric else
+                             f"{path}: no metric column (one of {', '.join(DEFAULT_METRICS)})")
+    for line, row in numbered:  # a value that is no number would drop its row, maybe its whole point
+        try:
+            float(row[chosen])
+        except ValueError:
+            raise DamagedCsv(f"{path}:{line}: {chosen} = '{row[chosen]}' is not a number")
     seen = {}
     for r in rows:
         if "row" not in r:
@@ -166,14 +192,16 @@ def paired(run, ref):
 
 
 def compare_file(name, run_path, ref_path, tolerance, out):
-    """Prints the table of one CSV pair; returns (compared, outside, not compared: n/a)."""
+    """Prints the table of one CSV pair; returns (compared, outside, not compared: n/a, reference
+    points the run lacks)."""
     metric, ref = point_lines(ref_path)
     _, run = point_lines(run_path, metric)  # the same column on both sides: the reference's
     compared = outside = missing = 0
-    matched = {}
+    matched, found = {}, set()
     for line, r in paired(run, ref):
         key = (line.get("point_id", ""), line["row"])
         matched[key] = r
+        found.add(id(r))
         interval = widened(r, tolerance)
         value = float(line["median"])
         v = verdict(value, interval)
@@ -205,7 +233,11 @@ def compare_file(name, run_path, ref_path, tolerance, out):
             outside += v != "ok"
             out.write(f"{v:5}  {name} {key[0]} ratio pure/{which} {describe(line)}: run {ratio:.3g}, "
                       f"reference allows [{interval[0]:.3g}, {interval[1]:.3g}]\n")
-    return compared, outside, missing
+    lacking = [(key, r) for key, r in ref.items() if id(r) not in found]
+    for (pid, row), r in lacking:  # a run that lost points is not a run within its reference
+        out.write(f"MISSING {name} {pid}#{row} {describe(r)}: reference {float(r['median']):.4g} "
+                  f"({r['launches']} launches), no such point in the run\n")
+    return compared, outside, missing, len(lacking)
 
 
 def main(argv, out=sys.stdout):
@@ -215,6 +247,9 @@ def main(argv, out=sys.stdout):
     ap.add_argument("reference", metavar="REFERENCE", help="the reference directory or CSV (e.g. results/)")
     ap.add_argument("--tolerance", type=number(minimum=0), default=0.0,
                     help="widen every reference interval by this many percent of its ends (>= 0; default 0)")
+    ap.add_argument("--allow-missing", action="store_true",
+                    help="points of a reference CSV that the run's CSV lacks are listed but do not fail "
+                         "(default: they are exit 1)")
     args = ap.parse_args(argv)
     for path in (args.run, args.reference):
         if not os.path.exists(path):
@@ -223,21 +258,35 @@ def main(argv, out=sys.stdout):
     run, ref = harness_csvs(args.run), harness_csvs(args.reference)
     if os.path.isfile(args.run) and os.path.isfile(args.reference):
         ref = {name: args.reference for name in run}  # two files: compare them whatever their names
-    total = outside = missing = 0
-    for name in sorted(set(run) & set(ref)):
+    total = outside = not_a_number = lacking = skipped = 0
+    common = sorted(set(run) & set(ref))
+    for name in common:
         try:
-            c, o, m = compare_file(name, run[name], ref[name], args.tolerance, out)
+            c, o, m, lack = compare_file(name, run[name], ref[name], args.tolerance, out)
+        except NoMetric as e:
+            if e.path == ref[name] and os.path.isdir(args.reference):
+                # A directory also holds CSVs no run wrote (wrapper-cost, model tables): named, not compared.
+                out.write(f"hympi-harness compare: note: skipped, not a harness run's CSV: {e}\n")
+                skipped += 1
+                continue
+            out.write(f"hympi-harness compare: error: {e}\n")
+            return 2
         except DamagedCsv as e:
             out.write(f"hympi-harness compare: error: {e}\n")
             return 2
         except (OSError, ValueError, KeyError) as e:
             out.write(f"hympi-harness compare: error: {name}: {e}\n")
             return 2
-        total, outside, missing = total + c, outside + o, missing + m
-    if total == 0:
-        out.write("hympi-harness compare: error: no point of the run has a reference with a number (the same "
-                  "point ids, or the same layout, operation, variant, size and iterations)\n")
+        total, outside, not_a_number, lacking = total + c, outside + o, not_a_number + m, lacking + lack
+    if total == 0:  # nothing compared is no pass
+        why = ("no CSV of the run has a reference CSV at the same path" if not common else
+               "the CSVs in common, skipped above, are no harness runs'" if skipped == len(common) else
+               "the same point ids, or the same layout, operation, variant, size and iterations")
+        out.write(f"hympi-harness compare: error: no point of the run has a reference with a number ({why})\n")
         return 2
-    not_compared = f" ({missing} n/a: no number to compare)" if missing else ""
-    out.write(f"== {total - outside} of {total} within the reference's intervals, {outside} outside{not_compared}\n")
-    return 1 if outside else 0
+    not_compared = f" ({not_a_number} n/a: no number to compare)" if not_a_number else ""
+    missing = (f", {lacking} of the reference's points missing from the run"
+               + (" (allowed: --allow-missing)" if args.allow_missing else "")) if lacking else ""
+    out.write(f"== {total - outside} of {total} within the reference's intervals, {outside} outside"
+              f"{not_compared}{missing}\n")
+    return 1 if outside or (lacking and not args.allow_missing) else 0

@@ -17,6 +17,9 @@
 Parameters named ranks, nodes, ranks_per_node, node_sizes, placement describe the layout;
 ranks_per_node = "full" and "full" inside node_sizes ("full,1") mean the machine's cores per
 node (--cores-per-node), so one cluster file serves 24-core Cray nodes and other machines.
+What a point gives of them must agree (ranks = 3, nodes = 2, ranks_per_node = 4 is an error, not
+a launch of 3 ranks on one node) and count at most MAX_RANKS ranks; a LayoutError names the
+parameter, and the experiment the file, line and key (or --set) it came from.
 every other parameter becomes "--name value" (underscores to dashes, true = bare flag,
 false = omitted, lists joined by commas). Names starting with "_" are labels only.
 Every key and its type: schema.py (`hympi-harness keys`); an unknown key or a wrong type is an
@@ -33,8 +36,8 @@ import os
 from .booleans import parse_bool
 from .compat import toml_reader
 from .grid import square_grid
-from .schema import ExperimentError, did_you_mean, parameter_problem, validate
-from .toml_lines import line_of
+from .schema import MAX_RANKS, ExperimentError, did_you_mean, parameter_problem, sizes_problem, validate
+from .toml_lines import deepest_key, line_of
 
 LAYOUT_KEYS = ("ranks", "nodes", "ranks_per_node", "node_sizes", "placement")
 
@@ -79,6 +82,8 @@ def evaluate(expression, names):
         value = walk(ast.parse(str(expression), mode="eval"))
     except SyntaxError as e:
         raise ExperimentError(f"derive '{expression}': {e.msg}")
+    except (RecursionError, MemoryError):  # "1+1+...+1" or "((...))" thousands deep: parse and walk recurse
+        raise ExperimentError(f"derive '{expression}': nested too deeply (split it into several derived values)")
     if isinstance(value, float) and not math.isfinite(value):  # 1e308 * 10: no number to pass on
         raise ExperimentError(f"derive '{expression}': gives {value}, not a finite number")
     return int(value) if isinstance(value, float) and value.is_integer() else value
@@ -90,8 +95,19 @@ _LATE_NAMES = {"ranks", "nodes", "ranks_per_node", "_grid_p", "_grid_q"}
 def _names_in(expression):
     try:
         return {n.id for n in ast.walk(ast.parse(str(expression), mode="eval")) if isinstance(n, ast.Name)}
-    except SyntaxError:
-        return set()
+    except (SyntaxError, RecursionError, MemoryError):
+        return set()  # evaluate() says what is wrong, with the line
+
+
+def _key_title(path):
+    """("tiny", "axes", "ranks") -> "[tiny.axes] ranks", ("axes",) -> "[axes]", as the file spells them."""
+    path = tuple(path)
+    return f"[{'.'.join(path[:-1])}] {path[-1]}" if len(path) > 1 else f"[{path[0]}]" if path else "the top level"
+
+
+def _short(text, width=60):
+    text = str(text)
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 def _as_list(name, values):
@@ -193,50 +209,89 @@ def _text(value):
     return str(value)
 
 
-def _full(value, cores_per_node):
+class LayoutError(ExperimentError):
+    """A layout that cannot be; `key` is the parameter to blame (its line is found by the caller)."""
+
+    def __init__(self, key, message):
+        super().__init__(message)
+        self.key = key
+
+
+def _full(key, value, cores_per_node):
     if value != "full":
         return value
     if not cores_per_node:
-        raise ExperimentError('"full" nodes need --cores-per-node (or $HYMPI_CORES_PER_NODE, or a Slurm allocation)')
+        raise LayoutError(key, '"full" nodes need --cores-per-node (or $HYMPI_CORES_PER_NODE, or a Slurm allocation)')
     return cores_per_node
 
 
+def _count(key, value, cores_per_node):
+    """ranks, nodes or ranks_per_node as a number from 1 to MAX_RANKS ("full": cores per node)."""
+    value = _full(key, value, cores_per_node) if key == "ranks_per_node" else value
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_RANKS:
+        raise LayoutError(key, f"{key} = {value!r}: expected an integer from 1 to {MAX_RANKS}"
+                               + (' or "full"' if key == "ranks_per_node" else ""))
+    return value
+
+
+def _sizes(given, cores_per_node):
+    """node_sizes ("4,2", "full,1" or [4, 2]) as a list of ranks per node."""
+    if isinstance(given, str):
+        problem = sizes_problem(given)
+        if problem:
+            raise LayoutError("node_sizes", f"node_sizes = {given!r}: {problem}")
+        return [int(_full("node_sizes", s.strip(), cores_per_node)) for s in given.split(",") if s.strip()]
+    if not isinstance(given, list) or not given:
+        raise LayoutError("node_sizes", f"node_sizes = {given!r}: expected numbers like \"4,2\"")
+    return [_count("node_sizes", s, None) for s in given]
+
+
+def _ceil_div(a, b):
+    return -(-a // b)
+
+
 def derive_layout(params, cores_per_node=None):
-    """Fills in ranks / nodes / ranks_per_node from whichever of them the point gives."""
+    """Fills in ranks / nodes / ranks_per_node from whichever of them the point gives; what it
+    gives must agree (a dropped nodes = 2 beside ranks = 3 and ranks_per_node = 4 measured
+    another layout than the file says). Errors are LayoutErrors naming the parameter."""
     p = dict(params)
-    for key in ("ranks_per_node", "nodes"):
+    for key in ("ranks", "nodes", "ranks_per_node"):
         if key in p:
-            p[key] = _full(p[key], cores_per_node) if key == "ranks_per_node" else p[key]
-            if not isinstance(p[key], int) or isinstance(p[key], bool) or p[key] <= 0:
-                raise ExperimentError(f"bad {key} {p[key]!r}: expected a positive number"
-                                      + (' or "full"' if key == "ranks_per_node" else ""))
+            p[key] = _count(key, p[key], cores_per_node)
+    ranks, nodes, per_node = p.get("ranks"), p.get("nodes"), p.get("ranks_per_node")
     if "node_sizes" in p:
-        sizes = p["node_sizes"]
-        if isinstance(sizes, str):
-            try:
-                sizes = [int(_full(s.strip(), cores_per_node)) for s in sizes.split(",") if s.strip()]
-            except ValueError:
-                raise ExperimentError(f"bad node_sizes {p['node_sizes']!r}: expected numbers like \"4,2\"")
-        if not sizes or any(s <= 0 for s in sizes):
-            raise ExperimentError(f"bad node_sizes {p['node_sizes']!r}")
-        p["node_sizes"] = sizes
-        if "ranks" in p and p["ranks"] != sum(sizes):
-            raise ExperimentError(f"ranks={p['ranks']} but node_sizes {sizes} sum to {sum(sizes)}")
-        p["ranks"] = sum(sizes)
-        p["nodes"] = len(sizes)
-    elif "ranks_per_node" in p and "nodes" in p and "ranks" not in p:
-        p["ranks"] = p["ranks_per_node"] * p["nodes"]
-    elif "nodes" in p and "ranks" in p and "ranks_per_node" not in p:
-        if p["ranks"] % p["nodes"]:
-            raise ExperimentError(f"ranks={p['ranks']} do not divide into nodes={p['nodes']}; give node_sizes")
-        p["ranks_per_node"] = p["ranks"] // p["nodes"]
-    elif "ranks_per_node" in p and "ranks" in p and "nodes" not in p:
-        if p["ranks_per_node"] > 0:
-            p["nodes"] = math.ceil(p["ranks"] / p["ranks_per_node"])
+        sizes = _sizes(p["node_sizes"], cores_per_node)
+        shown = ",".join(str(s) for s in sizes)
+        if sum(sizes) > MAX_RANKS:
+            raise LayoutError("node_sizes", f"node_sizes {shown} sum to {sum(sizes)} ranks, more than {MAX_RANKS}")
+        if ranks is not None and ranks != sum(sizes):
+            raise LayoutError("ranks", f"ranks = {ranks} but node_sizes {shown} sum to {sum(sizes)}")
+        if nodes is not None and nodes != len(sizes):
+            raise LayoutError("nodes", f"nodes = {nodes} but node_sizes {shown} are {len(sizes)} nodes")
+        # As ranks_per_node lays them out: full nodes, the last one maybe partly filled.
+        if per_node is not None and not (all(s == per_node for s in sizes[:-1]) and sizes[-1] <= per_node):
+            raise LayoutError("ranks_per_node", f"ranks_per_node = {per_node} but node_sizes {shown} are not "
+                                                f"{per_node} per node (give one of them)")
+        p["node_sizes"], p["ranks"], p["nodes"] = sizes, sum(sizes), len(sizes)
+    elif ranks is not None and nodes is not None and per_node is not None:
+        if nodes != _ceil_div(ranks, per_node):
+            filled = _ceil_div(ranks, per_node)
+            raise LayoutError("nodes", f"ranks = {ranks}, nodes = {nodes} and ranks_per_node = {per_node} disagree: "
+                                       f"{ranks} ranks at {per_node} per node fill {filled} node"
+                                       f"{'s' if filled > 1 else ''}, not {nodes} (give two of them, or node_sizes)")
+    elif nodes is not None and per_node is not None:
+        if per_node * nodes > MAX_RANKS:
+            raise LayoutError("nodes", f"nodes = {nodes} x ranks_per_node = {per_node} is {per_node * nodes} ranks, "
+                                       f"more than {MAX_RANKS}")
+        p["ranks"] = per_node * nodes
+    elif nodes is not None and ranks is not None:
+        if ranks % nodes:
+            raise LayoutError("nodes", f"ranks = {ranks} do not divide into nodes = {nodes}; give node_sizes")
+        p["ranks_per_node"] = ranks // nodes
+    elif per_node is not None and ranks is not None:
+        p["nodes"] = _ceil_div(ranks, per_node)
     if "ranks" not in p:
-        raise ExperimentError(f"point {params} gives no rank count (ranks, nodes x ranks_per_node, or node_sizes)")
-    if isinstance(p["ranks"], bool) or not isinstance(p["ranks"], int) or p["ranks"] <= 0:
-        raise ExperimentError(f"bad rank count {p['ranks']!r}")
+        raise LayoutError(None, "the point gives no rank count (ranks, nodes x ranks_per_node, or node_sizes)")
     # Layout first, in a fixed order, so labels and ids read the same way everywhere.
     ordered = {k: p[k] for k in LAYOUT_KEYS if k in p}
     ordered.update((k, v) for k, v in p.items() if k not in LAYOUT_KEYS)
@@ -266,6 +321,11 @@ class Experiment:
                                   "TOML files are UTF-8")
         except toml.TOMLDecodeError as e:
             raise ExperimentError(f"{path}: not valid TOML: {e}")
+        except (RecursionError, MemoryError):  # the TOML reader recurses into nested arrays and tables
+            line, key = deepest_key(text)
+            where = f"{path}:{line}: {_key_title(key)}" if line else path
+            raise ExperimentError(f"{where}: arrays or inline tables nested too deeply to read "
+                                  "(no key of an experiment file takes more than a few levels)")
         self.lines = validate(doc, path, text)  # unknown keys and wrong types: file, line and key
         head = doc.get("experiment", {})
         self.name = head.get("name", os.path.splitext(os.path.basename(path))[0])
@@ -284,9 +344,12 @@ class Experiment:
         self.exclude = list(doc.get("exclude", []))
         self.exclude_where = ("exclude",)  # where the entries are in the file, for messages
         self.derive = dict(doc.get("derive", {}))
+        # Where each axis comes from, for messages about its values: its key, or --set.
+        self.axis_where = {name: ("axes", name) for name in self.axes}
         if tiny and "tiny" in doc:
             t = doc["tiny"]
             self.axes.update(t.get("axes", {}))
+            self.axis_where.update((name, ("tiny", "axes", name)) for name in t.get("axes", {}))
             self.args = list(t.get("args", self.args))
             self.timeout = float(t.get("timeout", self.timeout))
             self.exclude = list(t.get("exclude", self.exclude))
@@ -300,8 +363,15 @@ class Experiment:
                 if problem:
                     raise ExperimentError(f"--set {key}={text}: {key}: {problem}")
             self.axes[key] = values if len(values) > 1 else values[0]
+            self.axis_where[key] = "--set"
         if not self.axes:
             raise ExperimentError(f"{path}: [axes] is empty; give at least ranks = [...]")
+        for name, expression in self.derive.items():
+            # Computed after the layout, it would change the layout after it was checked.
+            if name in LAYOUT_KEYS and _names_in(expression) & _LATE_NAMES:
+                raise ExperimentError(f"{path}:{line_of(self.lines, ('derive', name))}: [derive] {name} = "
+                                      f"\"{_short(expression)}\": a layout parameter cannot be derived from the "
+                                      f"layout ({', '.join(sorted(_LATE_NAMES))}); derive it from other parameters")
 
     def _derived(self, name, expression, params):
         """A derived parameter's value at one point; an error names the file, line and point."""
@@ -311,7 +381,26 @@ class Experiment:
             at = " ".join(f"{k}={_text(v)}" for k, v in params.items())
             problem = str(e).replace(f"derive '{expression}': ", "")
             raise ExperimentError(f"{self.path}:{line_of(self.lines, ('derive', name))}: [derive] {name} = "
-                                  f"\"{expression}\": {problem} at the point {at}")
+                                  f"\"{_short(expression)}\": {problem} at the point {at}")
+
+    def _origins(self):
+        """{parameter: where it comes from}: its axis (a key of an inline table: that axis) or
+        derived value as a key path of the file, or "--set"."""
+        found = {}
+        for name, values in self.axes.items():
+            for value in (values if isinstance(values, list) else [values]):
+                for param in (value if isinstance(value, dict) else (name,)):
+                    found[param] = self.axis_where.get(name, ("axes", name))
+        found.update((name, ("derive", name)) for name in self.derive)
+        return found
+
+    def _layout_problem(self, error, params):
+        """A LayoutError with the file, line and key of the parameter it blames, and the point."""
+        where = self._origins().get(error.key, ("axes",))
+        at = " ".join(f"{k}={_text(v)}" for k, v in params.items())
+        if where == "--set":
+            return f"{self.path}: --set {error.key}: {error} at the point {at}"
+        return f"{self.path}:{line_of(self.lines, where)}: {_key_title(where)}: {error} at the point {at}"
 
     def points(self, cores_per_node=None):
         names = list(self.axes)
@@ -329,7 +418,10 @@ class Experiment:
             for name, expression in self.derive.items():
                 if name not in late:
                     params[name] = self._derived(name, expression, params)
-            params = derive_layout(params, cores_per_node)
+            try:
+                params = derive_layout(params, cores_per_node)
+            except LayoutError as e:
+                raise ExperimentError(self._layout_problem(e, params))
             if late:
                 grid = dict(zip(("_grid_p", "_grid_q"), square_grid(params["ranks"])))
                 for name, expression in late.items():

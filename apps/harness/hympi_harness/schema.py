@@ -6,8 +6,14 @@ the file and line (found by scanning the text: toml_lines.py)."""
 import difflib
 import json
 import math
+import re
 
 from .toml_lines import key_lines, line_of
+
+
+# MPI counts ranks in a C int: no launch holds more, and a bound keeps the per-point work (the
+# most square grid takes up to sqrt(ranks) steps) short, whatever number a file gives.
+MAX_RANKS = 2 ** 31 - 1
 
 
 class ExperimentError(Exception):
@@ -23,7 +29,18 @@ def _scalar(v):
 
 
 def _positive_int(v):
-    return isinstance(v, int) and not isinstance(v, bool) and v > 0
+    return isinstance(v, int) and not isinstance(v, bool) and 0 < v <= MAX_RANKS
+
+
+def sizes_problem(text):
+    """Why a node_sizes text ("4,2", "full,1") is no good, or None."""
+    items = [s.strip() for s in text.split(",") if s.strip()]
+    if not items:
+        return 'expected numbers like "4,2"'
+    for item in items:
+        if item != "full" and not (re.fullmatch("[0-9]+", item) and _positive_int(int(item))):  # not "²"
+            return f'\'{item}\' is not a node size: expected integers from 1 to {MAX_RANKS} or "full" like "4,2"'
+    return None
 
 
 class Kind:
@@ -57,10 +74,19 @@ TABLES = Kind("array of tables", lambda v: isinstance(v, list) and all(isinstanc
 TEXT_OR_NUMBER = Kind("text or number", lambda v: isinstance(v, str) or _number(v))
 VALUE = Kind("text, number, boolean or a list of these",
              lambda v: _scalar(v) or (isinstance(v, list) and all(_scalar(x) for x in v)))
-POSITIVE_INT = Kind("integer > 0", _positive_int)
-PER_NODE = Kind('integer > 0 or "full"', lambda v: _positive_int(v) or v == "full")
-SIZES = Kind('text like "4,2" (numbers or "full") or a list of integers > 0',
-             lambda v: isinstance(v, str) or (isinstance(v, list) and v and all(_positive_int(x) for x in v)))
+COUNT = f"integer from 1 to {MAX_RANKS}"
+POSITIVE_INT = Kind(COUNT, _positive_int)
+PER_NODE = Kind(f'{COUNT} or "full"', lambda v: _positive_int(v) or v == "full")
+
+
+def _sizes_kind_problem(v):
+    if isinstance(v, str):
+        return sizes_problem(v)
+    return None if isinstance(v, list) and v and all(_positive_int(x) for x in v) else f"expected {SIZES.name}"
+
+
+SIZES = Kind(f'text like "4,2" (numbers or "full") or a list of integers from 1 to {MAX_RANKS}',
+             problem=_sizes_kind_problem)
 
 
 def _axis_problem(values):
@@ -100,8 +126,8 @@ KEYS = [
     Key("axes", "*", AXIS, "a parameter's values; a table value sets several parameters at once "
         "(`{ranks = 4, grid = \"2x2\"}`)"),
     Key("derive", "*", TEXT_OR_NUMBER, "an expression over the point's parameters with + - * / // % and "
-        "parentheses; naming ranks, nodes, ranks_per_node, _grid_p or _grid_q it is computed after the layout; "
-        "a result that is not finite is an error"),
+        "parentheses; naming ranks, nodes, ranks_per_node, _grid_p or _grid_q it is computed after the layout "
+        "(and cannot be a layout parameter itself); a result that is not finite is an error"),
     Key("exclude", "*", VALUE, "a parameter's value (node_sizes also as \"2,1\"); a name no point has is "
         "an error"),
     Key("options", "*", TEXT, "the flag of a parameter (default `--name-with-dashes`; \"\" keeps it off the "
@@ -112,10 +138,13 @@ KEYS = [
     Key("tiny", "args", WORDS, "replaces `args`"),
     Key("tiny", "timeout", SECONDS, "replaces `timeout`"),
     Key("tiny", "exclude", TABLES, "replaces `[[exclude]]`"),
-    Key("parameter", "ranks", POSITIVE_INT, "MPI ranks of the point"),
-    Key("parameter", "nodes", POSITIVE_INT, "nodes (real, or emulated with the local launcher)"),
+    Key("parameter", "ranks", POSITIVE_INT, "MPI ranks of the point (MPI counts them in an int: also when "
+        "node_sizes or nodes x ranks_per_node give them)"),
+    Key("parameter", "nodes", POSITIVE_INT, "nodes (real, or emulated with the local launcher); with ranks and "
+        "ranks_per_node too, the nodes those ranks fill (ranks = 6, ranks_per_node = 4: nodes = 2)"),
     Key("parameter", "ranks_per_node", PER_NODE, "ranks per node; \"full\": the machine's cores per node"),
-    Key("parameter", "node_sizes", SIZES, "ranks of each node of an irregular layout"),
+    Key("parameter", "node_sizes", SIZES, "ranks of each node of an irregular layout; ranks, nodes and "
+        "ranks_per_node given beside it must agree (ranks_per_node = 4 with \"4,4,2\")"),
     Key("parameter", "placement", TEXT, "how ranks are placed on the nodes (the apps' `--placement`)"),
     Key("parameter", "*", VALUE, "`--name value` (underscores to dashes; true: a bare flag, false: left out; "
         "lists joined by commas); names starting with `_` are labels only"),
@@ -140,6 +169,15 @@ def _title(section, name=None):
     return f"[{section}]" + (f" {name}" if name else "")
 
 
+def _place(path):
+    """A key path as messages name it: [section] key, and the innermost key when it is deeper."""
+    names = [p for p in path if isinstance(p, str)]
+    if len(names) < 2:
+        return _title("", names[0] if names else None)
+    title = _title(names[0], names[1])
+    return title + (f" ({names[-1]})" if len(names) > 2 else "")
+
+
 def parameter_problem(name, value):
     """Why `value` is no good for parameter `name`, or None."""
     if isinstance(value, dict):
@@ -160,6 +198,22 @@ class _Checker:
     def fail(self, where, message):
         line = line_of(self.lines, where)
         raise ExperimentError(f"{self.path}:{line}: {message}" if line else f"{self.path}: {message}")
+
+    def no_nul(self, doc):
+        """A NUL character in any text or key: no command line, file name or environment can hold one."""
+        todo = [((), doc)]
+        while todo:  # no recursion: nesting is as deep as the file makes it
+            where, value = todo.pop()
+            if isinstance(value, dict):
+                for name in value:
+                    if "\0" in name:
+                        self.fail(where + (name,), f"{_place(where + (name,))}: a NUL character (\\0) in a key")
+                todo.extend(reversed([(where + (name,), v) for name, v in value.items()]))
+            elif isinstance(value, list):
+                todo.extend(reversed([(where + (i,), v) for i, v in enumerate(value)]))
+            elif isinstance(value, str) and "\0" in value:
+                self.fail(where, f"{_place(where)} = {_shown(value)}: a NUL character (\\0) in a text: no command "
+                                 "line, file name or environment variable can hold one")
 
     def section(self, section, table, where):
         """Checks the keys of one table against the rows of `section`."""
@@ -212,6 +266,7 @@ class _Checker:
 def validate(doc, path, text):
     """Raises ExperimentError naming the file, line and key of the first thing KEYS does not allow."""
     check = _Checker(path, text)
+    check.no_nul(doc)
     check.section("", doc, ())
     check.section("experiment", doc.get("experiment", {}), ("experiment",))
     check.axes(doc.get("axes", {}), ("axes",))

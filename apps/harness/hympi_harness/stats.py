@@ -16,7 +16,16 @@ def median(xs):
     n = len(s)
     if n == 0:
         raise ValueError("median of no samples")
-    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+    return s[n // 2] if n % 2 else midpoint(s[n // 2 - 1], s[n // 2])
+
+
+def midpoint(a, b):
+    """(a + b) / 2, also where a + b overflows (two values near 1e308): halved first then, which is
+    exact for such large numbers. Either way the result lies in [a, b] (rounding is monotonic)."""
+    mid = (a + b) / 2
+    if math.isinf(mid) and math.isfinite(a) and math.isfinite(b):
+        return a / 2 + b / 2
+    return mid
 
 
 def quantile(xs, q):
@@ -27,7 +36,10 @@ def quantile(xs, q):
     pos = (len(s) - 1) * q
     lo = int(math.floor(pos))
     hi = min(lo + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
+    step = s[hi] - s[lo]
+    if math.isinf(step) and math.isfinite(s[lo]) and math.isfinite(s[hi]):  # -1e308 .. 1e308
+        return s[lo] * (1 - (pos - lo)) + s[hi] * (pos - lo)
+    return s[lo] + step * (pos - lo)
 
 
 def _binomial_cdf_half(k, n):
@@ -75,7 +87,7 @@ def width_pct(lo, hi, mid):
     """The interval's width in percent of the median (inf for a zero median)."""
     if mid == 0:
         return 0.0 if hi == lo else math.inf
-    return 100.0 * (hi - lo) / abs(mid)
+    return (hi - lo) / abs(mid) * 100.0  # dividing first: 100 * (hi - lo) overflows near 1e308
 
 
 def precise_enough(xs, max_width_pct, level=LEVEL):

@@ -69,3 +69,24 @@ def line_of(lines, path):
             return lines[path]
         path = path[:-1]
     return None
+
+
+def deepest_key(text, limit=100):
+    """(line, key path) of the first value whose arrays or inline tables nest deeper than
+    `limit`, for the message of a file too deep to read; (None, ()) if none does."""
+    lines = key_lines(text)
+    depth, in_multi = 0, None
+    for number, line in enumerate(text.splitlines(), 1):
+        if in_multi:
+            in_multi = None if in_multi in line else in_multi
+            continue
+        if depth == 0 and _HEADER.match(line):
+            continue
+        plain = _STRINGS.sub("", line)
+        for char in plain:
+            depth += (char in "[{") - (char in "]}")
+            if depth > limit:
+                keys = [k for k, n in lines.items() if n <= number and not any(isinstance(p, int) for p in k)]
+                return number, max(keys, key=lambda k: (lines[k], len(k)), default=())
+        _, in_multi = _open_brackets(line)
+    return None, ()
