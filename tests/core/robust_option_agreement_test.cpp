@@ -1,11 +1,13 @@
-// Issue 54 (cases 1-2): an option that differs on ONE rank, or a value only one rank
-// cannot read, through every C init and the C++ creates: HYMPI_ERR_ARG (hympi::Error) on every rank with the same message naming
+// Issue 54 (cases 1-3): an option that differs on ONE rank, or a value only one rank
+// cannot read, through every C init, the C++ creates and groups = auto's HYMPI_MODEL_*
+// environment: HYMPI_ERR_ARG (hympi::Error) on every rank with the same message naming
 // the problem, never an abort (MPI_ERR_TRUNCATE: an agreement whose length depended on
 // a value), a hang (the ctest timeout) or another argument's message ("datatype extent
 // differs"); the library works afterwards.
 #include <mpi.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -146,6 +148,35 @@ void cpp_creates(int odd_rank, MPI_Comm comm) {
   }
 }
 
+// Case 3: groups = auto on every rank, a HYMPI_MODEL_* number only the odd rank cannot read
+// (or every rank): the same error everywhere, naming the variable and the value.
+void model_numbers(int odd_rank, MPI_Comm comm, bool everywhere) {
+  const char* const bad[][2] = {{"HYMPI_MODEL_ALPHA", "fast"},      {"HYMPI_MODEL_ALPHA", "-1"},
+                                {"HYMPI_MODEL_ALPHA", "inf"},       {"HYMPI_MODEL_BETA", "0"},
+                                {"HYMPI_MODEL_BETA", "nan"},        {"HYMPI_MODEL_SHM_ALPHA", "1e-6x"},
+                                {"HYMPI_MODEL_SHM_BETA", "-2e-9"},  {"HYMPI_MODEL_NODE_RANKS", "abc"},
+                                {"HYMPI_MODEL_NODE_RANKS", "1e12"}, {"HYMPI_MODEL_NODE_RANKS", "0.5"},
+                                {"HYMPI_MODEL_NODE_RANKS", "0"},    {"HYMPI_MODEL_NODE_RANKS", "99999999999"}};
+  for (const auto& b : bad) {
+    if (everywhere || rank_ == odd_rank) setenv(b[0], b[1], 1);
+    const std::string tag = std::string(b[0]) + "=" + b[1] + (everywhere ? " on every rank" : " on one rank");
+    const std::string needle = std::string(b[0]) + " must be a positive";
+    MPI_Info info = make_info("groups", "auto");
+    hympi_request_t request = HYMPI_REQUEST_NULL;
+    const int rc = hympi_allreduce_init(2, MPI_INT, MPI_SUM, comm, info, &request);
+    MPI_Info_free(&info);
+    expect_c_error(rc, request, needle, "hympi_allreduce_init, " + tag);
+    check(rc == HYMPI_SUCCESS || std::string(hympi_last_error()).find(std::string("'") + b[1] + "'") != std::string::npos,
+          tag + ": the message does not quote the value");
+    hympi::CollectiveOptions options;
+    options.groups = 0;
+    expect_same_error(needle, [&] { hympi::Bcast::create_fixed(hympi::Topology::of(comm), 0, 2, sizeof(int), options); },
+                      "Bcast::create_fixed, " + tag);
+    unsetenv(b[0]);
+  }
+  still_works(comm, "after bad HYMPI_MODEL_*");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -160,8 +191,10 @@ int main(int argc, char** argv) {
       c_inits(odd_rank, odd_rank == 0 ? MPI_COMM_WORLD : fresh);
       cpp_creates(odd_rank, MPI_COMM_WORLD);
     }
+    model_numbers(odd_rank, fresh, false);
     if (size_ == 1) break;
   }
+  model_numbers(0, MPI_COMM_WORLD, true);
   MPI_Comm_free(&fresh);
   const int rc = hympi::test::finish("robust_option_agreement");
   MPI_Finalize();
