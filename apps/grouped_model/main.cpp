@@ -44,7 +44,14 @@ int main(int argc, char** argv) {
   app.add_option("--root", root, "the broadcast's or reduction's root (it leads its group; default 0)")
       ->check(CLI::NonNegativeNumber);
   app.add_flag("--units-are-nodes", nodes, "the units are nodes (the hybrid policy): no on-node level, no torus");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // Every app's exits (apps/common/app.hpp): --help 0, bad usage 2 with one "<app>: error:" line.
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::fprintf(stderr, "hympi-grouped-model: error: %s\n", e.what());
+    return 2;
+  }
   try {
     const int units = static_cast<int>(ranks);
     for (int g : groups)
@@ -69,7 +76,7 @@ int main(int argc, char** argv) {
     if (std::find(groups.begin(), groups.end(), pick) == groups.end())
       std::printf("# auto picks G = %d (not among --groups)\n", pick);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "hympi-grouped-model: %s\n", e.what());
+    std::fprintf(stderr, "hympi-grouped-model: error: %s\n", e.what());
     return 2;
   }
   return 0;

@@ -26,12 +26,14 @@ void Agreement::options(const CollectiveOptions& options) {
   for (const OptionKey& key : option_keys())
     if (key.agreed)
       same(info_names_ ? "info '" + std::string(key.name) + "'" : std::string(key.name), key.value(options));
-  if (options.groups == 0) {  // groups = auto: every rank must choose with the same machine
-    std::string machine;
+  // Always one item, whatever groups is (the shape of the agreement never depends on a
+  // value it agrees: an item added for auto only misaligned the MPI_Allreduce when
+  // groups differed); only auto reads the machine, the others agree 0.
+  std::string machine;
+  if (options.groups == 0)
     check([&] { machine = grouped_model_machine(); });  // a bad HYMPI_MODEL_* on one rank: its error, everywhere
-    same("groups=auto's machine (the HYMPI_MODEL_* environment)",
-         static_cast<std::int64_t>(std::hash<std::string>{}(machine) >> 1));
-  }
+  same("groups=auto's machine (the HYMPI_MODEL_* environment)",
+       machine.empty() ? 0 : static_cast<std::int64_t>(std::hash<std::string>{}(machine) >> 1));
 }
 
 void Agreement::run(MPI_Comm comm) {

@@ -5,6 +5,11 @@
 // first value that differs between ranks. A C init starts the agreement with
 // its own checks (handles, datatype, info) and hands it to the core's create,
 // which adds its own and runs it: one round per init, never a rank left waiting.
+// The rule (issue 54): what is agreed is fixed before any value is looked at. Every
+// rank adds the same items in the same order whatever the values it holds (an item
+// only some values need is added always, neutral where unused; no path chosen by an
+// option before the round), so the MPI_Allreduce has one length everywhere: a value
+// that differs is this error, never a truncated or misaligned reduction.
 #pragma once
 #include <mpi.h>
 

@@ -311,11 +311,13 @@ class FixedBcast final : public PersistentCollective {
   bool is_root_;
 };
 
-// Both creates: `agreement` holds the caller's checks and values (create_fixed's
-// root and count, a C init's), joined by the capacity and option checks in one
-// round, so every argument is agreed once per creation.
-std::unique_ptr<RingBcast> create_agreed(const Topology& topo, std::int64_t capacity, std::size_t elem_size,
-                                     const CollectiveOptions& options, detail::Agreement& agreement) {
+// Both creates' items: `agreement` holds the caller's checks and values (create_fixed's
+// root and count, a C init's), joined by the options, the capacity and the element
+// size. The same items on every path (flat or grouped), so the round's shape never
+// depends on a value it agrees (groups 1 on one rank and 2 on another is an error
+// on every rank, not two rounds of different lengths).
+std::size_t add_ring_items(std::int64_t capacity, std::size_t elem_size, const CollectiveOptions& options,
+                           detail::Agreement& agreement, const Topology& topo) {
   // Every size the ring needs (3 slots at most, each rounded up to 64 bytes) must fit size_t.
   const auto limit = static_cast<std::uint64_t>(std::numeric_limits<std::size_t>::max() / 4 - 64);
   agreement.options(options);
@@ -332,8 +334,12 @@ std::unique_ptr<RingBcast> create_agreed(const Topology& topo, std::int64_t capa
   // window layout must be the same on every rank, so the largest capacity wins.
   const std::size_t capacity_at = agreement.largest("bcast capacity", capacity);
   agreement.same("bcast element size", static_cast<std::int64_t>(elem_size));
-  agreement.run(topo.comm());
-  capacity = agreement.agreed(capacity_at);
+  return capacity_at;
+}
+
+// The ring of the agreed options (after the round).
+std::unique_ptr<RingBcast> make_ring(const Topology& topo, std::int64_t capacity, std::size_t elem_size,
+                                     const CollectiveOptions& options) {
   if (options.policy == Policy::pure) return std::make_unique<PureBcast>(topo, capacity, elem_size, options);
   return std::make_unique<HybridBcast>(topo, capacity, elem_size, options);
 }
@@ -354,16 +360,13 @@ std::unique_ptr<PersistentCollective> detail::create_fixed_bcast(const Topology&
   });
   agreement.same("bcast root", root);
   agreement.same("bcast count", count);
-  if (options.groups != 1) {  // agreed first: every rank then takes the same path
-    agreement.options(options);
-    agreement.run(topo.comm());
+  const std::size_t capacity_at = add_ring_items(count, elem_size, options, agreement, topo);
+  agreement.run(topo.comm());  // the one round: every rank then takes the same path
+  if (options.groups != 1) {
     const auto plan = detail::grouped_plan(topo, options, count * static_cast<std::int64_t>(elem_size), root);
     if (!detail::is_flat(topo, options, plan)) return detail::make_grouped_bcast(topo, root, count, elem_size, options, plan);
-    detail::Agreement flat;  // the flat path's own checks (capacity, allocation) in a round of its own
-    auto impl = create_agreed(topo, count, elem_size, options, flat);
-    return std::make_unique<FixedBcast>(std::move(impl), root, count, topo.rank() == root);
   }
-  auto impl = create_agreed(topo, count, elem_size, options, agreement);
+  auto impl = make_ring(topo, agreement.agreed(capacity_at), elem_size, options);
   return std::make_unique<FixedBcast>(std::move(impl), root, count, topo.rank() == root);
 }
 
@@ -374,7 +377,9 @@ std::unique_ptr<Bcast> Bcast::create(const Topology& topo, std::int64_t capacity
     require(options.groups == 1, "bcast: groups = " + std::to_string(options.groups) +
                                      " needs the root and count fixed at creation (Bcast::create_fixed, hympi_bcast_init)");
   });
-  return create_agreed(topo, capacity, elem_size, options, agreement);
+  const std::size_t capacity_at = add_ring_items(capacity, elem_size, options, agreement, topo);
+  agreement.run(topo.comm());
+  return make_ring(topo, agreement.agreed(capacity_at), elem_size, options);
 }
 
 std::unique_ptr<PersistentCollective> Bcast::create_fixed(const Topology& topo, int root, std::int64_t count,

@@ -1,9 +1,7 @@
 #include "options.hpp"
 
-#include <cerrno>
-#include <cstdlib>
-
 #include "bridges.hpp"
+#include "decimal.hpp"
 #include "hympi/enums.hpp"
 #include "hympi/error.hpp"
 
@@ -29,15 +27,8 @@ bool parse_named(Enum& field, const std::string& value) {
   }
 }
 
-// A non-negative int (at most 2^20: a rank count).
-bool parse_count(int& field, const std::string& value) {
-  char* end = nullptr;
-  errno = 0;
-  const long k = value.empty() ? -1 : std::strtol(value.c_str(), &end, 10);
-  if (value.empty() || *end != '\0' || errno != 0 || k < 0 || k > 1 << 20) return false;
-  field = static_cast<int>(k);
-  return true;
-}
+// A non-negative int in the one integer spelling (decimal.hpp).
+bool parse_count(int& field, const std::string& value) { return parse_decimal_int(value, field); }
 
 // groups: a positive integer, or "auto" (0: the model's choice).
 bool parse_groups(int& field, const std::string& value) {
@@ -62,7 +53,7 @@ std::vector<OptionKey> make_keys() {
       {"sync", enum_choice<SyncKind>(), "flags", "node synchronization: MPI_Barrier, or flags in shared memory", true,
        [](CollectiveOptions& o, const std::string& v) { return parse_named(o.sync, v); },
        [](const CollectiveOptions& o) { return static_cast<std::int64_t>(o.sync); }, no_problem},
-      {"leaders", "a non-negative integer (0 = automatic)", "0",
+      {"leaders", "a non-negative integer (decimal digits, at most 2147483647; 0 = automatic)", "0",
        "bridge ranks per node: 0 = one per 256 KiB moved, 1 = single leader, k = k slices", true,
        [](CollectiveOptions& o, const std::string& v) { return parse_count(o.leaders, v); },
        [](const CollectiveOptions& o) { return static_cast<std::int64_t>(o.leaders); },
@@ -84,7 +75,7 @@ std::vector<OptionKey> make_keys() {
        [](const CollectiveOptions& o) {
          return progress_thread_available(o) ? std::string() : std::string(kProgressThreadNeedsMultiple);
        }},
-      {"groups", "a positive integer or 'auto'", "1",
+      {"groups", "a positive integer (decimal digits, at most 2147483647) or 'auto'", "1",
        "G balanced groups of consecutive ranks (hybrid: whole nodes): leaders' collective, then each group's; "
        "auto = the route model's G",
        true, [](CollectiveOptions& o, const std::string& v) { return parse_groups(o.groups, v); },

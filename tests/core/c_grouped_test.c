@@ -1,10 +1,11 @@
 /* The info key "groups" of the persistent C inits in a C program: hympi_bcast_init,
  * hympi_allgather_init, hympi_allgatherv_init, hympi_allreduce_init and
- * hympi_reduce_init with groups = 1, 2, 3, p and auto under both policies, checked
+ * hympi_reduce_init with groups = 1, 2, 3, p, auto and 1048577 under both policies, checked
  * against the flat MPI collective over rounds driven by start/wait and start/test;
  * hympi_request_groups against the G asked (capped at ranks or nodes); bad values
- * ("0", "-1", "2.5", "two", "1e2", different on one rank, with deterministic) are
- * HYMPI_ERR_ARG on every rank with the request left NULL. */
+ * ("0", "-1", "2.5", "two", "1e2", " 2", "2 ", "+2", above 2147483647, different on
+ * one rank, with deterministic) are HYMPI_ERR_ARG on every rank with the request
+ * left NULL. */
 #include <hympi.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -129,12 +130,14 @@ int main(int argc, char** argv) {
   }
   char p[16];
   snprintf(p, sizeof p, "%d", size_);
-  const char* groups[] = {"1", "2", "3", p, "auto"};
+  /* 1048577: above 2^20, still a G reduced to the units (issue 54 case 5). */
+  const char* groups[] = {"1", "2", "3", p, "auto", "1048577"};
   const char* policies[] = {"pure", "hybrid"};
   for (int q = 0; q < 2; ++q)
-    for (int g = 0; g < 5; ++g) bad += check_all(groups[g], policies[q], nodes);
-  const char* refused[] = {"0", "-1", "2.5", "two", "1e2"};
-  for (int i = 0; i < 5; ++i) bad += check_refused(refused[i], -1, 0);
+    for (int g = 0; g < 6; ++g) bad += check_all(groups[g], policies[q], nodes);
+  /* One spelling for every integer key: digits only, at most 2147483647. */
+  const char* refused[] = {"0", "-1", "2.5", "two", "1e2", " 2", "2 ", "+2", "2147483648", "99999999999"};
+  for (int i = 0; i < 10; ++i) bad += check_refused(refused[i], -1, 0);
   if (size_ > 1) bad += check_refused("3", 0, 0); /* rank 0 asks 3, the others 2 */
   bad += check_refused("2", -1, 1);               /* with deterministic */
   int total = 0;

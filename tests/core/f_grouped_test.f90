@@ -1,7 +1,8 @@
 ! The grouped collectives from Fortran (module hympi_f08): info "groups" = 2 and
 ! "auto" on allreduce (real64 sum of integer values, exact) and bcast (int64),
 ! checked against MPI_Allreduce / the root's data over rounds; hympi_request_groups
-! is the G asked capped at the ranks (pure); "0" is HYMPI_ERR_ARG.
+! is the G asked capped at the ranks (pure); "0", and groups differing on one rank,
+! are HYMPI_ERR_ARG through ierror.
 program f_grouped
   use, intrinsic :: iso_fortran_env, only: real64, int64
   use mpi_f08
@@ -15,6 +16,8 @@ program f_grouped
   real(real64) :: own(n), expected(n)
   integer :: rank, size, it, i, bad, total, ierr, g
   character(len=8) :: groups(2) = [character(len=8) :: '2', 'auto']
+  character(len=8) :: odd(3) = [character(len=8) :: 'auto', 'two', '1']
+  character(len=8) :: usual(3) = [character(len=8) :: '2', 'auto', '2']
 
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
@@ -57,6 +60,29 @@ program f_grouped
   call hympi_allreduce_init(n, MPI_REAL8, MPI_SUM, MPI_COMM_WORLD, info, refused, ierr)
   call MPI_Info_free(info)
   if (ierr /= HYMPI_ERR_ARG) bad = bad + 1
+  ! Issue 54: groups differing on the last rank ('auto' / 'two' / '1' there, '2' or 'auto'
+  ! elsewhere): HYMPI_ERR_ARG through ierror on every rank, not an abort in MPI_Allreduce.
+  if (size > 1) then
+    do g = 1, 3
+      call MPI_Info_create(info)
+      if (rank == size - 1) then
+        call MPI_Info_set(info, 'groups', trim(odd(g)))
+      else
+        call MPI_Info_set(info, 'groups', trim(usual(g)))
+      end if
+      call hympi_allreduce_init(n, MPI_REAL8, MPI_SUM, MPI_COMM_WORLD, info, refused, ierr)
+      if (ierr /= HYMPI_ERR_ARG) then
+        print *, 'rank', rank, ': allreduce_init, groups ', trim(odd(g)), ' on one rank: ierror', ierr
+        bad = bad + 1
+      end if
+      call hympi_bcast_init(n, MPI_INTEGER8, 0, MPI_COMM_WORLD, info, refused, ierr)
+      if (ierr /= HYMPI_ERR_ARG) then
+        print *, 'rank', rank, ': bcast_init, groups ', trim(odd(g)), ' on one rank: ierror', ierr
+        bad = bad + 1
+      end if
+      call MPI_Info_free(info)
+    end do
+  end if
   call MPI_Allreduce(bad, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
   if (rank == 0) print '(a, i0, a)', 'f_grouped_test: ', total, ' failed checks'
   call MPI_Finalize()

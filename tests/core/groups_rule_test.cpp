@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "grouped/grouped.hpp"
@@ -113,6 +114,60 @@ TEST(AutoGroups, MachineFromTheEnvironment) {
   setenv("HYMPI_MODEL_ALPHA", "1e-15", 1);
   EXPECT_EQ(automatic_groups(2048, 1 << 20), 1);
   unsetenv("HYMPI_MODEL_ALPHA");
+}
+
+// Issue 54 case 3: a HYMPI_MODEL_* number that is set must be read whole, positive and
+// finite (NODE_RANKS: the integer spelling of the info keys); anything else is an error
+// naming the variable and the value, never BG/P's default or a wrapped int.
+TEST(AutoGroups, ModelNumbersAreStrict) {
+  const char* const bad[][2] = {{"HYMPI_MODEL_ALPHA", "fast"},      {"HYMPI_MODEL_ALPHA", "-1"},
+                                {"HYMPI_MODEL_ALPHA", "inf"},       {"HYMPI_MODEL_ALPHA", "3e-6 "},
+                                {"HYMPI_MODEL_BETA", "0"},          {"HYMPI_MODEL_BETA", "nan"},
+                                {"HYMPI_MODEL_SHM_ALPHA", "1e999"}, {"HYMPI_MODEL_SHM_BETA", "-2e-9"},
+                                {"HYMPI_MODEL_NODE_RANKS", "abc"},  {"HYMPI_MODEL_NODE_RANKS", "1e12"},
+                                {"HYMPI_MODEL_NODE_RANKS", "0.5"},  {"HYMPI_MODEL_NODE_RANKS", "0"},
+                                {"HYMPI_MODEL_NODE_RANKS", " 4"},   {"HYMPI_MODEL_NODE_RANKS", "2147483648"}};
+  for (const auto& b : bad) {
+    setenv(b[0], b[1], 1);
+    std::string message;
+    try {
+      hympi::detail::model_machine();
+    } catch (const hympi::Error& e) {
+      message = e.what();
+      EXPECT_EQ(e.code(), hympi::ErrorCode::invalid_argument) << b[0] << "=" << b[1];
+    }
+    EXPECT_NE(message.find(b[0]), std::string::npos) << b[0] << "=" << b[1] << ": '" << message << "'";
+    EXPECT_NE(message.find(std::string("'") + b[1] + "'"), std::string::npos) << b[0] << "=" << b[1];
+    unsetenv(b[0]);
+  }
+  setenv("HYMPI_MODEL_ALPHA", "2.5e-6", 1);
+  setenv("HYMPI_MODEL_NODE_RANKS", "4", 1);
+  const auto m = hympi::detail::model_machine();
+  EXPECT_EQ(m.alpha, 2.5e-6);
+  EXPECT_EQ(m.node_ranks, 4);
+  unsetenv("HYMPI_MODEL_ALPHA");
+  unsetenv("HYMPI_MODEL_NODE_RANKS");
+}
+
+// Issue 54 case 5: one spelling for every integer key (leaders, groups): decimal digits
+// only, at most 2147483647; a G or k above the ranks is the key's to reduce, so large
+// values are accepted, not refused as "not a positive integer".
+TEST(IntegerKeys, OneSpelling) {
+  for (const char* name : {"leaders", "groups"}) {
+    const hympi::detail::OptionKey* row = nullptr;
+    for (const auto& key : hympi::detail::option_keys())
+      if (std::string(key.name) == name) row = &key;
+    ASSERT_NE(row, nullptr);
+    hympi::CollectiveOptions o;
+    for (auto [text, value] : {std::pair{"2", 2}, std::pair{"007", 7}, std::pair{"1048576", 1048576},
+                               std::pair{"1048577", 1048577}, std::pair{"2147483647", 2147483647}}) {
+      EXPECT_TRUE(row->parse(o, text)) << name << " " << text;
+      EXPECT_EQ(name == std::string("groups") ? o.groups : o.leaders, value) << name << " " << text;
+    }
+    for (const char* bad : {" 2", "2 ", "+2", "-0", "2147483648", "99999999999", "1e2", "0x10", "2.0", ""})
+      EXPECT_FALSE(row->parse(o, bad)) << name << " '" << bad << "'";
+    EXPECT_NE(row->type.find("decimal digits, at most 2147483647"), std::string::npos) << row->type;
+  }
 }
 
 // The `groups` row of the options table (the C info key): a positive integer or

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "hympi/hympi.h"
 #include "hympi/hympi.hpp"
 #include "mpi_check.hpp"
 
@@ -176,6 +177,51 @@ void grouped_freed_in_flight(hympi::CollectiveOptions opt, const std::string& ta
   check(true, "grouped objects destroyed in flight after MPI_Comm_free" + tag);
 }
 
+// Issue 54 case 4: grouped objects (pure and hybrid) whose communicator was freed refuse
+// run() and start() on every rank, as the flat ones do; through the C API HYMPI_ERR_ARG
+// (the groups' own communicators outlive the freed one: pure's went on working).
+void grouped_refused_after_free(hympi::CollectiveOptions opt, const std::string& tag) {
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  const auto& topo = hympi::Topology::of(comm);
+  const int p = topo.size();
+  opt.groups = 2;
+  const int g = hympi::effective_groups(topo, opt, 4 * sizeof(double));
+  const int units = opt.policy == hympi::Policy::hybrid && !topo.is_flat() ? topo.num_nodes() : p;
+  if (g == 1 || g >= units) {  // the flat path here: communicator_freed covers it
+    MPI_Comm_free(&comm);
+    return;
+  }
+  std::vector<std::unique_ptr<hympi::PersistentCollective>> ops;
+  ops.push_back(hympi::Bcast::create_fixed(topo, p - 1, 4, sizeof(double), opt));
+  ops.push_back(hympi::Allreduce::create(topo, 4, MPI_DOUBLE, MPI_SUM, opt));
+  ops.push_back(hympi::Reduce::create(topo, 4, MPI_DOUBLE, MPI_SUM, 0, opt));
+  ops.push_back(hympi::Allgatherv::create_allgather(topo, 4, sizeof(double), opt));
+  for (auto& op : ops) op->run();
+  MPI_Info info;
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "groups", "2");
+  MPI_Info_set(info, "policy", opt.policy == hympi::Policy::pure ? "pure" : "hybrid");
+  hympi_request_t request = HYMPI_REQUEST_NULL;
+  check(hympi_allreduce_init(4, MPI_DOUBLE, MPI_SUM, comm, info, &request) == HYMPI_SUCCESS &&
+            hympi_start(request) == HYMPI_SUCCESS && hympi_wait(request) == HYMPI_SUCCESS,
+        "grouped C request before MPI_Comm_free" + tag);
+  MPI_Info_free(&info);
+  MPI_Comm_free(&comm);
+  const char* names[] = {"bcast", "allreduce", "reduce", "allgather"};
+  for (std::size_t k = 0; k < ops.size(); ++k) {
+    const std::string what = std::string("grouped ") + names[k];
+    expect_error("communicator was freed", [&] { ops[k]->run(); }, what + " run after MPI_Comm_free" + tag);
+    expect_error("communicator was freed", [&] { ops[k]->start(); }, what + " start after MPI_Comm_free" + tag);
+  }
+  const int rc = request ? hympi_start(request) : HYMPI_ERR_ARG;
+  check(rc == HYMPI_ERR_ARG && std::string(hympi_last_error()).find("communicator was freed") != std::string::npos,
+        "grouped C request start after MPI_Comm_free" + tag + ": code " + std::to_string(rc));
+  if (rc == HYMPI_SUCCESS) hympi_wait(request);
+  hympi_request_free(&request);
+  ops.clear();
+}
+
 // Growth beyond what shared memory can hold fails on every rank; the object stays
 // exactly as it was and keeps working.
 void growth_failure(hympi::CollectiveOptions opt, const std::string& tag) {
@@ -221,6 +267,7 @@ int main(int argc, char** argv) {
         destroyed_in_flight(opt, tag);
         if (!overlap) grouped_destroyed_in_flight(opt, tag);
         if (!overlap) grouped_freed_in_flight(opt, tag);
+        if (!overlap) grouped_refused_after_free(opt, tag);
         if (!overlap) node_shared_array_freed(policy, sync, tag);
         // Growth is a shared-window matter; pure's private vector fails with bad_alloc.
         if (!overlap && policy == hympi::Policy::hybrid) growth_failure(opt, tag);

@@ -91,7 +91,9 @@ double grouped_model_seconds(const Topology& topo, const CollectiveOptions& opti
 double grouped_model_seconds(const Topology& topo, const CollectiveOptions& options, std::int64_t bytes, int root);
 // The machine that closed form uses (the HYMPI_MODEL_* environment), as
 // "alpha=3e-06;beta=2.35294e-09;bcast=mpich;node_ranks=1;shm_alpha=...;shm_beta=...;torus=none":
-// what a recorded prediction needs beside it.
+// what a recorded prediction needs beside it. A set variable that is not a positive
+// finite number (NODE_RANKS: a positive decimal integer) throws hympi::Error
+// (invalid_argument) naming it and its value, as every function here that reads them.
 std::string grouped_model_machine();
 
 // A PersistentCollective (persistent.hpp): slot() holds this rank's counts()[rank]

@@ -60,6 +60,8 @@ enum hympi_error {
  *                  (hybrid: nodes) is reduced (hympi_request_groups says the G
  *                  used); "0", negatives, non-integers: HYMPI_ERR_ARG. Not with
  *                  deterministic "true" (HYMPI_ERR_ARG).
+ * An integer value (leaders, groups) is decimal digits only (no sign, space,
+ * point or exponent), at most 2147483647; anything else is HYMPI_ERR_ARG.
  * counts, datatype size, root and info values must agree on every rank; every
  * error is raised on every rank of comm, and a failed init leaves *request NULL.
  * Free requests before freeing their communicator: once it is freed their calls

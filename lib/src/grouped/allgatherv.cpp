@@ -37,7 +37,7 @@ class GroupedAllgatherv final : public Allgatherv {
  public:
   GroupedAllgatherv(const Topology& topo, std::vector<std::int64_t> counts, std::size_t elem_size,
                     const CollectiveOptions& options)
-      : topo_(topo), type_(element_type(elem_size)), chain_("grouped allgatherv") {
+      : topo_(topo), type_(element_type(elem_size)), chain_("grouped allgatherv", topo) {
     elem_size_ = elem_size;
     options_ = options;
     topology_owner_ = topo.keep_alive();

@@ -40,12 +40,14 @@
 // (make_platform.py bgp: 2.5 us software overhead per off-node message + hops,
 // 425 MB/s links) with MPICH's rule.
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "decimal.hpp"
 #include "grouped/grouped.hpp"
 #include "hympi/error.hpp"
 
@@ -56,12 +58,29 @@ namespace {
 constexpr double kShortBytes = 12 * 1024, kLongBytes = 512 * 1024;
 constexpr int kMinRanks = 8;
 
-double env_or(const char* name, double fallback) {
+// A machine figure: unset or empty gives the default; anything else must be a positive
+// finite number, all of it (a typo silently replaced by BG/P's figure picked G for the
+// wrong machine). Agreed at creation as every variable here (Agreement::options).
+double positive_env(const char* name, double fallback) {
   const char* text = std::getenv(name);
   if (!text || !*text) return fallback;
   char* end = nullptr;
+  errno = 0;
   const double v = std::strtod(text, &end);
-  return (end && *end == '\0' && v > 0) ? v : fallback;
+  require(end != text && *end == '\0' && errno == 0 && std::isfinite(v) && v > 0,
+          std::string(name) + " must be a positive finite number, got '" + text + "'");
+  return v;
+}
+
+// Ranks per node: the integer spelling of the info keys (decimal.hpp), at least 1.
+int node_ranks_env() {
+  const char* text = std::getenv("HYMPI_MODEL_NODE_RANKS");
+  if (!text || !*text) return 1;
+  int v = 0;
+  require(parse_decimal_int(text, v) && v >= 1,
+          std::string("HYMPI_MODEL_NODE_RANKS must be a positive integer (decimal digits, at most 2147483647), got '") +
+              text + "'");
+  return v;
 }
 
 int ceil_log2(std::int64_t p) {
@@ -152,11 +171,11 @@ const char* name(BcastRule rule) { return rule == BcastRule::dcmf ? "dcmf" : "mp
 
 ModelMachine model_machine() {
   ModelMachine m;
-  m.alpha = env_or("HYMPI_MODEL_ALPHA", 3.0e-6), m.beta = env_or("HYMPI_MODEL_BETA", 1.0 / 425e6);
+  m.alpha = positive_env("HYMPI_MODEL_ALPHA", 3.0e-6), m.beta = positive_env("HYMPI_MODEL_BETA", 1.0 / 425e6);
   m.bcast = rule_from_env();
-  m.node_ranks = static_cast<int>(env_or("HYMPI_MODEL_NODE_RANKS", 1));
-  m.shm_alpha = env_or("HYMPI_MODEL_SHM_ALPHA", m.alpha);
-  m.shm_beta = env_or("HYMPI_MODEL_SHM_BETA", m.beta);
+  m.node_ranks = node_ranks_env();
+  m.shm_alpha = positive_env("HYMPI_MODEL_SHM_ALPHA", m.alpha);
+  m.shm_beta = positive_env("HYMPI_MODEL_SHM_BETA", m.beta);
   m.torus = torus_from_env(m.node_ranks);
   return m;
 }

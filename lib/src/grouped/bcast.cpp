@@ -25,7 +25,7 @@ class GroupedBcast final : public PersistentCollective {
         count_(count),
         elem_size_(elem_size),
         type_(element_type(elem_size)),
-        chain_("grouped bcast") {
+        chain_("grouped bcast", topo) {
     // A failure in one group (no room for its node copy) is every rank's error.
     checked_together(topo.comm(), [&] {
       inner_ = Bcast::create_fixed(group_topology(topo, comms_.group(), options.policy == Policy::hybrid),

@@ -43,6 +43,7 @@ const char* name(BcastRule rule);
 // HYMPI_MODEL_NODE_RANKS (ranks per node, default 1: no node level), HYMPI_MODEL_SHM_ALPHA and
 // HYMPI_MODEL_SHM_BETA (on-node; default the off-node values), HYMPI_MODEL_TORUS (the nodes'
 // torus, "XxYxZ" or "XxYxZ:mesh", block placement; default none: no link sharing, no shapes).
+// Each strict: a set value that does not parse whole throws (invalid_argument), never a default.
 struct ModelMachine {
   double alpha = 0, beta = 0;
   BcastRule bcast = BcastRule::mpich;

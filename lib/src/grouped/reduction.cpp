@@ -27,7 +27,7 @@ class GroupedReduction final : public ReductionEngine {
         args_(args),
         every_rank_(args.root < 0),
         comms_(topo.comm(), plan, group_leaders(plan, every_rank_ ? -1 : args.root)),
-        chain_(every_rank_ ? "grouped allreduce" : "grouped reduce") {
+        chain_(every_rank_ ? "grouped allreduce" : "grouped reduce", topo) {
     const bool hybrid = options.policy == Policy::hybrid;
     ReductionArgs inner = args;
     inner.root = comms_.leader_in_group();

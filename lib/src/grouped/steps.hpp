@@ -21,6 +21,7 @@
 
 #include "hympi/error.hpp"
 #include "hympi/persistent.hpp"
+#include "hympi/topology.hpp"
 #include "progress.hpp"
 #include "requests.hpp"
 
@@ -50,7 +51,10 @@ inline Step local_step(std::function<void()> work) {
 
 class StepChain final : public Flight {
  public:
-  explicit StepChain(std::string what) : what_(std::move(what)) {}
+  // `topo`: the object's communicator, checked alive at every run() and start() as the
+  // flat collectives check theirs (the groups' own communicators outlive a freed one,
+  // so without it a pure grouped request went on working on a freed communicator).
+  StepChain(std::string what, const Topology& topo) : what_(std::move(what)), topo_(topo) {}
   // Destroyed in flight (every rank destroys it, as every core collective): the
   // remaining steps complete first, so no group waits for a leader whose chain
   // stopped after the outer level; then out of the engine. The owner declares the
@@ -77,10 +81,12 @@ class StepChain final : public Flight {
 
   void run() {
     require_idle("run()");
+    topo_.require_comm_alive((what_ + " run()").c_str());
     for (auto& step : steps_) step.run();
   }
   void start() {
     require_idle("start()");
+    topo_.require_comm_alive((what_ + " start()").c_str());
     in_flight_ = true;
     next_ = 0;
     posted_ = false;
@@ -139,6 +145,7 @@ class StepChain final : public Flight {
 
   static constexpr int kSpinsBeforeYield = 64;  // as Requests::wait
   std::string what_;
+  const Topology& topo_;  // kept alive by the owner (Topology::keep_alive)
   std::vector<Step> steps_;
   std::size_t next_ = 0;
   bool posted_ = false, in_flight_ = false;

@@ -30,25 +30,71 @@ bool read_dim(const char*& text, int& out) {
   return true;
 }
 
-// Links of node a -> node b, dimension order, the shorter way round (ties the + way),
-// each counted in `load` (node * 6 + dimension * 2 + (+ way)); the busiest so far in `most`.
-void route(const TorusShape& t, std::int64_t a, std::int64_t b, std::vector<int>& load, int& most) {
-  std::int64_t at[3] = {a % t.dims[0], a / t.dims[0] % t.dims[1], a / (std::int64_t{t.dims[0]} * t.dims[1])};
-  const std::int64_t to[3] = {b % t.dims[0], b / t.dims[0] % t.dims[1], b / (std::int64_t{t.dims[0]} * t.dims[1])};
-  for (int d = 0; d < 3; ++d) {
-    const std::int64_t len = t.dims[static_cast<std::size_t>(d)];
-    const std::int64_t up = ((to[d] - at[d]) % len + len) % len;  // hops the + way round
-    bool plus = to[d] > at[d];
-    std::int64_t hops = std::llabs(to[d] - at[d]);
-    if (!t.mesh && up != 0) plus = up <= len - up, hops = std::min(up, len - up);
-    for (std::int64_t h = 0; h < hops; ++h) {
-      const std::int64_t node = at[0] + t.dims[0] * (at[1] + std::int64_t{t.dims[1]} * at[2]);
-      int& n = load[static_cast<std::size_t>(node * 6 + d * 2 + (plus ? 1 : 0))];
-      most = std::max(most, ++n);
-      at[d] = ((at[d] + (plus ? 1 : -1)) % len + len) % len;
+// The links of every flow of a round, each flow a difference per line (+1 where a
+// stretch of its route starts, -1 past its end), so a flow costs a few additions
+// whatever its length; max_load() sums every line up once. Index: node * 6 +
+// dimension * 2 + (+ way), a link named by the node it leaves.
+class LinkLoads {
+ public:
+  explicit LinkLoads(const TorusShape& t)
+      : t_(t), step_{1, t.dims[0], std::int64_t{t.dims[0]} * t.dims[1]},
+        diff_(static_cast<std::size_t>(std::int64_t{t.dims[0]} * t.dims[1] * t.dims[2] * 6), 0) {}
+
+  // Node a -> node b, dimension order, the shorter way round (ties the + way).
+  // 32-bit arithmetic and no modulo but the coordinates': the loop runs once per flow, up to
+  // 2^23 flows per round on the largest torus (nodes < 2^22 fit).
+  void route(std::uint32_t a, std::uint32_t b) {
+    const std::uint32_t X = static_cast<std::uint32_t>(t_.dims[0]), Y = static_cast<std::uint32_t>(t_.dims[1]);
+    const std::uint32_t ra = a / X, rb = b / X;
+    std::int64_t at[3] = {a - ra * X, ra % Y, ra / Y};
+    const std::int64_t to[3] = {b - rb * X, rb % Y, rb / Y};
+    for (int d = 0; d < 3; ++d) {
+      const std::int64_t len = t_.dims[static_cast<std::size_t>(d)];
+      const std::int64_t up = to[d] >= at[d] ? to[d] - at[d] : to[d] - at[d] + len;  // hops the + way round
+      bool plus = to[d] > at[d];
+      std::int64_t hops = std::llabs(to[d] - at[d]);
+      if (!t_.mesh && up != 0) plus = up <= len - up, hops = std::min(up, len - up);
+      if (hops > 0) {
+        const std::int64_t base = at[0] + step_[1] * at[1] + step_[2] * at[2] - step_[d] * at[d];
+        // The links left from coordinates [first, first + hops) (mod len).
+        const std::int64_t first = plus ? at[d] : at[d] - hops + 1 + (at[d] - hops + 1 < 0 ? len : 0);
+        add(base, d, plus, first, std::min(len, first + hops));
+        if (first + hops > len) add(base, d, plus, 0, first + hops - len);
+      }
+      at[d] = to[d];
     }
   }
-}
+
+  // The busiest link's flows.
+  int max_load() {
+    const std::int64_t X = t_.dims[0], Y = t_.dims[1], Z = t_.dims[2];
+    int most = 0;
+    for (std::int64_t z = 0; z < Z; ++z)
+      for (std::int64_t y = 0; y < Y; ++y)
+        for (std::int64_t x = 0; x < X; ++x) {
+          const std::int64_t n = x + X * (y + Y * z);
+          const std::int64_t before[3] = {x > 0 ? n - 1 : -1, y > 0 ? n - X : -1, z > 0 ? n - X * Y : -1};
+          for (int d = 0; d < 3; ++d)
+            for (int way = 0; way < 2; ++way) {
+              int& here = diff_[static_cast<std::size_t>(n * 6 + d * 2 + way)];
+              if (before[d] >= 0) here += diff_[static_cast<std::size_t>(before[d] * 6 + d * 2 + way)];
+              most = std::max(most, here);
+            }
+        }
+    return most;
+  }
+
+ private:
+  void add(std::int64_t base, int d, bool plus, std::int64_t from, std::int64_t to) {
+    const std::int64_t way = plus ? 1 : 0;
+    diff_[static_cast<std::size_t>((base + step_[d] * from) * 6 + d * 2 + way)] += 1;
+    if (to < t_.dims[static_cast<std::size_t>(d)]) diff_[static_cast<std::size_t>((base + step_[d] * to) * 6 + d * 2 + way)] -= 1;
+  }
+
+  const TorusShape& t_;
+  std::int64_t step_[3];
+  std::vector<int> diff_;
+};
 
 // Every flow of the round routed; remembered per process (a shape's load does not depend on
 // the bytes, and every object of that size asks again).
@@ -62,15 +108,23 @@ double routed_load(const TorusShape& t, const Members& level, std::int64_t dista
     std::lock_guard<std::mutex> hold(lock);
     if (auto it = known.find(key); it != known.end()) return it->second;
   }
-  const std::int64_t c = std::max(1, t.cores);
-  std::vector<int> load(static_cast<std::size_t>(std::int64_t{t.dims[0]} * t.dims[1] * t.dims[2] * 6), 0);
-  int most = 0;
+  const auto c = static_cast<std::uint32_t>(std::max(1, t.cores));
+  // Member i's node (Members::rank without its modulo; ranks < 2^32 as nodes x cores).
+  const std::int64_t shift = level.shift % level.count;
+  const auto node = [&](std::int64_t i) {
+    std::int64_t w = i + shift;
+    if (w >= level.count) w -= level.count;
+    const std::int64_t r = level.first + (level.den == 1 ? w * level.num : (w * level.num + level.den - 1) / level.den);
+    return static_cast<std::uint32_t>(r) / c;
+  };
+  LinkLoads loads(t);
   for (std::int64_t i = 0; i < level.count; ++i) {
     const std::int64_t j = i ^ distance;
     if (j >= level.count) continue;
-    const std::int64_t a = level.rank(i) / c, b = level.rank(j) / c;
-    if (a != b) route(t, a, b, load, most);
+    const std::uint32_t a = node(i), b = node(j);
+    if (a != b) loads.route(a, b);
   }
+  const int most = loads.max_load();
   std::lock_guard<std::mutex> hold(lock);
   known.emplace(key, most);
   return most;
@@ -98,15 +152,20 @@ bool parse_torus(const char* text, TorusShape& out) {
 
 double exchange_link_load(const TorusShape& torus, const Members& level, std::int64_t distance) {
   const std::int64_t c = std::max(1, torus.cores), count = level.count, num = level.num, den = level.den;
-  const bool regular = level.shift == 0 && num % den == 0 && power_of_two(num / den) && power_of_two(c) &&
-                       power_of_two(count) && level.first % (count * (num / den)) == 0 &&
+  // The closed form's shapes: member i on node first / c + (i / m) * s, m members on each
+  // node (s = 1) or one every s nodes (m = 1), m and s powers of two, any ranks per node
+  // (the leaders of G groups of 3-rank nodes, routed one by one, took a minute on 2^22
+  // nodes). m = c den / num: member i = q m + r is rank q c + ceil(r c / m), on node q.
+  std::int64_t m = 0, s = 0;
+  if (num % den == 0 && num / den >= c && (num / den) % c == 0) m = 1, s = num / den / c;
+  else if (num >= den && (c * den) % num == 0) m = c * den / num, s = 1;
+  const bool regular = level.shift == 0 && power_of_two(m) && power_of_two(s) && power_of_two(count) &&
+                       level.first % c == 0 && (level.first / c) % (std::max<std::int64_t>(1, count / m) * s) == 0 &&
                        power_of_two(torus.dims[0]) && power_of_two(torus.dims[1]) && power_of_two(torus.dims[2]);
   if (!regular) return routed_load(torus, level, distance);
   // Power-of-two shapes: the partner differs in one node coordinate by a power of two.
-  const std::int64_t stride = num / den, ranks_apart = distance * stride;
-  if (ranks_apart < c) return 0;  // partners in one node
-  const std::int64_t per_node = stride < c ? c / stride : 1;  // members on a node, all sending at once
-  const std::int64_t node_stride = stride >= c ? stride / c : 1, nodes_apart = ranks_apart / c;
+  if (distance < m) return 0;  // partners in one node
+  const std::int64_t per_node = m, node_stride = s, nodes_apart = distance / m * s;  // per_node: all sending at once
   double load = 1;
   std::int64_t lower = 1;  // nodes per step along this dimension
   for (std::size_t a = 0; a < 3; ++a) {

@@ -43,9 +43,10 @@ struct Members {
 
 // Flows on the busiest directed link of one recursive-doubling round: member i exchanges
 // with member i XOR distance. 0 when every pair shares a node. A closed form on aligned
-// power-of-two shapes (exact there: TorusTerms.ExchangeLoadIsTheRoutedLoad), else every
-// flow routed, once per process and shape (a pick at 16384 ranks on 16 x 16 x 20: 0.08 s
-// on x86, the cost of a shape the closed form does not cover).
+// power-of-two shapes: members a power of two of nodes apart or per node, any ranks per
+// node (exact there: TorusTerms.ExchangeLoadIsTheRoutedLoad, .ClosedFormForAnyRanksPerNode),
+// else every flow routed (a few additions each), once per process and shape (a pick at
+// 16384 ranks on 16 x 16 x 20: 0.08 s on x86, the cost of a shape the closed form does not cover).
 double exchange_link_load(const TorusShape& torus, const Members& members, std::int64_t distance);
 
 // A communicator's bounding box in (x, y, z, t) (t: the rank within its node) and
