@@ -99,7 +99,10 @@ void add_options(CLI::App& app, Options& o) {
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str()
       ->group("Output");
-  app.add_option("--samples-dir", o.samples_dir, "Directory of the saved samples (default: <output-dir>/samples)")
+  app.add_option("--samples-dir", o.samples_dir,
+                 "Directory of the saved samples (default: <output-dir>/samples); locked while the chain runs, "
+                 "refused if it holds another run's samples (a model.txt of another chain, or of none that differs "
+                 "in data, K, alpha, seed or burn-in)")
       ->group("Output");
   app.add_flag("-q,--quiet", o.quiet, "No per-iteration lines")->group("Output");
   app.footer(

@@ -117,7 +117,7 @@ void ChainCheckpoints::claim_directories(const Dataset& data, const ModelInfo& m
                   o_.checkpoint_dir.c_str());
   if (resuming) resumed_ = read_checkpoint(o_.resume, id_, &id_.chain);  // this chain's data and model; adopts its id
   // A chain checkpointed before chain ids (HYBPMFC1) gets one now; its samples'
-  // model.txt, from the same version, names no chain.
+  // model.txt, from the same version, names no chain (adopted if it describes this chain).
   const bool before_chain_ids = resuming && id_.chain.empty();
   if (id_.chain.empty()) id_.chain = new_chain_id();
   checkpoint_lock_.describe(id_.chain);
@@ -139,7 +139,15 @@ void ChainCheckpoints::claim_directories(const Dataset& data, const ModelInfo& m
       throw InputError("'" + o_.samples_dir + "' holds the samples of another run (chain " +
                        (owner.empty() ? std::string("unknown") : owner) + ", this run chain " + id_.chain +
                        "): choose another --samples-dir or remove them");
-    write_model_info(o_.samples_dir, model, id_.chain);
+    ModelInfo this_model = model;
+    this_model.data_hash = id_.data_hash;
+    // A model.txt without a chain id is adopted on its word alone: it must describe
+    // this very chain, or its samples would be averaged with ours and it rewritten.
+    if (has_model)
+      if (const std::string differs = model_difference(read_model_info(o_.samples_dir), this_model); !differs.empty())
+        throw InputError("'" + o_.samples_dir + "' holds the samples of another run (model.txt: " + differs +
+                         "): choose another --samples-dir or remove them");
+    write_model_info(o_.samples_dir, this_model, id_.chain);
   }
 }
 
