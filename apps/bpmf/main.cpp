@@ -80,7 +80,7 @@ int run(Options& o) {
   // Bad options or input throw hympi::Error(invalid_argument) on every rank (exit 2);
   // the sampler checks its own configuration.
   const auto layout = o.common.layout.resolve(size);
-  if (o.checkpoint_every > 0) catch_stop_signals();  // before the load, which can take minutes
+  if (o.checkpoint_every > 0) catch_stop_signals();  // before the load: a stop then must not kill the ranks
   Dataset data = load_dataset(o.input, world);
   if (stopped_before_start(o, world, rank)) return hympi::apps::kCheckFailed;
   const hympi::Topology& topo = hympi::Topology::of(world, layout);
