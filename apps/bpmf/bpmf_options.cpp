@@ -80,7 +80,8 @@ void add_options(CLI::App& app, Options& o) {
       ->group("Output");
   app.add_option("--checkpoint-every", o.checkpoint_every,
                  "Write the chain state every N iterations, at the end, and when told to stop (SIGTERM, SIGINT, "
-                 "SIGUSR1; then exit 1) (0: never)")
+                 "SIGUSR1; then exit 1; told while the data are loading: exit 1 once they are read, nothing to "
+                 "write) (0: never)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str()
       ->group("Checkpoint");
@@ -99,18 +100,23 @@ void add_options(CLI::App& app, Options& o) {
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str()
       ->group("Output");
-  app.add_option("--samples-dir", o.samples_dir, "Directory of the saved samples (default: <output-dir>/samples)")
+  app.add_option("--samples-dir", o.samples_dir,
+                 "Directory of the saved samples (default: <output-dir>/samples); locked while the chain runs, "
+                 "refused if it holds another run's samples (a model.txt of another chain, or of none that differs "
+                 "in data, K, alpha, seed or burn-in)")
       ->group("Output");
   app.add_flag("-q,--quiet", o.quiet, "No per-iteration lines")->group("Output");
   app.footer(
       "Stopping a chain safely (--checkpoint-every > 0): send ONE signal and wait for exit 1 and the line "
       "'stopped by ... checkpoint in DIR'; continue with --resume DIR. Best: SIGUSR1 to mpirun, mpiexec or srun "
-      "(all forward it and kill nothing) or to the ranks. Never SIGTERM to srun (it kills the ranks). SIGTERM to "
-      "MPICH's mpiexec is safe; to Open MPI 4's mpirun it also works, but mpirun "
-      "SIGKILLs the ranks about 2 s later (raise OMPI_MCA_odls_base_sigkill_timeout above one iteration plus a "
-      "checkpoint write) and a second signal within 5 s kills them about 1 s later: never send two, and use "
-      "'timeout --foreground -s USR1' (plain timeout signals mpirun twice). Under Open MPI's mpirun, Ctrl-Z "
-      "and then fg or bg also stops the chain (with a checkpoint). See bpmf/README.md, 'Stopping a chain'.");
+      "(all forward it and kill nothing) or to the ranks. A stop sent while the data are loading takes effect "
+      "once they are read: exit 1, 'stopped by ... while loading the data', no checkpoint (nothing ran). "
+      "Never SIGTERM to srun (it kills the ranks). SIGTERM to MPICH's mpiexec is safe; to Open MPI 4's mpirun "
+      "it also works, but mpirun SIGKILLs the ranks about 2 s later (raise OMPI_MCA_odls_base_sigkill_timeout "
+      "above one iteration plus a checkpoint write) and a second signal within 5 s kills them about 1 s later: "
+      "never send two, and use 'timeout --foreground -s USR1' (plain timeout signals mpirun twice). Under Open "
+      "MPI's mpirun, Ctrl-Z and then fg or bg also stops the chain (with a checkpoint). See bpmf/README.md, "
+      "'Stopping a chain'.");
 }
 
 void resolve_paths(Options& o) {

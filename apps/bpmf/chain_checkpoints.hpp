@@ -8,8 +8,8 @@
 // another chain's files; a checkpoint of another chain (data, K, alpha, burn-in, seed).
 //
 // --checkpoint-every N writes the checkpoint every N iterations, at the end, and when
-// SIGTERM, SIGINT or SIGUSR1 reaches any rank: the run then stops after the current
-// iteration (exit 1). Under Open MPI's mpirun a rank also takes a SIGCONT from its
+// SIGTERM, SIGINT or SIGUSR1 reaches any rank (stop_signals.hpp): the run then stops
+// after the current iteration (exit 1). Under Open MPI's mpirun a rank also takes a SIGCONT from its
 // launcher (mpirun or orted) as the stop request: mpirun sends it at once to every
 // rank when it is told to stop, while its SIGTERM follows a second later and a second
 // signal to mpirun kills the ranks at once (see README "Stopping a chain").
@@ -35,8 +35,8 @@ inline constexpr int kStoppedHard = 9;
 class ChainCheckpoints {
  public:
   // Collective; before data.release_train(). Claims the directories (locks,
-  // ownership; writes model.txt when samples are saved), reads the --resume
-  // checkpoint, and catches the stop signals when checkpoints are on.
+  // ownership; writes model.txt when samples are saved) and reads the --resume
+  // checkpoint. The stop signals are caught earlier (stop_signals.hpp).
   ChainCheckpoints(const Options& o, const Dataset& data, const ModelInfo& model, MPI_Comm comm);
   // Collective: continues the checkpoint of --resume, if given.
   void resume(Sampler& sampler);

@@ -4,6 +4,7 @@
 // bpmf_report.hpp; the skeleton and exit codes: apps/common/app.hpp.
 #include <mpi.h>
 
+#include <cstdio>
 #include <filesystem>
 
 #include "app.hpp"
@@ -20,6 +21,7 @@
 #include "process_memory.hpp"
 #include "record.hpp"
 #include "run_info.hpp"
+#include "stop_signals.hpp"
 
 namespace bpmf::app {
 namespace {
@@ -47,6 +49,22 @@ void save_sample_if_due(const Options& o, const Sampler& sampler, const Iteratio
   });
 }
 
+// Collective: a stop requested while the data loaded or the sampler was built ends
+// the run like any stop (exit 1), before the chain claims its directories: no
+// iteration ran, so there is no checkpoint to write and the same command starts over.
+bool stopped_before_start(const Options& o, MPI_Comm world, int rank) {
+  if (o.checkpoint_every <= 0) return false;
+  const StopRequest stop = agree_on_stop(world);
+  if (stop.requested && rank == 0) {
+    std::printf(
+        "stopped by %s while loading the data, before any iteration; no checkpoint written (nothing ran, "
+        "nothing to save): run the same command again\n",
+        signal_name(stop.signal));
+    std::fflush(stdout);
+  }
+  return stop.requested != 0;
+}
+
 ModelInfo model_info(const Options& o, const Dataset& data, const Sampler& sampler) {
   return {o.sampler.K,     o.sampler.alpha, sampler.train_mean(), data.train.rows,
           data.train.cols, o.sampler.seed,  o.sampler.burnin};
@@ -62,11 +80,14 @@ int run(Options& o) {
   // Bad options or input throw hympi::Error(invalid_argument) on every rank (exit 2);
   // the sampler checks its own configuration.
   const auto layout = o.common.layout.resolve(size);
+  if (o.checkpoint_every > 0) catch_stop_signals();  // before the load: a stop then must not kill the ranks
   Dataset data = load_dataset(o.input, world);
+  if (stopped_before_start(o, world, rank)) return hympi::apps::kCheckFailed;
   const hympi::Topology& topo = hympi::Topology::of(world, layout);
   const auto info = hympi::apps::gather_run_info(topo);
   resolve_paths(o);
   Sampler sampler(topo, data.training(), data.test, o.sampler);
+  if (stopped_before_start(o, world, rank)) return hympi::apps::kCheckFailed;
   const ModelInfo saved_model = model_info(o, data, sampler);
   ChainCheckpoints checkpoints(o, data, saved_model, world);  // claims the chain's directories
   checkpoints.resume(sampler);

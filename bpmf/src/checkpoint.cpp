@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -118,7 +119,22 @@ std::string difference(const ChainIdentity& found, const ChainIdentity& expected
   return "";
 }
 
+// A count stored as int64 that this program keeps as int: one out of that range
+// would silently wrap (2^32 + 2 read as iteration 2) and pass the sampler's checks.
+int count_field(std::int64_t value, const std::string& path, const char* field) {
+  if (value < 0 || value > std::numeric_limits<int>::max())
+    throw InputError("checkpoint '" + path + "' has " + field + " " + std::to_string(value) + ", outside 0.." +
+                     std::to_string(std::numeric_limits<int>::max()));
+  return static_cast<int>(value);
+}
+
 }  // namespace
+
+std::uint64_t checkpoint_checksum(const char* bytes, std::size_t n) {
+  Hash h;
+  h.add_bytes(bytes, n);
+  return h.value();
+}
 
 std::uint64_t data_hash(const TrainingInput& train, const Ratings& test) {
   Hash h;
@@ -172,9 +188,7 @@ void write_checkpoint(const std::string& dir, const ChainIdentity& id, const Cha
   put<std::int64_t>(out, state.averaged);
   for (const auto* v : {&state.U, &state.V, &state.prediction_sum, &state.moment_mean, &state.moment_m2})
     put_array(out, *v);
-  Hash h;
-  h.add_bytes(out.data(), out.size());
-  put(out, h.value());
+  put(out, checkpoint_checksum(out.data(), out.size()));
   write_file_durably(checkpoint_path(dir), out);
 }
 
@@ -187,11 +201,10 @@ ChainState read_checkpoint(const std::string& dir, const ChainIdentity& expected
   const bool has_chain_id = starts_with(kMagic);
   if (!has_chain_id && !starts_with(kMagicBeforeChainIds))
     throw InputError("'" + path + "' is not a hympi-bpmf checkpoint");
-  Hash h;
-  h.add_bytes(bytes.data(), bytes.size() - 8);
   std::uint64_t stored = 0;
   std::memcpy(&stored, bytes.data() + bytes.size() - 8, 8);
-  if (stored != h.value()) throw InputError("checkpoint '" + path + "' is corrupt (checksum mismatch)");
+  if (stored != checkpoint_checksum(bytes.data(), bytes.size() - 8))
+    throw InputError("checkpoint '" + path + "' is corrupt (checksum mismatch)");
   Reader in(bytes, path);
   in.get<std::uint64_t>();  // the magic
   ChainIdentity found;
@@ -209,8 +222,8 @@ ChainState read_checkpoint(const std::string& dir, const ChainIdentity& expected
   if (!differs.empty()) throw InputError("checkpoint '" + path + "' belongs to another chain: " + differs);
   if (found_chain) *found_chain = found.chain;
   ChainState s;
-  s.iteration = static_cast<int>(in.get<std::int64_t>());
-  s.averaged = static_cast<int>(in.get<std::int64_t>());
+  s.iteration = count_field(in.get<std::int64_t>(), path, "iteration");
+  s.averaged = count_field(in.get<std::int64_t>(), path, "averaged");
   for (auto* v : {&s.U, &s.V, &s.prediction_sum, &s.moment_mean, &s.moment_m2}) *v = in.get_array();
   return s;
 }

@@ -1,12 +1,15 @@
 #include "bpmf/saved_samples.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <limits>
 #include <map>
 #include <regex>
 #include <sstream>
+#include <type_traits>
 
 #include "bpmf/durable_file.hpp"
 #include "bpmf/matrix_market.hpp"
@@ -20,6 +23,12 @@ constexpr const char* kFormat = "hympi-bpmf-samples-1";
 std::string model_path(const std::string& dir) {
   return dir + "/model.txt";
 }
+
+std::string hex16(std::uint64_t value) {
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(value));
+  return hex;
+}
 }  // namespace
 
 void write_model_info(const std::string& dir, const ModelInfo& info, const std::string& chain) {
@@ -29,11 +38,44 @@ void write_model_info(const std::string& dir, const ModelInfo& info, const std::
   s << "format = " << kFormat << "\nK = " << info.K << "\nalpha = " << info.alpha << "\nmean = " << info.mean
     << "\nrows = " << info.rows << "\ncols = " << info.cols << "\nseed = " << info.seed << "\nburnin = " << info.burnin
     << "\n";
+  if (info.data_hash != 0) s << "data = " << hex16(info.data_hash) << "\n";
   s << "chain = " << chain << "\n";
   write_file_durably(model_path(dir), s.str());
 }
 
 namespace {
+// What a value of type T (read in `base`) must look like, for the message.
+template <class T>
+const char* form_of(int base) {
+  if constexpr (std::is_floating_point_v<T>)
+    return "a finite number";
+  else if (base == 16)
+    return "a 64-bit hexadecimal number";
+  else if constexpr (std::is_same_v<T, int>)
+    return "an integer within an int";
+  else if constexpr (std::is_signed_v<T>)
+    return "a 64-bit integer";
+  else
+    return "an integer from 0 to 2^64 - 1";
+}
+
+// A value of model.txt, whole and in range: std::stoi would read "4abc" as 4 and
+// std::stoull "-1" as 2^64 - 1.
+template <class T>
+T parse_value(const std::string& text, const std::string& path, const char* key, int base = 10) {
+  T value{};
+  const char* end = text.data() + text.size();
+  std::from_chars_result r;
+  if constexpr (std::is_integral_v<T>)
+    r = std::from_chars(text.data(), end, value, base);
+  else
+    r = std::from_chars(text.data(), end, value);
+  bool ok = r.ec == std::errc() && r.ptr == end && !text.empty();
+  if constexpr (std::is_floating_point_v<T>) ok = ok && std::isfinite(value);
+  if (!ok) throw InputError("'" + path + "': " + key + " = '" + text + "' is not " + form_of<T>(base));
+  return value;
+}
+
 std::map<std::string, std::string> read_keys(const std::string& path) {
   std::istringstream in(read_whole_file(path));
   std::map<std::string, std::string> kv;
@@ -64,20 +106,37 @@ ModelInfo read_model_info(const std::string& dir) {
   };
   if (get("format") != kFormat) throw InputError("'" + path + "' is not in the format " + std::string(kFormat));
   ModelInfo info;
-  try {
-    info.K = std::stoi(get("K"));
-    info.alpha = std::stod(get("alpha"));
-    info.mean = std::stod(get("mean"));
-    info.rows = std::stoll(get("rows"));
-    info.cols = std::stoll(get("cols"));
-    info.seed = std::stoull(get("seed"));
-    info.burnin = std::stoi(get("burnin"));
-  } catch (const std::logic_error&) {
-    throw InputError("'" + path + "' has a value that is not a number");
-  }
+  info.K = parse_value<int>(get("K"), path, "K");
+  info.alpha = parse_value<double>(get("alpha"), path, "alpha");
+  info.mean = parse_value<double>(get("mean"), path, "mean");
+  info.rows = parse_value<std::int64_t>(get("rows"), path, "rows");
+  info.cols = parse_value<std::int64_t>(get("cols"), path, "cols");
+  info.seed = parse_value<std::uint64_t>(get("seed"), path, "seed");
+  info.burnin = parse_value<int>(get("burnin"), path, "burnin");
+  // Written since 2026-11-29; 0 (not compared) in an older model.txt.
+  if (kv.count("data")) info.data_hash = parse_value<std::uint64_t>(kv.at("data"), path, "data", 16);
   if (info.K < 1 || !(info.alpha > 0) || info.rows < 1 || info.cols < 1)
     throw InputError("'" + path + "' describes no valid model (K, alpha, rows or cols)");
   return info;
+}
+
+std::string model_difference(const ModelInfo& found, const ModelInfo& expected) {
+  const auto text = [](const char* what, const auto& a, const auto& b) {
+    std::ostringstream s;
+    s.precision(17);
+    s << what << " " << a << ", this run " << what << " " << b;
+    return s.str();
+  };
+  if (found.data_hash != 0 && expected.data_hash != 0 && found.data_hash != expected.data_hash)
+    return text("data", hex16(found.data_hash), hex16(expected.data_hash));
+  if (found.rows != expected.rows) return text("rows", found.rows, expected.rows);
+  if (found.cols != expected.cols) return text("cols", found.cols, expected.cols);
+  if (found.mean != expected.mean) return text("mean", found.mean, expected.mean);
+  if (found.K != expected.K) return text("K", found.K, expected.K);
+  if (found.alpha != expected.alpha) return text("alpha", found.alpha, expected.alpha);
+  if (found.seed != expected.seed) return text("seed", found.seed, expected.seed);
+  if (found.burnin != expected.burnin) return text("burnin", found.burnin, expected.burnin);
+  return "";
 }
 
 std::string sample_file(const std::string& dir, int index, const std::string& what) {

@@ -3,8 +3,8 @@
 // random when the chain starts and kept by every resume, and a hash of the data,
 // the model and the seed) and its ChainState. A run resumes only from a checkpoint
 // of the same chain; anything else - another data set, K, seed, alpha or burn-in,
-// another chain id where one is expected, a truncated or corrupt file - is refused
-// with a message saying what differs.
+// another chain id where one is expected, a truncated or corrupt file, an iteration
+// count outside 0..INT_MAX - is refused with a message saying what differs.
 //
 // Format (little-endian, native doubles): 8-byte magic "HYBPMFC2", the chain id
 // (32 hex digits), the rest of the identity (ChainIdentity, field by field as
@@ -42,13 +42,16 @@ std::uint64_t data_hash(const TrainingInput& train, const Ratings& test);
 ChainIdentity chain_identity(const TrainingInput& train, const Ratings& test, const SamplerConfig& config);
 
 std::string checkpoint_path(const std::string& dir);
+// The format's checksum of n bytes (a file ends with that of everything before it).
+std::uint64_t checkpoint_checksum(const char* bytes, std::size_t n);
 
 // Writes the checkpoint (the directory must exist). Throws InputError on failure.
 void write_checkpoint(const std::string& dir, const ChainIdentity& id, const ChainState& state);
 
 // Reads and checks a checkpoint of the chain `expected` (of any chain id when
 // expected.chain is empty); the id found goes to *found_chain ("" for HYBPMFC1). Throws InputError
-// naming the file and the problem (missing, truncated, corrupt, another chain).
+// naming the file and the problem (missing, truncated, corrupt, another chain, a count
+// that does not fit an int).
 ChainState read_checkpoint(const std::string& dir, const ChainIdentity& expected, std::string* found_chain = nullptr);
 
 // Collective: `state` of `root` on every rank of comm.

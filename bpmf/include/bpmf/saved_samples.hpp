@@ -1,6 +1,7 @@
 // Saved samples of a BPMF chain, for predictions after the run. A directory holds
 //   model.txt            "key = value" lines: format, K, alpha, mean (the training
-//                        mean added to every u.v), rows, cols, seed, burnin, chain
+//                        mean added to every u.v), rows, cols, seed, burnin, data
+//                        (the data hash as 16 hex digits; since 2026-11-29), chain
 //                        (the id of the chain whose samples these are)
 //   chain.lock           held by the chain writing here (directory_lock.hpp)
 //   sample-NNNNNN-U.npy  rows x K latent row vectors of post-burn-in sample NNNNNN (1-based)
@@ -23,13 +24,18 @@ struct ModelInfo {
   std::int64_t rows = 0, cols = 0;
   std::uint64_t seed = 0;
   int burnin = 0;
-};  // plain bytes: predict broadcasts it as such
+  std::uint64_t data_hash = 0;  // of the training and test data (checkpoint.hpp); 0: not recorded
+};                              // plain bytes: predict broadcasts it as such
 
 // Writes model.txt (making the directory) for the chain `chain` (checkpoint.hpp's
 // chain id). Throws InputError.
 void write_model_info(const std::string& dir, const ModelInfo& info, const std::string& chain);
-// Reads model.txt; throws InputError naming the file and the missing or bad key.
+// Reads model.txt; throws InputError naming the file and the missing or bad key (a
+// value must be read whole and fit its field: "4abc" is not K = 4).
 ModelInfo read_model_info(const std::string& dir);
+// The first field in which `found` (a model.txt) differs from `expected`, as
+// "seed 1, this run seed 3"; empty if none. The data hashes are compared when both are known.
+std::string model_difference(const ModelInfo& found, const ModelInfo& expected);
 // Whether `dir` has a model.txt, and the chain id it names ("" if none).
 bool model_chain(const std::string& dir, std::string& chain);
 
