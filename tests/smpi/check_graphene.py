@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Grid'5000 Graphene platforms (make_platform.py graphene-gige | graphene-ib): structure, and
+tiny simulations in which each setting moves a ping-pong the way it should.
+  1. (no SimGrid) 144 hosts x 4 cores in 4 cabinets of 39/35/30/40 nodes (SimGrid's nancy.xml), one
+     cluster (switch) each; a route between cabinets crosses the source cabinet's uplink up and the
+     destination's down; GigE and IB links, overheads and on-node costs as documented; block
+     hostfile from graphene-1; more than 144 nodes and --sharing fair refused (exit 2).
+  2. (smpicc + smpirun) a 2-rank ping-pong (graphene_pingpong.c, no hympi glue, so the overhead
+     properties are not charged here: onnode_cost.cpp charges them in the SMPI build) equals the
+     platform's alpha + bytes/beta: IB below GigE at 8 B and 1 MiB, a cabinet crossing costs its two
+     uplink latencies, and on-node costs move the loopback latency (0.5 us off -> 0.1 us on).
+usage: check_graphene.py ROOT   (exit 77 after part 1 without smpicc/smpirun)
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+
+def fail(msg):
+    print(f"check_graphene: FAIL: {msg}")
+    sys.exit(1)
+
+
+def make(root, tmp, machine, ranks=576, *extra):
+    out = os.path.join(tmp, f"{machine}-{ranks}-{'-'.join(extra) or 'on'}.xml")
+    r = subprocess.run([sys.executable, os.path.join(root, "apps/smpi/platforms/make_platform.py"), machine, "--ranks",
+                        str(ranks), *extra, "--out", out], capture_output=True, text=True)
+    return r, out
+
+
+def parse(path):
+    """The world zone; the provenance comment holds '--' (options), which SimGrid reads but XML forbids."""
+    return ET.fromstring(re.sub(r"<!--.*?-->", "", open(path).read(), flags=re.S)).find("zone")
+
+
+def props(cluster):
+    return {p.get("id"): p.get("value") for p in cluster.findall("prop")}
+
+
+def check_structure(root, tmp):
+    expected = {  # node link, its latency, uplink, its latency, send / receive overhead (docstring, README)
+        "graphene-gige": ("117.5868MBps", "15.0us", "1175.8675MBps", "2.5us", "8.75", "9.31"),
+        "graphene-ib": ("1.5GBps", "0.7us", "6GBps", "0.1us", "0.5", "0.5")}
+    for machine, (bw, lat, up_bw, up_lat, send, recv) in expected.items():
+        r, out = make(root, tmp, machine)
+        if r.returncode:
+            fail(f"{machine}: {r.stderr}")
+        zone = parse(out)
+        clusters = zone.findall("cluster")
+        radicals = [c.get("radical") for c in clusters]
+        if radicals != ["1-39", "40-74", "75-104", "105-144"]:
+            fail(f"{machine}: cabinets {radicals}, expected 1-39, 40-74, 75-104, 105-144")
+        hosts = {i for c in clusters for a, b in [map(int, c.get("radical").split("-"))] for i in range(a, b + 1)}
+        if len(hosts) != 144 or any(c.get("core") != "4" or c.get("speed") != "4.17Gf" for c in clusters):
+            fail(f"{machine}: {len(hosts)} hosts, cores {[c.get('core') for c in clusters]}: 144 x 4 at 4.17 Gf expected")
+        for c in clusters:
+            p = props(c)
+            if (c.get("bw"), c.get("lat")) != (bw, lat) or (p.get("hympi_net_send_overhead_us"),
+                                                             p.get("hympi_net_recv_overhead_us")) != (send, recv):
+                fail(f"{machine} {c.get('id')}: bw {c.get('bw')} lat {c.get('lat')} overheads {p}")
+            if p.get("hympi_core_copy_GBps") != "6.0" or p.get("hympi_node_copy_GBps") != "7.0" or \
+                    p.get("hympi_shm_overhead_us") != "0.4" or c.get("loopback_lat") != "0.1us":
+                fail(f"{machine} {c.get('id')}: on-node costs {p}, loopback {c.get('loopback_lat')}")
+        links = {l.get("id"): l for l in zone.findall("link")}
+        if sorted(links) != [f"uplink{k}" for k in range(1, 5)] or \
+                any((l.get("bandwidth"), l.get("latency")) != (up_bw, up_lat) for l in links.values()):
+            fail(f"{machine}: uplinks {[(k, l.attrib) for k, l in links.items()]}")
+        routes = {(z.get("src"), z.get("dst")): [(l.get("id"), l.get("direction")) for l in z.findall("link_ctn")]
+                  for z in zone.findall("zoneRoute")}
+        for a in range(1, 5):
+            for b in range(1, 5):
+                want = [(f"uplink{a}", "UP"), (f"uplink{b}", "DOWN")] if a != b else None
+                if routes.get((f"cabinet{a}", f"cabinet{b}")) != want:
+                    fail(f"{machine}: route cabinet{a} -> cabinet{b} is {routes.get((f'cabinet{a}', f'cabinet{b}'))}")
+        hostfile = open(out[:-4] + ".hosts").read().split()
+        if len(hostfile) != 144 or hostfile[0] != "graphene-1:4" or hostfile[-1] != "graphene-144:4":
+            fail(f"{machine}: hostfile {hostfile[:2]} ... {hostfile[-1:]} (graphene-1:4 .. graphene-144:4 expected)")
+        r, out = make(root, tmp, machine, 576, "--shm-costs", "off")
+        off = parse(out).findall("cluster")
+        if any("hympi_shm_overhead_us" in props(c) or c.get("loopback_lat") != "0.5us" for c in off):
+            fail(f"{machine} --shm-costs off: on-node properties or loopback {off[0].get('loopback_lat')} (0.5us expected)")
+        for bad, why in ((["577"], "has 144 nodes"), (["8", "--sharing", "fair"], "route sharing")):
+            r, _ = make(root, tmp, machine, *bad)
+            if r.returncode != 2 or why not in r.stderr:
+                fail(f"{machine} --ranks {' '.join(bad)}: exit {r.returncode}, stderr {r.stderr!r} (2 and {why!r})")
+    print("check_graphene: structure ok (144 x 4 cores, 4 cabinets, uplink routes, GigE/IB values, on-node costs)")
+
+
+def sim(root, tmp, exe, machine, hosts, nbytes, shm="on"):
+    _, plat = make(root, tmp, machine, 576, "--shm-costs", shm)
+    hf = os.path.join(tmp, "pair.hosts")
+    open(hf, "w").write("".join(h + "\n" for h in hosts))
+    flags = subprocess.run(["bash", "-c", f'source "{root}/apps/smpi/smpi-flags.sh"; printf "%s\\n" "${{HYMPI_SMPI_FLAGS[@]}}"'],
+                           capture_output=True, text=True, check=True).stdout.split()
+    # bw-factor 0:1: the SMPI build's glue sets it (1 off-node); this plain program has no glue.
+    r = subprocess.run(["smpirun", "-np", "2", "-platform", plat, "-hostfile", hf, *flags, "--cfg=smpi/bw-factor:0:1",
+                        exe, str(nbytes), "4"], capture_output=True, text=True, timeout=60)
+    m = re.search(r"oneway_us ([0-9.]+)", r.stdout)
+    if not m:
+        fail(f"{machine} {hosts} {nbytes} B: no time ({r.stdout[-300:]} {r.stderr[-300:]})")
+    return float(m.group(1))
+
+
+def check_simulation(root, tmp):
+    exe = os.path.join(tmp, "pingpong")
+    subprocess.run(["smpicc", "-O1", "-o", exe, os.path.join(root, "tests/smpi/graphene_pingpong.c")], check=True,
+                   capture_output=True)
+    # alpha (us) within a cabinet = 2 node links; beta = node link bytes/s; uplink latency (us)
+    model = {"graphene-gige": (30.0, 117.5868e6, 2.5), "graphene-ib": (1.4, 1.5e9, 0.1)}
+    got = {}
+    for machine, (alpha, beta, up) in model.items():
+        for n in (8, 1 << 20):
+            t = sim(root, tmp, exe, machine, ["graphene-1", "graphene-2"], n)
+            want = alpha + (n + 16) / beta * 1e6  # SimGrid 3.32 sends 16 bytes more than the message (measured)
+            if abs(t - want) > 1e-5 * want + 1e-3:
+                fail(f"{machine} in a cabinet, {n} B: {t:.4f} us one way, the platform gives {want:.4f}")
+            got[machine, n] = t
+        cross = sim(root, tmp, exe, machine, ["graphene-1", "graphene-40"], 8)
+        if abs(cross - got[machine, 8] - 2 * up) > 1e-3:
+            fail(f"{machine}: crossing cabinets adds {cross - got[machine, 8]:.4f} us, two uplinks are {2 * up} us")
+    for n in (8, 1 << 20):
+        if not got["graphene-ib", n] < got["graphene-gige", n]:
+            fail(f"{n} B: IB {got['graphene-ib', n]} us not below GigE {got['graphene-gige', n]} us")
+    on = sim(root, tmp, exe, "graphene-gige", ["graphene-1:2"], 8)
+    off = sim(root, tmp, exe, "graphene-gige", ["graphene-1:2"], 8, "off")
+    if not (abs(on - 0.1) < 0.01 and abs(off - 0.5) < 0.01):
+        fail(f"on-node 8 B: {on} us with on-node costs (0.1 + the glue's 0.4 overhead), {off} us off (0.5 expected)")
+    print(f"check_graphene: ping-pong one way, 8 B / 1 MiB: GigE {got['graphene-gige', 8]:.2f} / "
+          f"{got['graphene-gige', 1 << 20]:.1f} us, IB {got['graphene-ib', 8]:.2f} / {got['graphene-ib', 1 << 20]:.1f} us; "
+          f"cabinet crossing and on-node loopback as the platform says")
+
+
+def main():
+    root = sys.argv[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        check_structure(root, tmp)
+        if not (shutil.which("smpicc") and shutil.which("smpirun")):
+            print("check_graphene: no smpicc/smpirun: simulation skipped")
+            return 77
+        check_simulation(root, tmp)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
