@@ -5,7 +5,10 @@ tiny simulations in which each setting moves a ping-pong the way it should.
      cluster (switch) each; a route between cabinets crosses the source cabinet's uplink up and the
      destination's down; GigE and IB links, overheads and on-node costs as documented; block
      hostfile from graphene-1; more than 144 nodes and --sharing fair refused (exit 2).
-  2. (smpicc + smpirun) a 2-rank ping-pong (graphene_pingpong.c, no hympi glue, so the overhead
+  2. (no SimGrid) the named fidelity set (run-common.sh fidelity_setup): faithful by default on
+     graphene-*, route sharing, SMPI's overheads, Open MPI's eager limit (65536 B TCP, 12288 B openib),
+     Open MPI's broadcast decision (smpi:ompi); rows always carry the settings; fair sharing refused.
+  3. (smpicc + smpirun) a 2-rank ping-pong (graphene_pingpong.c, no hympi glue, so the overhead
      properties are not charged here: onnode_cost.cpp charges them in the SMPI build) equals the
      platform's alpha + bytes/beta: IB below GigE at 8 B and 1 MiB, a cabinet crossing costs its two
      uplink latencies, and on-node costs move the loopback latency (0.5 us off -> 0.1 us on).
@@ -90,6 +93,28 @@ def check_structure(root, tmp):
     print("check_graphene: structure ok (144 x 4 cores, 4 cabinets, uplink routes, GigE/IB values, on-node costs)")
 
 
+def check_fidelity_set(root):
+    def setup(machine, **opts):
+        sets = "".join(f'{k}="{v}"; ' for k, v in opts.items())
+        script = (f'script=test; source "{root}/apps/smpi/run-common.sh"; fidelity="" sharing="" overheads="" '
+                  f'eager_bytes="" bcast="" ring_merge=""; {sets}fidelity_setup {machine} binomial_tree; '
+                  'echo "$fidelity_in_use|$fidelity|${fidelity_labels[*]}|${fidelity_cfg[*]}"')
+        return subprocess.run(["bash", "-c", script], capture_output=True, text=True)
+    for machine, eager in (("graphene-gige", 65536), ("graphene-ib", 12288)):
+        r = setup(machine)
+        want = (f"1|faithful|fidelity=faithful sharing=route overheads=smpi eager_bytes={eager} bcast=smpi:ompi "
+                f"ring_merge=1|--cfg=smpi/bcast:ompi --cfg=smpi/send-is-detached-thresh:{eager}")
+        if r.stdout.strip() != want:
+            fail(f"{machine}'s default fidelity set: {r.stdout.strip()!r}, expected {want!r}")
+    r = setup("graphene-ib", eager_bytes="65536", bcast="scatter_LR_allgather")
+    if r.stdout.split("|")[:2] != ["1", "faithful;eager_bytes=65536;bcast=smpi:scatter_LR_allgather"]:
+        fail(f"graphene-ib overrides are named against its own faithful set: {r.stdout!r}")
+    r = setup("graphene-gige", sharing="fair")
+    if r.returncode != 2 or "route sharing" not in r.stderr:
+        fail(f"graphene --sharing fair must exit 2: {r.returncode} {r.stderr!r}")
+    print("check_graphene: fidelity set ok (route, smpi overheads, eager 65536 / 12288 B, smpi:ompi; overrides named)")
+
+
 def sim(root, tmp, exe, machine, hosts, nbytes, shm="on"):
     _, plat = make(root, tmp, machine, 576, "--shm-costs", shm)
     hf = os.path.join(tmp, "pair.hosts")
@@ -138,6 +163,7 @@ def main():
     root = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:
         check_structure(root, tmp)
+        check_fidelity_set(root)
         if not (shutil.which("smpicc") and shutil.which("smpirun")):
             print("check_graphene: no smpicc/smpirun: simulation skipped")
             return 77
