@@ -12,7 +12,10 @@ tiny simulations in which each setting moves a ping-pong the way it should.
      properties are not charged here: onnode_cost.cpp charges them in the SMPI build) equals the
      platform's alpha + bytes/beta: IB below GigE at 8 B and 1 MiB, a cabinet crossing costs its two
      uplink latencies, and on-node costs move the loopback latency (0.5 us off -> 0.1 us on).
-usage: check_graphene.py ROOT   (exit 77 after part 1 without smpicc/smpirun)
+  4. (SMPI build: the glue charges the host properties) an 8 B MPI_Send between two nodes costs
+     send overhead + alpha + receive overhead (GigE 48.26 us, IB 2.42 us), and two concurrent 8 MiB
+     copies on one node share its 7 GB/s with on-node costs (the second at 3.5 GB/s), not without.
+usage: check_graphene.py ROOT [SMPI_BIN]   (exit 77 after parts 1-2 without smpicc/smpirun)
 """
 import os
 import re
@@ -115,12 +118,16 @@ def check_fidelity_set(root):
     print("check_graphene: fidelity set ok (route, smpi overheads, eager 65536 / 12288 B, smpi:ompi; overrides named)")
 
 
+def smpi_flags(root):
+    return subprocess.run(["bash", "-c", f'source "{root}/apps/smpi/smpi-flags.sh"; printf "%s\\n" "${{HYMPI_SMPI_FLAGS[@]}}"'],
+                          capture_output=True, text=True, check=True).stdout.split()
+
+
 def sim(root, tmp, exe, machine, hosts, nbytes, shm="on"):
     _, plat = make(root, tmp, machine, 576, "--shm-costs", shm)
     hf = os.path.join(tmp, "pair.hosts")
     open(hf, "w").write("".join(h + "\n" for h in hosts))
-    flags = subprocess.run(["bash", "-c", f'source "{root}/apps/smpi/smpi-flags.sh"; printf "%s\\n" "${{HYMPI_SMPI_FLAGS[@]}}"'],
-                           capture_output=True, text=True, check=True).stdout.split()
+    flags = smpi_flags(root)
     # bw-factor 0:1: the SMPI build's glue sets it (1 off-node); this plain program has no glue.
     r = subprocess.run(["smpirun", "-np", "2", "-platform", plat, "-hostfile", hf, *flags, "--cfg=smpi/bw-factor:0:1",
                         exe, str(nbytes), "4"], capture_output=True, text=True, timeout=60)
@@ -159,6 +166,39 @@ def check_simulation(root, tmp):
           f"cabinet crossing and on-node loopback as the platform says")
 
 
+def check_glue(root, tmp, bin_dir):
+    probe = os.path.join(bin_dir, "hympi-smpi-fidelity-probe")
+    env = dict(os.environ, HYMPI_SIM_OVERHEADS="smpi", HYMPI_SIM_SHARING="route", HYMPI_SIM_BCAST="smpi",
+               HYMPI_SIM_RING_MERGE="1")
+    flags = smpi_flags(root)
+
+    def run(machine, hosts, np, args, shm="on"):
+        _, plat = make(root, tmp, machine, 576, "--shm-costs", shm)
+        hf = os.path.join(tmp, "glue.hosts")
+        open(hf, "w").write("".join(h + "\n" for h in hosts))
+        r = subprocess.run(["smpirun", "-np", str(np), "-platform", plat, "-hostfile", hf, *flags, probe, *map(str, args)],
+                           capture_output=True, text=True, env=env, timeout=60)
+        vals = dict(l.split("=", 1) for l in r.stdout.splitlines() if "=" in l)
+        if r.returncode or not vals:
+            fail(f"probe {args} on {machine}: exit {r.returncode} {r.stderr[-500:]}")
+        return {k: float(v) for k, v in vals.items()}
+    for machine, (send, alpha, beta, recv) in (("graphene-gige", (8.75, 30.0, 117.5868e6, 9.31)),
+                                               ("graphene-ib", (0.5, 1.4, 1.5e9, 0.5))):
+        t = run(machine, ["graphene-1", "graphene-2"], 2, ["mpi_p2p", 8, 0, 1])["time_s"] * 1e6
+        want = send + alpha + 24 / beta * 1e6 + recv
+        if abs(t - want) > 1e-6 * want:
+            fail(f"{machine}: 8 B MPI_Send between nodes {t:.4f} us, overheads + alpha give {want:.4f} us")
+    mib8 = 8 << 20
+    on = run("graphene-gige", ["graphene-1:4"], 4, ["flows", mib8, 0, 1, 2, 3])
+    off = run("graphene-gige", ["graphene-1:4"], 4, ["flows", mib8, 0, 1, 2, 3], "off")
+    late = max(on["flow1_s"], on["flow2_s"])
+    if abs(late - ((mib8 + 16) / 3.5e9 + 0.1e-6)) > 1e-9 or \
+            any(abs(off[f] - ((mib8 + 16) / 6e9 + 0.5e-6)) > 1e-9 for f in ("flow1_s", "flow2_s")):
+        fail(f"two 8 MiB on-node copies: {on} with on-node costs (the later at 7/2 GB/s expected), {off} without (6 GB/s)")
+    print(f"check_graphene: with the glue, 8 B between nodes as overheads + alpha; two on-node 8 MiB copies "
+          f"{on['flow1_s'] * 1e3:.3f} / {on['flow2_s'] * 1e3:.3f} ms (shared 7 GB/s), {off['flow1_s'] * 1e3:.3f} ms each without")
+
+
 def main():
     root = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:
@@ -168,6 +208,10 @@ def main():
             print("check_graphene: no smpicc/smpirun: simulation skipped")
             return 77
         check_simulation(root, tmp)
+        if len(sys.argv) > 2 and os.path.exists(os.path.join(sys.argv[2], "hympi-smpi-fidelity-probe")):
+            check_glue(root, tmp, sys.argv[2])
+        else:
+            print("check_graphene: no SMPI build: the glue's charges not checked")
     return 0
 
 
