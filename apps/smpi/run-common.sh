@@ -85,8 +85,10 @@ fidelity_options="fidelity sharing overheads eager_bytes bcast ring_merge"
 fidelity_usage() {  # the options' --help lines
   cat <<'USAGE'
   --fidelity SET    faithful | legacy: the preset of the settings below (default: faithful for --machine
-                    bgp; elsewhere none: today's behaviour, and rows keep their older columns)
-                      faithful  sharing fair, overheads all, eager 1200 B, bcast dcmf  (BG/P as built)
+                    bgp and graphene-*; elsewhere none: today's behaviour, and rows keep their older columns)
+                      faithful  sharing fair, overheads all, eager 1200 B, bcast dcmf  (BG/P as built);
+                                graphene-gige|ib: sharing route, overheads smpi, eager 65536|12288 B,
+                                bcast smpi:ompi (Open MPI 1.4's TCP|openib eager limit, its decision)
                       legacy    sharing route, overheads smpi, eager 65536 B, bcast smpi:<the script's
                                 older default>: the committed rows, regenerated exactly
   --sharing S       fair (0-latency links, hop latency charged per message by the layer) | route
@@ -125,24 +127,35 @@ fidelity_setup() {  # fidelity_setup MACHINE LEGACY_BCAST
   for v in "$sharing" "$overheads" "$ring_merge"; do [ -z "$v" ] || given=1; done
   case "$bcast" in dcmf|mpich|smpi:*) given=1 ;; esac
   case "$preset" in
-    "") [ "$machine" = bgp ] && preset=faithful || preset=legacy ;;
+    "") case "$machine" in bgp|graphene-*) preset=faithful ;; *) preset=legacy ;; esac ;;
     faithful|legacy) ;;
     *) echo "$script: --fidelity must be faithful or legacy, got '$preset'" >&2; exit 2 ;;
   esac
-  if [ "$preset" = faithful ] && [ "$machine" != bgp ] && [ "$machine" != bgp-torus ]; then
-    echo "$script: --fidelity faithful is BG/P's set (machines bgp, bgp-torus), not $machine; give the settings one by one" >&2
+  if [ "$preset" = faithful ] && [[ ! "$machine" =~ ^(bgp|bgp-torus|graphene-gige|graphene-ib)$ ]]; then
+    echo "$script: --fidelity faithful is BG/P's or Graphene's set (machines bgp, bgp-torus, graphene-gige, graphene-ib)," \
+      "not $machine; give the settings one by one" >&2
     exit 2
   fi
-  # The presets; an option given overrides its preset value.
+  # The presets; an option given overrides its preset value. Graphene's faithful set (README "Graphene"):
+  # TCP/IB share links by route latency (SimGrid's max-min), SMPI's own overheads (its ompi_* broadcasts
+  # are not the layer's), Open MPI 1.4's eager limits (tcp 64 KiB, openib 12 KiB), Open MPI's decision.
   local f_sharing=fair f_overheads=all f_eager=1200 f_bcast=dcmf f_merge=1
+  case "$machine" in
+    graphene-gige) f_sharing=route f_overheads=smpi f_eager=65536 f_bcast=smpi:ompi ;;
+    graphene-ib) f_sharing=route f_overheads=smpi f_eager=12288 f_bcast=smpi:ompi ;;
+  esac
   local l_bcast="smpi:${legacy_bcast:-default}"
   if [ "$preset" = faithful ]; then
-    sharing="${sharing:-fair}"; overheads="${overheads:-all}"; eager_bytes="${eager_bytes:-1200}"; bcast="${bcast:-dcmf}"
+    sharing="${sharing:-$f_sharing}"; overheads="${overheads:-$f_overheads}"; eager_bytes="${eager_bytes:-$f_eager}"
+    bcast="${bcast:-$f_bcast}"
   else
     sharing="${sharing:-route}"; overheads="${overheads:-smpi}"; eager_bytes="${eager_bytes:-65536}"; bcast="${bcast:-$l_bcast}"
   fi
   ring_merge="${ring_merge:-1}"
   case "$sharing" in fair|route) ;; *) echo "$script: --sharing must be fair or route, got '$sharing'" >&2; exit 2 ;; esac
+  if [ "$sharing" = fair ] && [[ "$machine" == graphene-* ]]; then  # make_platform.py refuses it too
+    echo "$script: --sharing fair is BG/P's (per-packet routers); $machine's TCP/IB flows keep route sharing" >&2; exit 2
+  fi
   case "$overheads" in all|smpi) ;; *) echo "$script: --overheads must be all or smpi, got '$overheads'" >&2; exit 2 ;; esac
   [[ "$eager_bytes" =~ ^[0-9]+$ ]] && [ "${#eager_bytes}" -le 9 ] ||
     { echo "$script: --eager-bytes must be a byte count (0 to 999999999), got '$eager_bytes'" >&2; exit 2; }
@@ -183,7 +196,8 @@ fidelity_setup() {  # fidelity_setup MACHINE LEGACY_BCAST
   # In use (the six columns, the layer's variables) unless the run is the legacy set (today's rows,
   # regenerated in today's format), or legacy with only the older --eager-bytes.
   fidelity_in_use=1
-  if [ "$sharing/$overheads/$ring_merge" = "route/smpi/1" ] && [[ "$bcast" == smpi:* ]]; then
+  # Graphene has no rows from before the settings: its rows always carry them.
+  if [[ "$machine" != graphene-* ]] && [ "$sharing/$overheads/$ring_merge" = "route/smpi/1" ] && [[ "$bcast" == smpi:* ]]; then
     [ "$given" = 1 ] && { [ "$eager_bytes" != 65536 ] || [ "$bcast" != "$l_bcast" ]; } || fidelity_in_use=0
   fi
   smpi_bcast_column="${smpi_bcast:-default}"; [[ "$bcast" == smpi:* ]] || smpi_bcast_column=-
@@ -208,8 +222,9 @@ sweep_usage() {  # sweep_usage SCRIPT <<USAGE ...
   cat <<USAGE
 usage: $1 [options]
   --bin DIR         SMPI build's bin/ (default: \$HYMPI_SMPI_BIN or build-smpi/bin or build/smpi/bin)
-  --machine NAME    bgp-torus | bgp | xc40-dragonfly | ib-fattree   (default bgp-torus; bgp: the thesis'
-                    BG/P, mesh up to 1024 ranks, the faithful fidelity set unless --fidelity legacy)
+  --machine NAME    bgp-torus | bgp | xc40-dragonfly | ib-fattree | graphene-gige | graphene-ib   (default
+                    bgp-torus; bgp: the thesis' BG/P, mesh up to 1024 ranks, the faithful fidelity set unless
+                    --fidelity legacy; graphene-*: Grid'5000 Graphene, up to 576 ranks, its faithful set)
   --placement P     block | xyzt (make_platform.py's rank order)  (default block)
   --ranks P         simulated ranks                              (default 256)
   --grid PxQ        process grid, P x Q = --ranks                (default: the most square, P <= Q: 2048 -> 32x64)

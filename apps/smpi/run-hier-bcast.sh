@@ -2,7 +2,8 @@
 # The thesis' hierarchical broadcast against the flat MPI_Bcast on a simulated machine: the
 # thesis' BG/P (make_platform.py bgp, the default; the fidelity settings of apps/smpi/README.md,
 # faithful unless --fidelity legacy: smpi/bcast:scatter_LR_allgather as the committed rows) or
-# the XC40 (make_platform.py xc40-dragonfly, 24 ranks per node; no preset: give the settings).
+# the XC40 (make_platform.py xc40-dragonfly, 24 ranks per node; no preset: give the settings) or
+# Grid'5000 Graphene (graphene-gige | graphene-ib, 4 ranks per node; Graphene's faithful set by default).
 # hympi-smpi-hier-bcast (the core's grouped broadcast, lib/src/grouped) for every G, one
 # simulation; G = auto is the core's groups = auto, fed the machine's parameters
 # (HYMPI_MODEL_ALPHA, HYMPI_MODEL_BETA, HYMPI_MODEL_BCAST, HYMPI_MODEL_NODE_RANKS,
@@ -21,7 +22,7 @@ bin="${HYMPI_SMPI_BIN:-}"; machine=bgp; ranks=512; bytes=524288; groups=1,16,32,
 usage() {
   cat <<USAGE
 usage: run-hier-bcast.sh [options]
-  --machine M       bgp | xc40-dragonfly                     (default bgp)
+  --machine M       bgp | xc40-dragonfly | graphene-gige | graphene-ib   (default bgp)
   --ranks P         simulated ranks                          (default 512)
   --bytes B         message size in bytes                    (default 524288)
   --groups LIST     comma list of G in 1..P or auto, 1 first (balanced groups of P/G rounded) (default 1,16,32,64)
@@ -32,7 +33,7 @@ usage: run-hier-bcast.sh [options]
                     broadcast is ~p^2 simulated messages, 40 min of host time; the gain is T / time)
   --out FILE        CSV to append to                         (default results/simulated/bgp-hier-bcast-fidelity.csv;
                     with --fidelity legacy the committed bgp-hier-bcast.csv, in its older columns;
-                    xc40-dragonfly: xc40-hier-bcast.csv)
+                    xc40-dragonfly: xc40-hier-bcast.csv; graphene-*: graphene-*-hier-bcast.csv)
   --bin DIR         SMPI build's bin/ (default: \$HYMPI_SMPI_BIN or build-smpi/bin or build/smpi/bin)
   --remodel         no simulation: rewrite model_s of --out's rows of this machine, placement, ranks,
                     bytes and fidelity settings with today's closed form (hympi-grouped-model, from
@@ -53,9 +54,9 @@ valued+=" $fidelity_options"
 read_options "$@"
 case "$machine" in
   bgp) legacy_bcast=scatter_LR_allgather ;;
-  xc40-dragonfly) legacy_bcast=""
-    [ "$placement" = block ] || { echo "run-hier-bcast.sh: --placement $placement is BG/P's; xc40-dragonfly is block only" >&2; exit 2; } ;;
-  *) echo "run-hier-bcast.sh: --machine must be bgp or xc40-dragonfly, got '$machine'" >&2; exit 2 ;;
+  xc40-dragonfly|graphene-gige|graphene-ib) legacy_bcast=""
+    [ "$placement" = block ] || { echo "run-hier-bcast.sh: --placement $placement is BG/P's; $machine is block only" >&2; exit 2; } ;;
+  *) echo "run-hier-bcast.sh: --machine must be bgp, xc40-dragonfly, graphene-gige or graphene-ib, got '$machine'" >&2; exit 2 ;;
 esac
 fidelity_setup "$machine" "$legacy_bcast"
 if [ -z "$out" ]; then
@@ -98,6 +99,11 @@ case "$machine" in
   bgp) model_alpha=3e-6 model_beta=2.3529411764705882e-09 model_node=4 model_shm_alpha=1.0e-6
        model_shm_beta=6.666666666666667e-10 ;;
   xc40-dragonfly) model_alpha=1.2e-6 model_beta=2e-10 model_node=24 model_shm_alpha=0.35e-6 model_shm_beta=1.25e-10 ;;
+  # Graphene in a cabinet (make_platform.py): 48.06 / 2.4 us, 117.6 MB/s / 1.5 GB/s; on-node 0.4 + 0.1 us, 6 GB/s.
+  graphene-gige) model_alpha=48.06e-6 model_beta=8.504356e-09 model_node=4 model_shm_alpha=0.5e-6
+                 model_shm_beta=1.6666666666666667e-10 ;;
+  graphene-ib) model_alpha=2.4e-6 model_beta=6.666666666666667e-10 model_node=4 model_shm_alpha=0.5e-6
+               model_shm_beta=1.6666666666666667e-10 ;;
 esac
 export HYMPI_MODEL_ALPHA="${HYMPI_MODEL_ALPHA:-$model_alpha}" HYMPI_MODEL_BETA="${HYMPI_MODEL_BETA:-$model_beta}" \
   HYMPI_MODEL_NODE_RANKS="${HYMPI_MODEL_NODE_RANKS:-$model_node}" HYMPI_MODEL_SHM_ALPHA="${HYMPI_MODEL_SHM_ALPHA:-$model_shm_alpha}" \

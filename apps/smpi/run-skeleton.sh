@@ -44,8 +44,8 @@ script=run-skeleton.sh valued=""
 source "$here/run-common.sh"
 read_sweep_options "$@"
 case "$machine" in
-  bgp-torus|bgp|xc40-dragonfly|ib-fattree) ;;
-  *) echo "run-skeleton.sh: --machine must be bgp-torus, bgp, xc40-dragonfly or ib-fattree, got '$machine'" >&2; exit 2 ;;
+  bgp-torus|bgp|xc40-dragonfly|ib-fattree|graphene-gige|graphene-ib) ;;
+  *) echo "run-skeleton.sh: --machine must be bgp-torus, bgp, xc40-dragonfly, ib-fattree, graphene-gige or graphene-ib, got '$machine'" >&2; exit 2 ;;
 esac
 # The settings, grid and groups as run-sweep.sh resolves them; the skeleton links hympi-summa's glue
 # (the simulated MPI layer included), so it charges what hympi-summa charges under each of them.

@@ -102,6 +102,8 @@ case "$machine" in
   bgp) alpha=3e-6; bw=425e6; gf=2.25 ;;  # 2.5 us overheads + hops
   xc40-dragonfly) alpha=1.2e-6; bw=5e9; gf=36 ;;
   ib-fattree) alpha=1e-6; bw=11e9; gf=30 ;;
+  graphene-gige) alpha=48.06e-6; bw=117.5868e6; gf=4.17 ;;  # 8.75 + 9.31 us overheads + 2 x 15 us links
+  graphene-ib) alpha=2.4e-6; bw=1.5e9; gf=4.17 ;;           # 0.5 + 0.5 us overheads + 2 x 0.7 us links
 esac
 model=binomial; [[ "$bcast" =~ ^(smpi:scatter_LR_allgather|mpich|dcmf)$ ]] && model=vandegeijn  # the layer's: large panels
 python3 "$root/apps/model/hympi-model" -n "$n" -b "$b" --grid "${P}x$Q" --alpha "$alpha" --bandwidth "$bw" \

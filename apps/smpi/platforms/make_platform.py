@@ -68,6 +68,41 @@ Machines
               30 Gflop/s per core (an AVX2 Broadwell-class DGEMM rate; an
               assumption, not a measured machine). Intra-node: 0.3 us, 8 GB/s
               (estimate).
+  graphene-gige, graphene-ib  Grid'5000 Nancy's Graphene cluster, where the thesis ran chapter 3
+              and Fig 4.10/4.11 (seed note: 144 nodes of one 4-core Xeon X3440, 16 GB, nodes in 4 groups
+              on 4 switches under the Nancy router; Gigabit Ethernet and 20G InfiniBand), and where
+              SimGrid validated SMPI (Degomme et al., "Simulating MPI applications: the SMPI approach",
+              IEEE TPDS 2017; Bedaride et al., PMBS'13). Values and sources (README "Graphene"):
+              - Shape: 4 cabinets of 39, 35, 30, 40 nodes (graphene-1..39, 40..74, 75..104, 105..144),
+                SimGrid's own examples/platforms/nancy.xml (simgrid/simgrid, commit 66b0686); each a
+                SimGrid cluster (one switch: a crossbar of private node links), the cabinets joined by
+                one uplink each to the router. Block placement fills graphene-1 first.
+              - Compute: 16.673 Gflop/s per NODE in nancy.xml ("power", one per host in its v3 format),
+                so 4.17 Gflop/s per core. It cannot be a core's rate: the X3440's peak is 2.53 GHz x 4
+                DP flop/cycle = 10.12 Gflop/s per core. Range for a DGEMM: 4.17 (this) to ~9 (90% of peak).
+              - GigE: 1 Gb/s node links (nancy.xml bw 1.25E8 B/s) at 0.940694 of it, 117.6 MB/s: the
+                large-message segment (>= 65472 B) of SMPI's piecewise bandwidth factor, SimGrid 3.32's
+                built-in smpi/bw-factor default (strings of libsimgrid.so.3.32), the TCP goodput; links
+                full duplex (SPLITDUPLEX). Uplinks 10 Gb/s (nancy.xml's 1.25E9 B/s cabinet links) at the
+                same factor. Small-message latency within a cabinet 48 us end to end: 24 us per node link
+                (2 per route) in a Graphene platform file of SMPI's validation (lat="2.4E-5", seen through
+                the code search, its repository not named: unverified), split as 8.75 us send and 9.31 us
+                receive overhead (that file's smpi/os and smpi/or intercepts below 1420 B, commented out
+                there) + 15 us per node link. The router hop is not published: 2.5 us per uplink assumed
+                (range 1-10 us; store and forward of a 1500 B frame at 10 Gb/s is 1.2 us).
+              - IB (DDR 4x, 20 Gb/s signalling, 16 Gb/s of data after 8b/10b): 1.5 GB/s per link (assumed:
+                DDR MPI bandwidth through PCIe gen2, range 1.2-1.9 GB/s), 2.4 us end to end in a cabinet
+                (assumed, range 1.5-4 us: 0.5 us send + 0.5 us receive overhead + 0.7 us per node link).
+                The IB fabric's shape is not published: assumed the same 4 switches, each with 4 DDR
+                links (6 GB/s) and 0.1 us to the core switch (range: 1 link to non-blocking).
+              - On-node (Xeon X3440, Lynnfield: 2 DDR3-1333 channels, 21.3 GB/s peak; 8 MB shared L3): one
+                core's copy 6 GB/s (the validation file's loopback_bw="6000000000"), the node's memcpy
+                7 GB/s (assumed: STREAM copy ~14 GB/s counting read and write; range 5-10), 2 MiB of L3
+                per core copied at 15 GB/s (assumed, range 10-25), Open MPI's sm latency 0.5 us (0.4 us
+                overhead + 0.1 us loopback; assumed, range 0.3-1 us), flag poll 0.08 us (an L3 cache-line
+                transfer, assumed). No fence cost (not calibrated).
+              --sharing fair is refused: TCP shares a link by round-trip time, which is SimGrid's
+              latency-weighted max-min (route sharing), not per-packet arbitration.
 The simulated host speed is per core (SimGrid `core` attribute): one rank per core.
 
 Link sharing (--sharing; apps/smpi/README.md "Fidelity settings")
@@ -103,6 +138,7 @@ On-node costs (default; --shm-costs off writes the older platform, loopback only
         overhead + 0.1 us loopback); 0.1 us flag poll; 8 MB shared L3 (2 MiB per core share)
         at ~3 GB/s of memcpy (estimate).
   ib    as xc40 (a 2-socket x86 node; an assumption).
+  graphene  one Xeon X3440 (graphene-gige, graphene-ib above).
   This machine (apps/smpi/probe/copy_rate.cpp, a loaded 2-core VM): 64 MiB copies
   1.6 GB/s on one core and 1.0 GB/s for both cores at once (the memory bandwidth is
   shared, not per core); 1 MiB copies (in cache) 44 GB/s on one core, 90 GB/s on two.
@@ -257,12 +293,51 @@ def ib_fattree(nodes, cores, speed):
     return notes, body, total
 
 
+# Graphene (Grid'5000 Nancy): the docstring has every value's source or assumption.
+GRAPHENE_CABINETS = ((1, 39), (40, 74), (75, 104), (105, 144))  # SimGrid's examples/platforms/nancy.xml
+GRAPHENE_NODES = 144
+GRAPHENE_TCP_BW_FACTOR = 0.940694  # SMPI's bw-factor for >= 65472 B (SimGrid 3.32 default)
+# network: node link bandwidth, node link latency us, uplink bandwidth, uplink latency us,
+#          send and receive overhead us per off-node message
+GRAPHENE_NET = {
+    "graphene-gige": (f"{125 * GRAPHENE_TCP_BW_FACTOR:.4f}MBps", 15.0, f"{1250 * GRAPHENE_TCP_BW_FACTOR:.4f}MBps", 2.5,
+                      8.75, 9.31),
+    "graphene-ib": ("1.5GBps", 0.7, "6GBps", 0.1, 0.5, 0.5),
+}
+
+
+def graphene(machine, nodes, cores, speed):
+    """Four SimGrid clusters (one per cabinet switch) in the Full world zone; a route between two
+    cabinets crosses both cabinets' uplinks (the router between them has no cost of its own)."""
+    bw, lat, up_bw, up_lat, send, recv = GRAPHENE_NET[machine]
+    net = "Gigabit Ethernet (TCP)" if machine.endswith("gige") else "20G InfiniBand (DDR 4x)"
+    notes = (f"Grid'5000 Graphene: 4 cabinets of 39/35/30/40 nodes x {cores} cores, {speed} Gflop/s per core, {net};\n"
+             f"node links {bw}, {lat} us; cabinet uplinks to the router {up_bw}, {up_lat} us; per off-node message "
+             f"{send} us send + {recv} us receive overhead.")
+    lines = []
+    for k, (first, last) in enumerate(GRAPHENE_CABINETS, 1):
+        lines.append(f'    <cluster id="cabinet{k}" prefix="graphene-" suffix="" radical="{first}-{last}" speed="{speed}Gf" '
+                     f'core="{cores}" bw="{bw}" lat="{lat}us" sharing_policy="SPLITDUPLEX" router_id="switch{k}" '
+                     f'loopback_bw="6GBps" loopback_lat="0.5us"/>\n')  # shm off: all of the sm latency on the loopback
+    for k in range(1, len(GRAPHENE_CABINETS) + 1):
+        lines.append(f'    <link id="uplink{k}" bandwidth="{up_bw}" latency="{up_lat}us" sharing_policy="SPLITDUPLEX"/>\n')
+    for a in range(1, len(GRAPHENE_CABINETS) + 1):
+        for b in range(1, len(GRAPHENE_CABINETS) + 1):
+            if a != b:
+                lines.append(f'    <zoneRoute src="cabinet{a}" dst="cabinet{b}" gw_src="switch{a}" gw_dst="switch{b}" '
+                             f'symmetrical="NO"><link_ctn id="uplink{a}" direction="UP"/>'
+                             f'<link_ctn id="uplink{b}" direction="DOWN"/></zoneRoute>\n')
+    props = [("hympi_net_send_overhead_us", send), ("hympi_net_recv_overhead_us", recv)]
+    return notes, "".join(lines), props
+
+
 # (overhead us, core copy GB/s, node copy GB/s, flag poll us, loopback latency us,
 #  cache share bytes per core, cache copy GB/s): see the docstring.
 SHM = {"bgp-torus": (0.9, 1.5, 5.0, 0.1, 0.1, 2 << 20, 3.0),
        "xc40-dragonfly": (0.3, 8.0, 55.0, 0.15, 0.05, 2560 << 10, 20.0),
        "ib-fattree": (0.3, 8.0, 55.0, 0.15, 0.05, 2560 << 10, 20.0)}
 SHM["bgp"] = SHM["bgp-torus"]  # the thesis' BG/P has the same nodes
+SHM["graphene-gige"] = SHM["graphene-ib"] = (0.4, 6.0, 7.0, 0.08, 0.1, 2 << 20, 15.0)  # one Xeon X3440
 # A memory fence (MPI_Win_sync, apps/smpi/glue/win_sync_cost.cpp), us: see the docstring. Only where
 # calibrated (the Zhou figures' machine); the other platforms stay as they were (no fence cost).
 FENCE_US = {"xc40-dragonfly": 0.015}
@@ -284,8 +359,8 @@ def with_shm_costs(body, machine):
 def with_properties(body, props):
     """Host properties on the cluster element, or on every <host> of a mesh."""
     inner = "".join(f'      <prop id="{k}" value="{v}"/>\n' for k, v in props)
-    if "<cluster" in body:
-        return body.rstrip().removesuffix("/>") + ">\n" + inner + "    </cluster>\n"
+    if "<cluster" in body:  # every cluster (graphene has one per cabinet)
+        return re.sub(r'(<cluster [^>]*?)/>\n', lambda m: m.group(1) + ">\n" + inner + "    </cluster>\n", body)
     return re.sub(r'(<host [^>]*)/>\n', lambda m: m.group(1) + ">\n" + inner + "    </host>\n", body)
 
 
@@ -311,19 +386,20 @@ def with_bgp_coordinates(body, nodes):
                   lambda m: m.group(1) + ">\n" + shared + ("    </cluster>\n" if m.group(2) else ""), body)
 
 
-DEFAULTS = {"bgp": (4, 2.25), "bgp-torus": (4, 3.4), "xc40-dragonfly": (24, 36.0), "ib-fattree": (32, 30.0)}
+DEFAULTS = {"bgp": (4, 2.25), "bgp-torus": (4, 3.4), "xc40-dragonfly": (24, 36.0), "ib-fattree": (32, 30.0),
+            "graphene-gige": (4, 4.17), "graphene-ib": (4, 4.17)}
 
 
-def hostfile(prefix, nodes, cores, ranks, placement):
+def hostfile(prefix, nodes, cores, ranks, placement, first=0):
     """smpirun gives ranks to the hostfile's lines in order, cycling when they run out: xyzt
-    lists every node once with one rank (rank r on node r mod nodes)."""
+    lists every node once with one rank (rank r on node r mod nodes). Nodes are numbered from first."""
     if placement == "xyzt":
         if ranks % nodes:
             raise SystemExit(f"make_platform.py: --placement xyzt needs ranks ({ranks}) a multiple of the nodes ({nodes})")
-        return "".join(f"{prefix}{i}:1\n" for i in range(nodes))
+        return "".join(f"{prefix}{i + first}:1\n" for i in range(nodes))
     lines, left = [], ranks
     for i in range(nodes):
-        lines.append(f"{prefix}{i}:{min(cores, left)}\n")
+        lines.append(f"{prefix}{i + first}:{min(cores, left)}\n")
         left -= cores
     return "".join(lines)
 
@@ -361,7 +437,11 @@ def main(argv=None):
     if a.ranks < 1 or cores < 1 or speed <= 0:
         ap.error("--ranks, --cores and --speed must be positive")
     nodes = math.ceil(a.ranks / cores)
-    props = []
+    props, first = [], 0
+    if a.machine.startswith("graphene") and a.sharing == "fair":
+        ap.error("--sharing fair is BG/P's (per-packet routers); Graphene's TCP/IB flows keep route sharing")
+    if a.machine.startswith("graphene") and nodes > GRAPHENE_NODES:
+        ap.error(f"{a.machine} has {GRAPHENE_NODES} nodes, {nodes} asked")
     if a.machine == "bgp-torus":
         notes, body = bgp_torus(nodes, cores, speed)
         total, prefix = nodes, "node-"
@@ -369,6 +449,9 @@ def main(argv=None):
         notes, body = bgp_thesis(nodes, cores, speed)
         props = [("hympi_net_send_overhead_us", BGP_SEND_US), ("hympi_net_recv_overhead_us", BGP_RECV_US)]
         total, prefix = nodes, "node-"
+    elif a.machine.startswith("graphene"):
+        notes, body, props = graphene(a.machine, nodes, cores, speed)
+        total, prefix, first = GRAPHENE_NODES, "graphene-", 1
     elif a.machine == "xc40-dragonfly":
         notes, body, total = xc40_dragonfly(nodes, cores, speed)
         prefix = "nid"
@@ -391,7 +474,7 @@ def main(argv=None):
         f.write(HEADER.format(args=args, notes=notes) + body + FOOTER)
     hosts = os.path.splitext(a.out)[0] + ".hosts"
     with open(hosts, "w") as f:
-        f.write(hostfile(prefix, nodes, cores, a.ranks, a.placement))
+        f.write(hostfile(prefix, nodes, cores, a.ranks, a.placement, first))
     print(f"{a.out}: {notes.splitlines()[0]} ({total} nodes in the platform, {nodes} used); hostfile {hosts}")
     return 0
 
