@@ -104,8 +104,8 @@ int run_predict(const Options& o) {
                         std::string("hympi-bpmf predict: predictive std (") + to_string(o.std_kind) + ")");
     std::printf("predicted %zu pairs from %d samples of %s on %d ranks: %s, %s\n", n, count, p.model.c_str(), size,
                 p.mean_output.c_str(), p.std_output.c_str());
-    std::printf("predict: predictions digest %s, predictive std digest %s\n", digest(all_mean).c_str(),
-                digest(all_std).c_str());
+    std::printf("predict: predictions digest %s, predictive std digest %s (bits: %s)\n", digest(all_mean).c_str(),
+                digest(all_std).c_str(), bpmf::kBits);
   });
   return hympi::apps::kSuccess;
 }

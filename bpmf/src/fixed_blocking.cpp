@@ -2,6 +2,13 @@
 
 #include <Eigen/Core>
 
+#include "bpmf/bits.hpp"
+
+#if defined(HYMPI_BPMF_BITS_PORTABLE) && defined(__x86_64__)
+// Eigen's packet of doubles sets the order of its sums: SSE2's two on every x86-64.
+static_assert(Eigen::internal::packet_traits<double>::size == 2, "portable bits need Eigen's SSE2 packets");
+#endif
+
 namespace bpmf {
 
 void fix_eigen_blocking() {

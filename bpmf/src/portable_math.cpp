@@ -1,10 +1,11 @@
 #include "bpmf/portable_math.hpp"
 
 #include <cmath>
+#include <cstddef>
 #include <limits>
 
-// Built with -ffp-contract=off (bpmf/CMakeLists.txt): no fused multiply-add, so every
-// line below rounds as written. frexp, ldexp and floor are exact on every host.
+// Built with -ffp-contract=off in either HYMPI_BPMF_BITS mode (bpmf/CMakeLists.txt): no
+// fused multiply-add, so every line below rounds as written. frexp, ldexp and floor are exact on every host.
 namespace bpmf::portable {
 
 namespace {
@@ -14,32 +15,31 @@ constexpr double kLn2Lo = 0x1.a39ef35793c76p-33;
 constexpr double kSqrtHalf = 0x1.6a09e667f3bcdp-1;
 constexpr double kTwoPi = 0x1.921fb54442d18p+2;
 
-// sin and cos of x in [0, pi/4] by their Taylor series (the first omitted terms are
-// below 1e-19 there), Horner in x^2.
+// c[0] z^(n-1) + ... + c[n-1], by Horner's rule (in this order: the bits depend on it).
+template <std::size_t n>
+double horner(double z, const double (&c)[n]) {
+  double p = c[0];
+  for (std::size_t i = 1; i < n; ++i) p = p * z + c[i];
+  return p;
+}
+
+// The Taylor coefficients past the first terms, highest first: sin x = x + x z S(z),
+// cos x = 1 - z/2 + z^2 C(z), z = x^2; on [0, pi/4] the first omitted terms are below 1e-19.
+constexpr double kSin[] = {1.0 / 355687428096000.0, -1.0 / 1307674368000.0, 1.0 / 6227020800.0,
+                           -1.0 / 39916800.0,       1.0 / 362880.0,         -1.0 / 5040.0,
+                           1.0 / 120.0,             -1.0 / 6.0};  // 1/17!, -1/15!, ..., -1/3!
+constexpr double kCos[] = {-1.0 / 6402373705728000.0, 1.0 / 20922789888000.0, -1.0 / 87178291200.0,
+                           1.0 / 479001600.0,         -1.0 / 3628800.0,       1.0 / 40320.0,
+                           -1.0 / 720.0,              1.0 / 24.0};  // -1/18!, 1/16!, ..., 1/4!
+
 double sin_taylor(double x) {
   const double z = x * x;
-  double p = 1.0 / 355687428096000.0;  // 1/17!
-  p = p * z - 1.0 / 1307674368000.0;   // 1/15!
-  p = p * z + 1.0 / 6227020800.0;      // 1/13!
-  p = p * z - 1.0 / 39916800.0;        // 1/11!
-  p = p * z + 1.0 / 362880.0;          // 1/9!
-  p = p * z - 1.0 / 5040.0;            // 1/7!
-  p = p * z + 1.0 / 120.0;             // 1/5!
-  p = p * z - 1.0 / 6.0;               // 1/3!
-  return x + x * (z * p);
+  return x + x * (z * horner(z, kSin));
 }
 
 double cos_taylor(double x) {
   const double z = x * x;
-  double p = -1.0 / 6402373705728000.0;  // 1/18!
-  p = p * z + 1.0 / 20922789888000.0;    // 1/16!
-  p = p * z - 1.0 / 87178291200.0;       // 1/14!
-  p = p * z + 1.0 / 479001600.0;         // 1/12!
-  p = p * z - 1.0 / 3628800.0;           // 1/10!
-  p = p * z + 1.0 / 40320.0;             // 1/8!
-  p = p * z - 1.0 / 720.0;               // 1/6!
-  p = p * z + 1.0 / 24.0;                // 1/4!
-  return (1.0 - 0.5 * z) + z * (z * p);
+  return (1.0 - 0.5 * z) + z * (z * horner(z, kCos));
 }
 }  // namespace
 
@@ -76,7 +76,10 @@ double exp(double x) {
 }
 
 void sincos_turns(double t, double& sin, double& cos) {
-  t -= std::floor(t);                     // [0, 1): exact
+  // sin is odd, cos even: reduce |t|, whose fraction is exact (t - floor(t) is not for t < 0).
+  const bool negative = t < 0.0;
+  t = std::fabs(t);
+  t -= std::floor(t);  // [0, 1): exact
   const double octant = std::floor(t * 8.0);  // exact: a power-of-two scaling
   const int q = static_cast<int>(octant) & 7;
   const double f = t - octant * 0.125;  // [0, 1/8)
@@ -93,6 +96,7 @@ void sincos_turns(double t, double& sin, double& cos) {
     case 6: sin = -c, cos = s; break;
     default: sin = -s, cos = c; break;
   }
+  if (negative) sin = -sin;
 }
 
 }  // namespace bpmf::portable

@@ -4,7 +4,9 @@
 // sampler's bits depend on neither the CPU target nor the host: bpmf/README.md).
 // The chains reach every kind of arithmetic the sampler does: low-rank and dense
 // items, items with ~1000 ratings (long sums), K = 128 (Eigen's blocked Cholesky and
-// triangular solves), the Wishart draw with small degrees of freedom (gamma shape < 1).
+// triangular solves), the Normal-Wishart draw (normals and chi-squares: log, sin, cos).
+// (The gamma draw's shape < 1 branch, the only user of portable::exp, is out of a
+// chain's reach - its degrees of freedom exceed the item count - and unit-tested.)
 #include <mpi.h>
 
 #include <Eigen/Core>

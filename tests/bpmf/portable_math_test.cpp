@@ -81,6 +81,14 @@ TEST(PortableMath, SinCosOfTurnsWithinAFewUlpsOfTheLibrary) {
   EXPECT_EQ(cs, 0.0);
   bpmf::portable::sincos_turns(-0.75, sn, cs);  // a turn back: the same angle
   EXPECT_EQ(sn, 1.0);
+  // Negative t: sin is odd, cos even, to the bit (t - floor(t) would round these).
+  for (const double t : {-0x1.44b3080bf1596p-59, -0x1.ffd028b5310bep-3, -0.3, -2.7}) {
+    double s_neg = 0, c_neg = 0, s_pos = 0, c_pos = 0;
+    bpmf::portable::sincos_turns(t, s_neg, c_neg);
+    bpmf::portable::sincos_turns(-t, s_pos, c_pos);
+    EXPECT_EQ(s_neg, -s_pos) << t;
+    EXPECT_EQ(c_neg, c_pos) << t;
+  }
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 // Which path an item takes depends on its rating count only, so a run stays the
 // same bits for any partition of the items.
 #pragma once
+#include "bpmf/bits.hpp"  // before Eigen: refuses flags that change the bits
 #include <Eigen/Dense>
 #include <cstdint>
 

@@ -3,6 +3,7 @@
 //   Lambda ~ Wishart(W*, nu*),  mu ~ N(mu*, (beta* Lambda)^-1).
 // The input is the exact global count, sum and sum of outer products.
 #pragma once
+#include "bpmf/bits.hpp"  // before Eigen: refuses flags that change the bits
 #include <Eigen/Dense>
 
 #include "bpmf/random.hpp"

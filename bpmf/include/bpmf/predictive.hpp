@@ -4,6 +4,7 @@
 // the predictive standard deviation with or without the observation noise, and the
 // coverage of the central 68% and 95% predictive intervals.
 #pragma once
+#include "bpmf/bits.hpp"  // before Eigen: refuses flags that change the bits
 #include <Eigen/Core>
 #include <array>
 #include <cstddef>
