@@ -8,6 +8,7 @@ the world size it sees and every option it got. Test hooks:
   --sleep S       sleep S seconds first (timeouts)
   --count FILE    append one line per run to FILE (how often a point really ran)
   --time T        the row's time_s (default 1.0), times 1 + U(0, --spread) (default 0: exact)
+  --env-file FILE append the OMPI_MCA_coll_tuned_* and FAKE_ENV_* variables it got to FILE
 The row also shows the thread counts and any emulated-layout variables the run inherited.
 """
 import os
@@ -45,6 +46,10 @@ def main(argv):
     seconds = float(opts.get("time", "1.0")) * (1 + random.uniform(0, float(opts.get("spread", "0"))))
     if rank != 0:
         return 0
+    if "env-file" in opts:
+        with open(opts["env-file"], "a") as f:
+            wanted = ("OMPI_MCA_coll_tuned_", "FAKE_ENV_")
+            f.write(" ".join(f"{k}={v}" for k, v in sorted(os.environ.items()) if k.startswith(wanted)) + "\n")
     if "count" in opts:
         with open(opts["count"], "a") as f:
             f.write(" ".join(argv) + "\n")
@@ -54,7 +59,7 @@ def main(argv):
         with open(csv, "a") as f:
             if new:
                 f.write("world_size,options,omp_threads,blas_threads,layout_env,time_s\n")
-            shown = {k: v for k, v in opts.items() if k not in ("csv", "count")}
+            shown = {k: v for k, v in opts.items() if k not in ("csv", "count", "env-file")}
             layout = " ".join(f"{k}={v}" for k, v in sorted(os.environ.items()) if k in LAYOUT_ENV)
             f.write(f"{size},\"{' '.join(f'{k}={v}' for k, v in sorted(shown.items()))}\","
                     f"{os.environ.get('OMP_NUM_THREADS', '')},{os.environ.get('OPENBLAS_NUM_THREADS', '')},"

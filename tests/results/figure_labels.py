@@ -8,6 +8,9 @@ takes text and returns a list of problems (strings), so the tests can also feed 
 
 Which paper a bare number belongs to follows from its form: Zhou's figures are whole numbers
 (7-12), the thesis' are chapter.number (3.3, 4.10) and its tables "Table 3.1".
+
+An experiment file (results/experiments/**.toml) may also name the figures whose row's command
+runs it: a cluster file not run here has no artifact yet, but it is that figure's recipe.
 """
 import ast
 import csv
@@ -32,6 +35,7 @@ STYLE_AFTER, STYLE_BEFORE = re.compile(r"^\W{0,2}style", re.I), re.compile(r"sty
 NAME_FIG = re.compile(r"fig(\d+)(?:[._](\d+)(?![a-z]))?", re.I)
 NAME = re.compile(r"[\w.*/-]+\.(?:png|csv|toml)\b|[\w/-]+\.\*")
 BRACES = re.compile(r"([\w.*/-]*)\{([^{}\s]*,[^{}\s]*)\}([\w.*/-]*)")
+RUNS = re.compile(r"results/experiments/[\w.-]+/[\w.-]+\.toml")
 
 
 def read_inventory(path=INVENTORY):
@@ -81,12 +85,13 @@ class Inventory:
         self.files = files  # every file under results/, relative to ROOT
         self.order = [(r["paper"], r["number"]) for r in rows]
         self.globs = {(r["paper"], r["number"]): globs_of(r) for r in rows}
+        self.runs = {(r["paper"], r["number"]): RUNS.findall(r["command"]) for r in rows}
 
     def gives(self, key, path):
         """Does the inventory give figure `key` the file (or file pattern) `path`?"""
         if key not in self.globs:
             return False
-        if path == "results/figures.csv":  # the inventory itself names every figure
+        if path == "results/figures.csv" or path in self.runs.get(key, []):  # the inventory; the row's runs
             return True
         for g in self.globs[key]:
             if fnmatch.fnmatch(path, g):
@@ -140,6 +145,9 @@ def check_integrity(rows, files, expected):
         parts = [p.strip() for p in re.split(r";(?![^()]*\))", r["kind"])]  # ';' outside brackets
         if not all(p.startswith(KINDS) for p in parts):
             problems.append(f"{k}: kind {r['kind']!r} is not one of {KINDS}")
+        for run in RUNS.findall(r["command"]):
+            if run not in files:
+                problems.append(f"{k}: command runs {run}, which is no file")
         if (r["kind"] == "none") != (not r["artifact"].strip()):
             problems.append(f"{k}: kind 'none' goes with an empty artifact and only then")
         if r["artifact"].strip():
@@ -173,11 +181,12 @@ def toml_output(text):
 
 
 def check_experiment(inv, text, where):
-    """An experiment file's name, title and comments name the figure its output CSV belongs to."""
+    """An experiment file's name, title and comments name the figure its output CSV belongs to
+    (or whose inventory row's command runs the file)."""
     out = toml_output(text)
     problems = []
     for key in name_mentions(where) + mentions(text, inv.order):
-        problems += inv.check(key, [out] if out else [], where)
+        problems += inv.check(key, ([out] if out else []) + [where], where)
     return problems
 
 
@@ -212,6 +221,7 @@ def _names_in(text, base_dir):
                     o = toml_output(f.read())
                 if o:
                     out.append(o)
+                out.append(os.path.relpath(t, ROOT))
             continue
         path = _resolve(raw, base_dir)
         if path.startswith("results/"):

@@ -105,6 +105,18 @@ class Mutations(unittest.TestCase):
         text = read("results/experiments/cluster/hsumma-vs-pdgemm.toml")
         self.assertTrue(fl.check_experiment(INV, text.replace("Fig 4.9", "Fig 4.10"), "hsumma-vs-pdgemm.toml"))
 
+    def test_cluster_file_relabelled(self):
+        """A cluster file with no result yet may name only the figures whose command runs it."""
+        where = "results/experiments/cluster/thesis-fig3_7-bcast-native-128.toml"
+        text = read(where)
+        self.assertEqual(fl.check_experiment(INV, text, where), [])
+        self.assertTrue(fl.check_experiment(INV, text.replace("Fig 3.7", "Fig 3.8"), where))
+        rows = [dict(r) for r in ROWS]
+        row = next(r for r in rows if r["number"] == "Fig 3.7")
+        row["command"] = row["command"].replace("thesis-fig3_7-", "thesis-fig3_7x-")
+        self.assertTrue(fl.check_experiment(fl.Inventory(rows, FILES), text, where))
+        self.assertTrue(fl.check_integrity(rows, FILES, EXPECTED), "a command naming no file")
+
     def test_file_renamed(self):
         inv = fl.Inventory(ROWS, FILES + ["results/summa/fig4_10_vs_pdgemm.png"])
         self.assertTrue(fl.check_file_names(inv))

@@ -11,6 +11,7 @@
                square process grid _grid_p x _grid_q of the point, _grid_p <= _grid_q - are
                computed after the layout, so "full" nodes of any size work).
 [[exclude]]    a point matching every key of one entry is dropped.
+[env]          variables of every launch; "{name}" is replaced as in args (per point).
 [options]      renames: param = "--flag" (or "" to keep the parameter out of the command line).
 [tiny]         axes / args / timeout that replace the normal ones under --tiny (CI, Slurm tests).
 
@@ -161,6 +162,22 @@ class Point:
     def label(self):
         short = {"ranks_per_node": "rpn", "node_sizes": "sizes"}
         return " ".join(f"{short.get(k, k)}={_text(v)}" for k, v in self.params.items())
+
+    def environment(self):
+        """The file's [env] with "{name}" filled in from this point (a label axis such as
+        _algorithm picks Open MPI's coll_tuned algorithm per point, where args cannot reach)."""
+        exp = self.experiment
+        names = {**exp.template_vars, **self.params}
+        out = {}
+        for key, value in exp.env.items():
+            try:
+                out[key] = value.format(**names)
+            except (KeyError, IndexError, ValueError, AttributeError, TypeError) as e:
+                problem = f"unknown name {e}" if isinstance(e, KeyError) else str(e)
+                raise ExperimentError(f"{exp.path}:{line_of(exp.lines, ('env', key))}: [env] {key} = "
+                                      f"\"{_short(value)}\": {problem} (the point's parameters: "
+                                      f"{', '.join(sorted(names))}; write {{{{ }}}} for a literal brace)")
+        return out
 
     def app_args(self, emulate):
         """The app's command-line arguments for this point (without --csv)."""
@@ -431,6 +448,7 @@ class Experiment:
             if any(all(_same(params.get(k), v) for k, v in ex.items()) for ex in self.exclude):
                 continue
             point = Point(params, self)
+            point.environment()  # a name no point has: refused before anything runs
             if point.id not in seen:
                 seen.add(point.id)
                 out.append(point)

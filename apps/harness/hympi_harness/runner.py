@@ -113,7 +113,7 @@ class Sweep:
 
     def _command(self, point, raw_csv):
         args = point.app_args(self.launcher.emulate) + [self.exp.csv_option, raw_csv]
-        return self.launcher.command(point, self.app_path, args, self.exp.env)
+        return self.launcher.command(point, self.app_path, args, point.environment())
 
     def _groups(self):
         """Consecutive points that differ only in the experiment's last axis (e.g. policy = pure,
@@ -156,10 +156,10 @@ class Sweep:
             self.counts["failed"] += 1
             self.say(f"{tag} FAILED to build command: {e}  {point.label()}")
             if not self.dry_run:
-                self.store.record(point, "failed", "", 0.0, now_iso(), "", str(e))
+                self.store.record(point, "failed", "", 0.0, now_iso(), "", str(e), env=point.environment())
             return None
         if self.dry_run:
-            self.say(f"{tag} {point.id} {_env_text({**self.exp.env, **extra_env})}{shell_join(cmd)}")
+            self.say(f"{tag} {point.id} {_env_text({**point.environment(), **extra_env})}{shell_join(cmd)}")
             return None
         taken = self.store.claim(point, self.retry_failed)
         if taken:  # another harness (job) on the same experiment finished or runs it
@@ -224,7 +224,7 @@ class Sweep:
         for path in (raw_csv, out_path, err_path):
             if os.path.exists(path):
                 os.remove(path)
-        env = run_environment(self.exp.env, extra_env)
+        env = run_environment(point.environment(), extra_env)
         t0 = time.monotonic()
         probe = Probe()
         timed_out = False
@@ -312,11 +312,12 @@ class Sweep:
         bound = describe_binding(run.out_path, run.err_path)
         extra = [self.launcher.kind, ",".join(self.launcher.point_hosts(point)), self.exp.name,
                  os.environ.get("SLURM_JOB_ID", ""), self.launcher.binding, bound,
-                 thread_settings(run_environment(self.exp.env, run.extra_env))]
+                 thread_settings(run_environment(point.environment(), run.extra_env))]
         # Rows, state and index change in one locked step (a StoreError - header changed - stops
         # the sweep: every later point would fail too). The tail explains failures only.
         self.store.record(point, run.status, run.code, run.seconds, run.started, shell_join(run.cmd),
-                          "" if run.status == "ok" else run.tail, raw_csv=merge, extra=extra)
+                          "" if run.status == "ok" else run.tail, raw_csv=merge, extra=extra,
+                          env=point.environment())
         if run.status == "ok":
             self.counts["ok"] += 1
         else:

@@ -110,7 +110,7 @@ KEYS = [
     Key("", "derive", TABLE, "parameters computed per point"),
     Key("", "exclude", TABLES, "`[[exclude]]`: a point matching every key of one entry is dropped"),
     Key("", "options", TABLE, "how parameters are spelled on the app's command line"),
-    Key("", "env", TABLE, "environment variables of every launch"),
+    Key("", "env", TABLE, "environment variables of every launch (per point with `\"{name}\"`)"),
     Key("", "tiny", TABLE, "replacements under `--tiny` (seconds-long runs for tests)"),
     Key("experiment", "app", TEXT, "the app: a name found in the build tree, next to the harness or on PATH; "
         "or a path", required=True),
@@ -132,7 +132,9 @@ KEYS = [
         "an error"),
     Key("options", "*", TEXT, "the flag of a parameter (default `--name-with-dashes`; \"\" keeps it off the "
         "command line)"),
-    Key("env", "*", TEXT_OR_NUMBER, "a variable's value"),
+    Key("env", "*", TEXT_OR_NUMBER, "a variable's value; `\"{name}\"` is replaced as in `args`, per point "
+        "(e.g. `OMPI_MCA_coll_tuned_bcast_algorithm = \"{_algorithm}\"` with a label axis `_algorithm`; a name "
+        "no point has is an error); `<output>.index.csv` records each point's values (column `env`)"),
     Key("tiny", "axes", TABLE, "axes replacing those of `[axes]` with the same name (a name not in `[axes]` "
         "is an error)"),
     Key("tiny", "args", WORDS, "replaces `args`"),

@@ -4,7 +4,8 @@
                   row and load columns (repetitions.REPEAT_COLUMNS) and EXTRA_COLUMNS
   fig.state.json  point id -> status of its last attempt (resume skips status "ok"); "running"
                   while a harness works on it (with its host, pid and Slurm job)
-  fig.index.csv   one row per attempt: point id, status, exit code, seconds, command, stderr tail
+  fig.index.csv   one row per attempt: point id, status, exit code, seconds, command, stderr tail,
+                  env (the experiment's [env] as this point ran it: "{name}" filled in)
   fig.lock        flock(2) taken around every read-modify-write of the files above, so two
                   harness processes (two jobs) on one experiment share the points between them
   fig.logs/       stdout/stderr of every point (and its raw CSV while it runs), job manifests
@@ -28,7 +29,7 @@ from .compat import command_output
 
 EXTRA_COLUMNS = ["point_id", "launcher", "hosts", "experiment", "slurm_job_id", "binding", "bound_to", "threads"]
 INDEX_COLUMNS = ["point_id", "status", "exit_code", "seconds", "started", "experiment", "label", "command",
-                 "stderr_tail"]
+                 "stderr_tail", "env"]
 
 
 class StoreError(Exception):
@@ -139,7 +140,8 @@ class Store:
             json.dump(self.state, f, indent=1, sort_keys=True)
         os.replace(tmp, self.state_path)  # atomic: a killed harness never leaves half a state file
 
-    def record(self, point, status, exit_code, seconds, started, command, stderr_tail, raw_csv=None, extra=None):
+    def record(self, point, status, exit_code, seconds, started, command, stderr_tail, raw_csv=None, extra=None,
+               env=None):
         """One step under the lock: the point's rows (if any) into the CSV, replacing rows of an
         earlier attempt, then its state and index line. Returns the number of rows merged."""
         rows = 0
@@ -152,13 +154,26 @@ class Store:
                                     "label": point.label()}
             self._save_state()
             new = not os.path.exists(self.index_path) or os.path.getsize(self.index_path) == 0
+            if not new:
+                self._widen_index()
             with open(self.index_path, "a", newline="") as f:
                 w = csv.writer(f)
                 if new:
                     w.writerow(INDEX_COLUMNS)
                 w.writerow([point.id, status, exit_code, f"{seconds:.2f}", started, point.experiment.name,
-                            point.label(), command, stderr_tail])
+                            point.label(), command, stderr_tail,
+                            " ".join(f"{k}={v}" for k, v in sorted((env or {}).items()))])
         return rows
+
+    def _widen_index(self):
+        """An index written before the env column: the column added (empty), so rows stay aligned."""
+        rows = self.read_rows(self.index_path)
+        if not rows or rows[0] != INDEX_COLUMNS[:-1]:
+            return
+        tmp = self.index_path + ".tmp"
+        with open(tmp, "w", newline="") as f:
+            csv.writer(f).writerows([INDEX_COLUMNS] + [r + [""] for r in rows[1:]])
+        os.replace(tmp, self.index_path)
 
     @staticmethod
     def read_rows(raw_csv):
