@@ -43,10 +43,11 @@ namespace hympi::detail {
 
 namespace {
 
-constexpr RootedShape kShapes[] = {
-    {"gather", false, true, true, false},
-    {"scatter", true, false, false, true},
-};
+#define HYMPI_ROOTED_FLAGS(a, b, c, d) a, b, c, d
+#define HYMPI_ROOTED_SHAPE(name, Class, Kind, shape) {#name, HYMPI_ROOTED_FLAGS shape},
+constexpr RootedShape kShapes[] = {HYMPI_ROOTED_COLLECTIVES(HYMPI_ROOTED_SHAPE)};
+#undef HYMPI_ROOTED_SHAPE
+#undef HYMPI_ROOTED_FLAGS
 
 bool gathers(RootedKind kind) { return kind == RootedKind::gather; }
 
@@ -297,7 +298,7 @@ std::unique_ptr<PersistentCollective> create_rooted(RootedKind kind, const Topol
 
 namespace hympi {
 
-#define HYMPI_ROOTED_CREATE(name, Class, Kind)                                                                    \
+#define HYMPI_ROOTED_CREATE(name, Class, Kind, shape) \
   std::unique_ptr<PersistentCollective> Class::create(const Topology& topo, int root, std::int64_t count,         \
                                                       std::size_t elem_size, CollectiveOptions options) {         \
     detail::Agreement agreement;                                                                                  \

@@ -13,15 +13,16 @@
 #include "agreement.hpp"
 #include "hympi/collectives.hpp"
 
-// X(name, Class, Kind): hympi_<name>_init, hympi::<Class>, RootedKind::<Kind>.
+// X(name, Class, Kind, shape): hympi_<name>_init, hympi::<Class>, RootedKind::<Kind>,
+// and its RootedShape's four flags (below): who writes and reads the whole buffer.
 #define HYMPI_ROOTED_COLLECTIVES(X) \
-  X(gather, Gather, gather)         \
-  X(scatter, Scatter, scatter)
+  X(gather, Gather, gather, (false, true, true, false))  \
+  X(scatter, Scatter, scatter, (true, false, false, true))
 
 namespace hympi::detail {
 
 enum class RootedKind {
-#define HYMPI_ROOTED_KIND(name, Class, Kind) Kind,
+#define HYMPI_ROOTED_KIND(name, Class, Kind, shape) Kind,
   HYMPI_ROOTED_COLLECTIVES(HYMPI_ROOTED_KIND)
 #undef HYMPI_ROOTED_KIND
 };

@@ -147,7 +147,7 @@ int rooted_init(hympi::detail::RootedKind kind, const char* call, int64_t count,
 extern "C" {
 
 // hympi_<name>_init and its Fortran bridge hympi_<name>_init_f, per row.
-#define HYMPI_ROOTED_C_INIT(name, Class, Kind)                                                                  \
+#define HYMPI_ROOTED_C_INIT(name, Class, Kind, shape) \
   int hympi_##name##_init(int64_t count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Info info,            \
                           hympi_request_t* request) {                                                           \
     return rooted_init(hympi::detail::RootedKind::Kind, "hympi_" #name "_init", count, type, root, comm, info,  \
