@@ -5,7 +5,8 @@
 // polling test(), start() + wait(), and two objects started in one order and
 // completed in the other. Bad input (root out of range or differing between ranks,
 // negative or differing count, differing element size, differing or bad groups) is
-// the same error on every rank, and a gather works after each.
+// the same error on every rank, and a gather works after each. A slow reader (the
+// others write their next slot meanwhile) catches a result overwritten too early.
 #include <mpi.h>
 
 #include <cstdint>
@@ -101,6 +102,40 @@ void any_order(const hympi::Topology& topo, hympi::CollectiveOptions o) {
         check(g->result_as<int>()[r * count + i] == r * 1000 + i, "any order: gather");
 }
 
+// The reader of a result is slow: it sleeps before reading, while the others go on at
+// once and write their next slot (gather: every rank but the root; scatter: the root),
+// so a result overwritten by the next call's data (one node copy instead of two) shows.
+void slow_reader(const hympi::Topology& topo, hympi::CollectiveOptions o) {
+  const int p = topo.size(), rank = topo.rank(), count = 64, root = p - 1;
+  auto g = hympi::Gather::create(topo, root, count, sizeof(int), o);
+  auto s = hympi::Scatter::create(topo, root, count, sizeof(int), o);
+  const std::string what = std::string("slow reader ") + to_string(o.policy) + " groups=" + std::to_string(o.groups);
+  for (int it = 0; it < 4; ++it) {
+    for (int i = 0; i < count; ++i) g->slot_as<int>()[i] = rank * 100000 + it * 1000 + i;
+    g->run();
+    if (rank == root) {
+      const double until = MPI_Wtime() + 0.02;
+      while (MPI_Wtime() < until) {
+      }
+      for (int r = 0; r < p; ++r)
+        for (int i = 0; i < count; ++i)
+          check(g->result_as<int>()[r * count + i] == r * 100000 + it * 1000 + i, what + ": gather result overwritten");
+    }
+  }
+  for (int it = 0; it < 4; ++it) {
+    if (rank == root)
+      for (int i = 0; i < count * p; ++i) s->slot_as<int>()[i] = it * 1000000 + i;
+    s->run();
+    if (rank != root) {
+      const double until = MPI_Wtime() + 0.02;
+      while (MPI_Wtime() < until) {
+      }
+    }
+    for (int i = 0; i < count; ++i)
+      check(s->result_as<int>()[i] == it * 1000000 + rank * count + i, what + ": scatter result overwritten");
+  }
+}
+
 // The library works after a refused creation: a small gather.
 void still_works(const hympi::Topology& topo, const std::string& after) {
   auto g = hympi::Gather::create(topo, 0, 1, sizeof(int), {});
@@ -161,6 +196,7 @@ int main(int argc, char** argv) {
           check_one(topo, gather, o, 0, 0, 8);      // nothing to move
         }
         any_order(topo, o);
+        if (groups <= 2) slow_reader(topo, o);
       }
     bad_input(topo);
   }
