@@ -14,7 +14,7 @@
 ! capacity) or rank 2 (shape: `shape`, default [count per rank, ranks] for an
 ! allgather result, else [count, 1]); a pointer whose element size differs from
 ! the request's datatype is an error. hympi_slot gives a disassociated pointer
-! where the rank sends nothing (bcast: all but the root). Without ierror an error
+! where the rank sends nothing (bcast, scatter: all but the root). Without ierror an error
 ! prints its message and stops the program (MPI's default, errors are fatal).
 ! Lifetimes and collectiveness as in hympi.h. Also the process-wide calls:
 ! hympi_last_error(), hympi_version(), hympi_node_info and hympi_set_idle_function.

@@ -113,7 +113,7 @@ int hympi_wait(hympi_request_t request);
 int hympi_request_free(hympi_request_t* request);
 
 /* Where this rank writes its hympi_request_slot_count() elements before
- * hympi_start; NULL where a rank sends nothing (bcast: every rank but the root). */
+ * hympi_start; NULL where a rank sends nothing (bcast, scatter: every rank but the root). */
 void* hympi_request_slot(hympi_request_t request);
 /* The completed result: hympi_request_result_count() elements. */
 const void* hympi_request_result(hympi_request_t request);
