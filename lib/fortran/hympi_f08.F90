@@ -14,7 +14,7 @@
 ! capacity) or rank 2 (shape: `shape`, default [count per rank, ranks] for an
 ! allgather result, else [count, 1]); a pointer whose element size differs from
 ! the request's datatype is an error. hympi_slot gives a disassociated pointer
-! where the rank sends nothing (bcast: all but the root). Without ierror an error
+! where the rank sends nothing (bcast, scatter: all but the root). Without ierror an error
 ! prints its message and stops the program (MPI's default, errors are fatal).
 ! Lifetimes and collectiveness as in hympi.h. Also the process-wide calls:
 ! hympi_last_error(), hympi_version(), hympi_node_info and hympi_set_idle_function.
@@ -35,7 +35,7 @@ module hympi_f08
   end type
 
   public :: hympi_allgather_init, hympi_allgatherv_init, hympi_bcast_init, hympi_allreduce_init, &
-            hympi_reduce_init
+            hympi_reduce_init, hympi_gather_init, hympi_scatter_init
   public :: hympi_start, hympi_test, hympi_wait, hympi_request_free, hympi_slot, hympi_result
   public :: hympi_request_groups
 
@@ -53,6 +53,12 @@ module hympi_f08
   end interface
   interface hympi_reduce_init
     module procedure reduce_init_f08, reduce_init_int
+  end interface
+  interface hympi_gather_init
+    module procedure gather_init_f08, gather_init_int
+  end interface
+  interface hympi_scatter_init
+    module procedure scatter_init_f08, scatter_init_int
   end interface
   interface hympi_slot
     module procedure slot_real64_1, slot_real64_2, slot_real32_1, slot_real32_2, slot_int32_1, slot_int32_2, &
@@ -96,6 +102,20 @@ module hympi_f08
       import :: c_int, c_int64_t, c_ptr
       integer(c_int64_t), value :: count
       integer(c_int), value :: type, op, root, comm, info
+      type(c_ptr), intent(out) :: request
+    end function
+    ! The rooted collectives' bridges (lib/src/rooted.hpp): one C signature each.
+    integer(c_int) function c_gather_init(count, type, root, comm, info, request) bind(C, name="hympi_gather_init_f")
+      import :: c_int, c_int64_t, c_ptr
+      integer(c_int64_t), value :: count
+      integer(c_int), value :: type, root, comm, info
+      type(c_ptr), intent(out) :: request
+    end function
+    integer(c_int) function c_scatter_init(count, type, root, comm, info, request) &
+        bind(C, name="hympi_scatter_init_f")
+      import :: c_int, c_int64_t, c_ptr
+      integer(c_int64_t), value :: count
+      integer(c_int), value :: type, root, comm, info
       type(c_ptr), intent(out) :: request
     end function
     integer(c_int) function c_test(request, flag) bind(C, name="hympi_test")
@@ -211,6 +231,8 @@ contains
 #define BCAST_INIT bcast_init_f08
 #define ALLREDUCE_INIT allreduce_init_f08
 #define REDUCE_INIT reduce_init_f08
+#define GATHER_INIT gather_init_f08
+#define SCATTER_INIT scatter_init_f08
 #define HANDLE(T) type(T)
 #define VAL(h) h%MPI_VAL
 #include "hympi_f08_inits.inc"
@@ -219,6 +241,8 @@ contains
 #define BCAST_INIT bcast_init_int
 #define ALLREDUCE_INIT allreduce_init_int
 #define REDUCE_INIT reduce_init_int
+#define GATHER_INIT gather_init_int
+#define SCATTER_INIT scatter_init_int
 #define HANDLE(T) integer
 #define VAL(h) h
 #include "hympi_f08_inits.inc"

@@ -23,8 +23,8 @@ namespace {
 
 int rank_ = 0, size_ = 1;
 
-enum Kind { kAllgatherv, kAllgather, kBcast, kAllreduce, kReduce, kKinds };
-const char* const kKindNames[kKinds] = {"allgatherv", "allgather", "bcast", "allreduce", "reduce"};
+enum Kind { kAllgatherv, kAllgather, kBcast, kAllreduce, kReduce, kGather, kScatter, kKinds };
+const char* const kKindNames[kKinds] = {"allgatherv", "allgather", "bcast", "allreduce", "reduce", "gather", "scatter"};
 
 // One info key differing: `odd` on the odd rank, `usual` elsewhere ("" = key absent).
 struct Differ {
@@ -70,6 +70,10 @@ int init(Kind kind, MPI_Comm comm, MPI_Info info, hympi_request_t* request) {
       return hympi_bcast_init(2, MPI_INT, size_ - 1, comm, info, request);
     case kAllreduce:
       return hympi_allreduce_init(2, MPI_INT, MPI_SUM, comm, info, request);
+    case kGather:
+      return hympi_gather_init(2, MPI_INT, size_ - 1, comm, info, request);
+    case kScatter:
+      return hympi_scatter_init(2, MPI_INT, size_ - 1, comm, info, request);
     default:
       return hympi_reduce_init(2, MPI_INT, MPI_SUM, 0, comm, info, request);
   }

@@ -70,7 +70,7 @@ struct CollectiveOptions {
   // group leaders, the inner one inside each group. 1 = the flat collective
   // (default); 0 = automatic (the route model's closed form for this size, message
   // and machine); G above what can be made (ranks; hybrid: nodes) is reduced to
-  // it. Bcast::create_fixed, Allgatherv, Allreduce and Reduce; must be >= 0 and
+  // it. Bcast::create_fixed, Allgatherv, Allreduce, Reduce, Gather and Scatter; must be >= 0 and
   // equal on every rank. effective_groups() says what a call will use.
   int groups = 1;
 };
@@ -143,6 +143,30 @@ class Allgatherv : public PersistentCollective {
   std::size_t elem_size_ = 0;
   CollectiveOptions options_;
   std::shared_ptr<const Topology> topology_owner_;  // destroyed last: windows go before their communicators
+};
+
+// Gather and Scatter (as MPI_Gather_init / MPI_Scatter_init): `count` elements of
+// `elem_size` bytes per rank, to or from `root`; root and count bound at creation
+// and agreed (root out of range or differing, a negative or differing count,
+// differing element sizes or options: the same hympi::Error on every rank).
+// Gather: every rank writes its count elements into slot(); the root's result()
+// holds size() * count elements, rank r's at r * count (nullptr elsewhere).
+// Scatter: the root writes size() * count elements into slot() (nullptr
+// elsewhere), rank r's part at r * count; every rank's result() holds its part.
+// Pure: MPI_Gather / MPI_Scatter on private buffers. Hybrid: one copy of the
+// whole buffer per node in a shared window (double-buffered), ranks write and read
+// their part in place, the node leaders exchange the nodes' parts over the bridge
+// (one MPI_Alltoallw with the root's node). options.groups as the other grouped
+// collectives (G groups, the root leads its group). PersistentCollective's request
+// model (run, start/test/wait, results valid until this rank's next run()/start()).
+// Collective over topo.comm().
+struct Gather {
+  static std::unique_ptr<PersistentCollective> create(const Topology& topo, int root, std::int64_t count,
+                                                      std::size_t elem_size, CollectiveOptions options);
+};
+struct Scatter {
+  static std::unique_ptr<PersistentCollective> create(const Topology& topo, int root, std::int64_t count,
+                                                      std::size_t elem_size, CollectiveOptions options);
 };
 
 class Bcast {

@@ -30,7 +30,7 @@ enum hympi_error {
  * hympi_start begins one exchange, hympi_test / hympi_wait complete it, and the
  * request can be started again. The difference from MPI: there is no send or
  * receive buffer argument. This rank writes its data into hympi_request_slot()
- * (bcast: the root only) before hympi_start and reads the whole result in place at
+ * (bcast and scatter: the root only) before hympi_start and reads the whole result in place at
  * hympi_request_result() after completion (one copy per node under the hybrid
  * policy); a result stays valid until this rank's next hympi_start (overlap bcast:
  * the second start after it) or the free. Inits, start, wait and free are
@@ -90,6 +90,16 @@ int hympi_allreduce_init(int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm c
  * Nonblocking like the others (the core's Reduce::start). */
 int hympi_reduce_init(int64_t count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
                       hympi_request_t* request);
+/* As MPI_Gather_init: every rank writes count elements into its slot; the
+ * root's result holds size * count elements, rank r's at r * count (result NULL
+ * and result count 0 elsewhere). Root and count fixed at init and agreed. */
+int hympi_gather_init(int64_t count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Info info,
+                      hympi_request_t* request);
+/* As MPI_Scatter_init: the root writes size * count elements into its slot, rank
+ * r's part at r * count (slot NULL and slot count 0 elsewhere); every rank's
+ * result holds its count elements. Root and count fixed at init and agreed. */
+int hympi_scatter_init(int64_t count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Info info,
+                       hympi_request_t* request);
 
 /* Begins one exchange of what this rank wrote in the slot. Fails on an active
  * request (started, not yet completed). */
@@ -103,7 +113,7 @@ int hympi_wait(hympi_request_t request);
 int hympi_request_free(hympi_request_t* request);
 
 /* Where this rank writes its hympi_request_slot_count() elements before
- * hympi_start; NULL where a rank sends nothing (bcast: every rank but the root). */
+ * hympi_start; NULL where a rank sends nothing (bcast, scatter: every rank but the root). */
 void* hympi_request_slot(hympi_request_t request);
 /* The completed result: hympi_request_result_count() elements. */
 const void* hympi_request_result(hympi_request_t request);
@@ -149,6 +159,9 @@ int hympi_allreduce_init_f(int64_t count, MPI_Fint type, MPI_Fint op, MPI_Fint c
                            hympi_request_t* request);
 int hympi_reduce_init_f(int64_t count, MPI_Fint type, MPI_Fint op, int root, MPI_Fint comm, MPI_Fint info,
                         hympi_request_t* request);
+int hympi_gather_init_f(int64_t count, MPI_Fint type, int root, MPI_Fint comm, MPI_Fint info, hympi_request_t* request);
+int hympi_scatter_init_f(int64_t count, MPI_Fint type, int root, MPI_Fint comm, MPI_Fint info,
+                         hympi_request_t* request);
 
 int hympi_node_info_f(MPI_Fint comm, int* node_rank, int* node_size, int* node_index, int* num_nodes);
 

@@ -20,6 +20,7 @@
 #include "hympi/topology.hpp"
 #include "options.hpp"
 #include "requests.hpp"
+#include "rooted.hpp"
 
 namespace hympi::c_api {
 
@@ -119,9 +120,46 @@ int allgatherv_init(const int64_t* counts, std::int64_t ncounts, MPI_Datatype ty
   });
 }
 
+// Every rooted collective's init (rooted.hpp: one row of HYMPI_ROOTED_COLLECTIVES).
+int rooted_init(hympi::detail::RootedKind kind, const char* call, int64_t count, MPI_Datatype type, int root,
+                MPI_Comm comm, MPI_Info info, hympi_request_t* request) {
+  return init(call, request, [&](const char* name) {
+    hympi::c_api::Checked c(name, request);
+    hympi::c_api::check_init(c, comm, type, info, name, [&](const hympi::Topology& topo) {
+      hympi::c_api::require_count(count, name);
+      hympi::require(root >= 0 && root < topo.size(), std::string(name) + ": root " + std::to_string(root) +
+                                                          " is not a rank of the communicator (size " +
+                                                          std::to_string(topo.size()) + ")");
+    });
+    c.agreement.same("count", count);
+    c.agreement.same("root", root);
+    const bool is_root = c.topo->rank() == root;
+    const int size = c.topo->size();
+    auto impl = hympi::detail::create_rooted(kind, *c.topo, root, count, c.element.size, c.options, c.agreement);
+    publish(request, std::move(impl), c.element.size, hympi::detail::rooted_slot_count(kind, is_root, size, count),
+            hympi::detail::rooted_result_count(kind, is_root, size, count), c,
+            count * size * static_cast<std::int64_t>(c.element.size), root);
+  });
+}
+
 }  // namespace
 
 extern "C" {
+
+// hympi_<name>_init and its Fortran bridge hympi_<name>_init_f, per row.
+#define HYMPI_ROOTED_C_INIT(name, Class, Kind, shape) \
+  int hympi_##name##_init(int64_t count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Info info,            \
+                          hympi_request_t* request) {                                                           \
+    return rooted_init(hympi::detail::RootedKind::Kind, "hympi_" #name "_init", count, type, root, comm, info,  \
+                       request);                                                                                \
+  }                                                                                                             \
+  int hympi_##name##_init_f(int64_t count, MPI_Fint type, int root, MPI_Fint comm, MPI_Fint info,              \
+                            hympi_request_t* request) {                                                         \
+    return hympi_##name##_init(count, MPI_Type_f2c(type), root, MPI_Comm_f2c(comm), MPI_Info_f2c(info),         \
+                               request);                                                                        \
+  }
+HYMPI_ROOTED_COLLECTIVES(HYMPI_ROOTED_C_INIT)
+#undef HYMPI_ROOTED_C_INIT
 
 int hympi_allgather_init(int64_t count, MPI_Datatype type, MPI_Comm comm, MPI_Info info, hympi_request_t* request) {
   return init("hympi_allgather_init", request, [&](const char* call) {

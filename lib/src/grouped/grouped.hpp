@@ -14,6 +14,7 @@
 #include "grouped/torus_terms.hpp"
 #include "hympi/collectives.hpp"
 #include "reduction/engine.hpp"
+#include "rooted.hpp"
 
 namespace hympi::detail {
 
@@ -66,6 +67,10 @@ std::unique_ptr<PersistentCollective> make_grouped_bcast(const Topology& topo, i
                                                          const GroupPlan& plan);
 std::unique_ptr<ReductionEngine> make_grouped_reduction(const Topology& topo, const ReductionArgs& args,
                                                         const CollectiveOptions& options, const GroupPlan& plan);
+// Gather and scatter (rooted.hpp): the root leads its group.
+std::unique_ptr<PersistentCollective> make_grouped_rooted(RootedKind kind, const Topology& topo, int root,
+                                                          std::int64_t count, std::size_t elem_size,
+                                                          const CollectiveOptions& options, const GroupPlan& plan);
 std::unique_ptr<Allgatherv> make_grouped_allgatherv(const Topology& topo, std::vector<std::int64_t> counts,
                                                     std::size_t elem_size, const CollectiveOptions& options);
 
