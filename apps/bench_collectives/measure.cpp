@@ -7,7 +7,7 @@
 
 namespace hympi::bench {
 
-Measurement measure(Operation& op, const Topology& topo, int iterations, int warmup, bool validate, bool timed_write,
+Measurement measure(Operation& op, const Topology& topo, int iterations, int warmup, bool validate, WriteMode write,
                     CacheEvictor* evictor) {
   const MPI_Comm comm = topo.comm();
   const bool check = validate && op.checks_data();
@@ -23,9 +23,9 @@ Measurement measure(Operation& op, const Topology& topo, int iterations, int war
       MPI_Barrier(comm);  // every rank starts timing with its caches evicted
     }
     if (check) op.prepare(it);  // untimed: new data every iteration
-    if (!timed_write) op.write();
+    if (write == WriteMode::untimed || (check && write == WriteMode::none)) op.write();  // new data: rewrite
     const double start = MPI_Wtime();
-    if (timed_write) op.write();
+    if (write == WriteMode::timed) op.write();
     op.exchange();
     const double stop = MPI_Wtime();
     if (it >= warmup) {
@@ -40,7 +40,7 @@ Measurement measure(Operation& op, const Topology& topo, int iterations, int war
   m.iterations = iterations;
   m.warmup = warmup;
   m.validated = check;
-  m.timed_write = timed_write;
+  m.timed_write = write == WriteMode::timed;
   if (evictor) {
     m.evict_bytes = evictor->bytes_per_pass();
     m.llc_bytes = evictor->llc_bytes();

@@ -1,7 +1,8 @@
 // The OSU timing loop: warm-up, timed iterations with an untimed barrier on the
 // whole communicator after each, per-rank average reduced to min/avg/max.
-// `timed_write` = false moves the write of the contribution out of the timed
-// region (Zhou et al. time the exchange of data already in place).
+// Where the write of the contribution goes (WriteMode): timed (default mode),
+// untimed (Zhou et al. time the exchange of data already in place), or not done
+// per iteration (OSU: the buffers are filled once, rewritten only with -c).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -10,6 +11,8 @@
 #include "operation.hpp"
 
 namespace hympi::bench {
+
+enum class WriteMode { timed, untimed, none };
 
 struct Measurement {
   double min_us = 0, avg_us = 0, max_us = 0;  // per-rank average latency, over ranks
@@ -31,6 +34,6 @@ struct Measurement {
 // Collective over topo.comm(). `op` must be resized for the size being measured. With an
 // evictor (cold caches), every iteration is preceded by an eviction pass and a barrier, untimed.
 Measurement measure(Operation& op, const Topology& topo, int iterations, int warmup, bool validate,
-                    bool timed_write = true, CacheEvictor* evictor = nullptr);
+                    WriteMode write = WriteMode::timed, CacheEvictor* evictor = nullptr);
 
 }  // namespace hympi::bench

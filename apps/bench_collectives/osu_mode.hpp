@@ -2,7 +2,8 @@
 // micro-benchmarks, so that tools that read OSU output (ReFrame's OSU checks parse
 // `^<bytes>\s+<latency>`) read ours and a variant can be set beside osu_allgather /
 // osu_bcast. Sizes in bytes (-m [MIN:]MAX), -f for min/max/iterations, the same
-// buffer every iteration (no write of the contribution), only the collective timed.
+// buffer every iteration (written once per size; again before each iteration only
+// with -c, untimed), only the collective timed.
 #pragma once
 #include <CLI/CLI.hpp>
 #include <cstdint>
