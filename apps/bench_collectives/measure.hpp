@@ -19,6 +19,9 @@ struct Measurement {
   // Per-rank median latency averaged over ranks: not OSU's, but robust to the
   // time slices a busy shared machine steals from a few iterations.
   double median_us = 0;
+  // OSU's -z tail latencies (P50, P90, P99): each iteration's latency averaged over
+  // ranks, then the percentile of those, as OSU 7.4's omb_calculate_tail_lat.
+  double tail_us[3] = {0, 0, 0};
   int iterations = 0, warmup = 0;
   bool timed_write = true;          // the write of this rank's contribution is inside the timed region
   bool validated = false;           // data were checked after every iteration
