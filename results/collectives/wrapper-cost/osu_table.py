@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The pure policy against OSU's own benchmarks (#54 case 19): reads the OSU and
+"""The pure policy against OSU's own benchmarks (#54 case 19): osu_table.py RUN_DIR
+[date=... git=... mpi=... others=...] reads the OSU and
 hympi --osu outputs of each launch (osu-OP-L.txt, hympi-OP-L.txt, both run with
 -f -z: size, average, min, max, iterations, P50, P90, P99) and conditions.txt (one
 line per launch and operation), writes vs-osu.csv with every parameter and prints
@@ -10,7 +11,6 @@ import statistics
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
 OPS = {"allgather": "MPI_CHAR/MPI_BYTE", "allreduce": "MPI_FLOAT", "bcast": "MPI_CHAR/MPI_BYTE"}
 
 
@@ -25,18 +25,19 @@ def rows(path):
 
 
 def main():
-    meta = dict(arg.split("=", 1) for arg in sys.argv[1:])  # date=, git=, mpi=, others=
-    launches = sorted({int(p.stem.rsplit("-", 1)[1]) for p in HERE.glob("osu-*-*.txt")})
+    here = Path(sys.argv[1]).resolve()  # the run's directory: its outputs, conditions.txt, vs-osu.csv
+    meta = dict(arg.split("=", 1) for arg in sys.argv[2:])  # date=, git=, mpi=, others=
+    launches = sorted({int(p.stem.rsplit("-", 1)[1]) for p in here.glob("osu-*-*.txt")})
     conditions = {}
-    for line in (HERE / "conditions.txt").read_text().splitlines():
+    for line in (here / "conditions.txt").read_text().splitlines():
         if len(line.split()) < 3:
             continue  # e.g. the loop's closing "finished"
         launch, op, *rest = line.split()
         conditions[(int(launch), op)] = " ".join(rest)
     out = []
     for op, dtype in OPS.items():
-        osu = [rows(HERE / f"osu-{op}-{l}.txt") for l in launches]
-        ours = [rows(HERE / f"hympi-{op}-{l}.txt") for l in launches]
+        osu = [rows(here / f"osu-{op}-{l}.txt") for l in launches]
+        ours = [rows(here / f"hympi-{op}-{l}.txt") for l in launches]
         for size in sorted(osu[0]):
             ratios = [h[size][0] / o[size][0] for h, o in zip(ours, osu)]
             p50 = [h[size][2] / o[size][2] for h, o in zip(ours, osu)]
@@ -55,7 +56,7 @@ def main():
                 "conditions": " | ".join(conditions.get((l, op), "") for l in launches),
                 "others_running": meta.get("others", ""),
             })
-    with open(HERE / "vs-osu.csv", "w", newline="") as f:
+    with open(here / "vs-osu.csv", "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(out[0]))
         writer.writeheader()
         writer.writerows(out)
