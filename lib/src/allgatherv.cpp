@@ -12,6 +12,7 @@
 #include "hympi/topology.hpp"
 #include "mpi_type.hpp"
 #include "node_exchange.hpp"
+#include "page_buffer.hpp"
 #include "count_plan.hpp"
 #include "grouped/grouped.hpp"
 #include "requests.hpp"
@@ -125,13 +126,13 @@ class PureAllgatherv final : public Allgatherv {
   }
   void apply_counts(std::vector<std::int64_t> counts, bool agreed) {
     std::vector<int> icounts, idispls;
-    std::vector<std::byte> data;
+    detail::PageBuffer data;
     CountPlan plan = plan_counts(topo_, std::move(counts), elem_size_, agreed, [&](const CountPlan& p) {
       icounts = int_counts(p.counts, "allgatherv count");
       idispls = int_counts(p.displs, "allgatherv displacement");
       // Allocated inside the checks: out of memory fails on every rank. Never empty:
       // a zero-length result is still a valid pointer (Fortran: a zero-size array).
-      data.resize(std::max<std::size_t>(p.bytes, 1));
+      data = detail::PageBuffer(p.bytes);
     });
     counts_ = std::move(plan.counts);
     displs_ = std::move(plan.displs);
@@ -151,7 +152,7 @@ class PureAllgatherv final : public Allgatherv {
 
   const Topology& topo_;
   detail::OwnedType type_;
-  std::vector<std::byte> data_;
+  detail::PageBuffer data_;
   std::vector<int> icounts_, idispls_;
   int equal_count_ = -1;  // every rank's count when all are equal, else -1
   std::int64_t total_ = 0;
