@@ -1,7 +1,8 @@
 // Private helper of the core: the pure policy's private buffers, zeroed, starting
 // on a page boundary as a user's (and OSU's) large buffers usually do. Open MPI's
-// shared-memory transport moved 4-128 KiB from a heap block at a small offset in
-// its page 7-25% slower than from a page-aligned one (2 ranks, MPI_Bcast).
+// shared-memory transport broadcast 4-128 KiB from a malloc'd block 14-25% slower
+// than from one page-aligned buffer, from a page-aligned block 3-12% slower (scratch
+// test, 2 ranks, loaded machine; the offset alone did not explain it).
 #pragma once
 #include <algorithm>
 #include <cstddef>
