@@ -3,11 +3,29 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstddef>
 #include <vector>
 
 namespace hympi::bench {
 
-Measurement measure(Operation& op, const Topology& topo, int iterations, int warmup, bool validate, bool timed_write,
+namespace {
+// OSU's percentile of the rank-averaged iteration latencies: element
+// round(n * P / 100) - 1 of them sorted (times in seconds, the result in us).
+void osu_tail_latencies(const std::vector<double>& times, MPI_Comm comm, int ranks, double (&tail_us)[3]) {
+  std::vector<double> summed(times.size());
+  MPI_Allreduce(times.data(), summed.data(), static_cast<int>(times.size()), MPI_DOUBLE, MPI_SUM, comm);
+  if (summed.empty()) return;
+  std::sort(summed.begin(), summed.end());
+  const double percentiles[3] = {50, 90, 99};
+  for (int k = 0; k < 3; ++k) {
+    const auto at = static_cast<std::ptrdiff_t>(std::lround(summed.size() * percentiles[k] / 100)) - 1;
+    tail_us[k] = summed[static_cast<std::size_t>(std::max<std::ptrdiff_t>(at, 0))] * 1e6 / ranks;
+  }
+}
+}  // namespace
+
+Measurement measure(Operation& op, const Topology& topo, int iterations, int warmup, bool validate, WriteMode write,
                     CacheEvictor* evictor) {
   const MPI_Comm comm = topo.comm();
   const bool check = validate && op.checks_data();
@@ -23,9 +41,9 @@ Measurement measure(Operation& op, const Topology& topo, int iterations, int war
       MPI_Barrier(comm);  // every rank starts timing with its caches evicted
     }
     if (check) op.prepare(it);  // untimed: new data every iteration
-    if (!timed_write) op.write();
+    if (write == WriteMode::untimed || (check && write == WriteMode::none)) op.write();  // new data: rewrite
     const double start = MPI_Wtime();
-    if (timed_write) op.write();
+    if (write == WriteMode::timed) op.write();
     op.exchange();
     const double stop = MPI_Wtime();
     if (it >= warmup) {
@@ -40,7 +58,7 @@ Measurement measure(Operation& op, const Topology& topo, int iterations, int war
   m.iterations = iterations;
   m.warmup = warmup;
   m.validated = check;
-  m.timed_write = timed_write;
+  m.timed_write = write == WriteMode::timed;
   if (evictor) {
     m.evict_bytes = evictor->bytes_per_pass();
     m.llc_bytes = evictor->llc_bytes();
@@ -51,6 +69,7 @@ Measurement measure(Operation& op, const Topology& topo, int iterations, int war
   MPI_Allreduce(&mine, &m.max_us, 1, MPI_DOUBLE, MPI_MAX, comm);
   MPI_Allreduce(&mine, &m.avg_us, 1, MPI_DOUBLE, MPI_SUM, comm);
   m.avg_us /= topo.size();
+  osu_tail_latencies(times, comm, topo.size(), m.tail_us);  // before nth_element reorders them
   double median = 0;
   if (!times.empty()) {
     std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());

@@ -1,7 +1,8 @@
 // The OSU timing loop: warm-up, timed iterations with an untimed barrier on the
 // whole communicator after each, per-rank average reduced to min/avg/max.
-// `timed_write` = false moves the write of the contribution out of the timed
-// region (Zhou et al. time the exchange of data already in place).
+// Where the write of the contribution goes (WriteMode): timed (default mode),
+// untimed (Zhou et al. time the exchange of data already in place), or not done
+// per iteration (OSU: the buffers are filled once, rewritten only with -c).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -11,11 +12,16 @@
 
 namespace hympi::bench {
 
+enum class WriteMode { timed, untimed, none };
+
 struct Measurement {
   double min_us = 0, avg_us = 0, max_us = 0;  // per-rank average latency, over ranks
   // Per-rank median latency averaged over ranks: not OSU's, but robust to the
   // time slices a busy shared machine steals from a few iterations.
   double median_us = 0;
+  // OSU's -z tail latencies (P50, P90, P99): each iteration's latency averaged over
+  // ranks, then the percentile of those, as OSU 7.4's omb_calculate_tail_lat.
+  double tail_us[3] = {0, 0, 0};
   int iterations = 0, warmup = 0;
   bool timed_write = true;          // the write of this rank's contribution is inside the timed region
   bool validated = false;           // data were checked after every iteration
@@ -31,6 +37,6 @@ struct Measurement {
 // Collective over topo.comm(). `op` must be resized for the size being measured. With an
 // evictor (cold caches), every iteration is preceded by an eviction pass and a barrier, untimed.
 Measurement measure(Operation& op, const Topology& topo, int iterations, int warmup, bool validate,
-                    bool timed_write = true, CacheEvictor* evictor = nullptr);
+                    WriteMode write = WriteMode::timed, CacheEvictor* evictor = nullptr);
 
 }  // namespace hympi::bench

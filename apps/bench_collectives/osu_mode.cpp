@@ -21,13 +21,16 @@ constexpr const char* kMethod =
     "OSU mode (--osu): the output and method of OSU's osu_allgather / osu_bcast, for tools that read OSU output "
     "and for setting a variant beside OSU's own numbers. Sizes in bytes (-m), one operation and one variant per "
     "run (default: allgather, pure), each rank's contribution (the root's message) written into the collective's "
-    "slot before every iteration, untimed (unlike the default mode), only the collective inside the timer, an "
+    "slot once per size and, with -c, again before every iteration, untimed (as OSU fills its buffers; a write "
+    "every iteration would leave the data dirty in the writer's cache, which OSU's do not; the default mode "
+    "times it), only the collective inside the timer, an "
     "untimed MPI_Barrier after every iteration, latency = the per-rank average, reduced to min/avg/max over "
     "ranks; the same loop as the default mode (with -c every iteration moves new data). "
     "Differences from OSU 7.4 itself: the data are MPI_BYTE (OSU: MPI_CHAR, the same bytes); pure allgather is "
-    "hympi's pure policy, an in-place MPI_Allgatherv into one result buffer (OSU: MPI_Allgather from a separate "
+    "hympi's pure policy, an in-place MPI_Allgather into one result buffer (OSU: MPI_Allgather from a separate "
     "send buffer); pure bcast is MPI_Bcast from the root's buffer, as OSU; allreduce/reduce reduce "
-    "elements of --type by --op (default MPI_DOUBLE, sum; OSU: MPI_FLOAT, sum) and sizes below one element are "
+    "elements of --type by --op (default MPI_DOUBLE, sum; OSU 7.4: MPI_CHAR, sum, -T mpi_float for float) "
+    "and sizes below one element are "
     "skipped; hybrid variants add the node synchronization of the shared copy. "
     "-i/-x/-c/--root/--baseline keep their meaning.";
 
@@ -63,15 +66,19 @@ void add_osu_options(CLI::App& app, OsuOptions& osu) {
                  "OSU mode: [MIN:]MAX message size in bytes per rank (default 1:1048576; 'MIN:' keeps the default "
                  "MAX)");
   app.add_flag("-f,--full", osu.full, "OSU mode: also print min and max latency and iterations");
+  app.add_flag("-z,--tail-lat", osu.tail,
+               "OSU mode: also print P50, P90 and P99 latency (OSU's -z: the percentiles of each iteration's "
+               "latency averaged over ranks; robust to the time slices a loaded machine steals)");
   app.add_flag("--vs-mpi", osu.vs_mpi,
-               "OSU mode: also time the MPI call the pure policy makes (in-place MPI_Allgatherv, MPI_Bcast, "
+               "OSU mode: also time the MPI call the pure policy makes (in-place MPI_Allgather, MPI_Bcast, "
                "MPI_Allreduce, MPI_Reduce), alternating with the variant iteration by iteration, and print both "
                "per-rank medians and their ratio (variant / MPI): the wrapper's cost");
 }
 
 std::string check_osu_options(OsuOptions& osu, const BenchOptions& o, const CLI::App& app) {
   if (!osu.enabled) {
-    if (app.count("-m") || app.count("-f") || osu.vs_mpi) return "-m, -f and --vs-mpi belong to OSU mode: add --osu";
+    if (app.count("-m") || app.count("-f") || osu.tail || osu.vs_mpi)
+      return "-m, -f, -z and --vs-mpi belong to OSU mode: add --osu";
     return "";
   }
   if (app.count("-m"))
@@ -117,6 +124,7 @@ int run_osu_mode(const OsuOptions& osu, const BenchOptions& o, const Topology& t
     std::printf("%-10s%18s", "# Size", "Avg Latency(us)");
     if (osu.full) std::printf("%18s%18s%12s", "Min Latency(us)", "Max Latency(us)", "Iterations");
     if (o.validate) std::printf("%12s", "Validation");
+    if (osu.tail) std::printf("%18s%18s%18s", "P50 Tail Lat(us)", "P90 Tail Lat(us)", "P99 Tail Lat(us)");
     if (osu.vs_mpi) print_vs_mpi_header();
     std::printf("\n");
     std::fflush(stdout);
@@ -130,8 +138,9 @@ int run_osu_mode(const OsuOptions& osu, const BenchOptions& o, const Topology& t
     const int iterations = o.iterations != BenchOptions::kAuto ? o.iterations : (large ? 100 : 1000);
     const int warmup = o.warmup != BenchOptions::kAuto ? o.warmup : (large ? 10 : 100);
     op.resize(bytes / element);
+    op.write();  // once, as OSU fills its buffers once per run
     // The default mode's loop with OSU's method: only the collective is timed.
-    const Measurement row = measure(op, topo, iterations, warmup, o.validate, /*timed_write=*/false);
+    const Measurement row = measure(op, topo, iterations, warmup, o.validate, WriteMode::none);
     failures += row.errors;
     Comparison vs;
     if (osu.vs_mpi) {
@@ -142,6 +151,7 @@ int run_osu_mode(const OsuOptions& osu, const BenchOptions& o, const Topology& t
     std::printf("%-10lld%18.2f", static_cast<long long>(bytes), row.avg_us);
     if (osu.full) std::printf("%18.2f%18.2f%12d", row.min_us, row.max_us, row.iterations);
     if (o.validate) std::printf("%12s", row.errors ? "Fail" : "Pass");
+    if (osu.tail) std::printf("%18.2f%18.2f%18.2f", row.tail_us[0], row.tail_us[1], row.tail_us[2]);
     if (osu.vs_mpi) print_vs_mpi_row(vs);
     std::printf("\n");
     std::fflush(stdout);

@@ -2,7 +2,8 @@
 // micro-benchmarks, so that tools that read OSU output (ReFrame's OSU checks parse
 // `^<bytes>\s+<latency>`) read ours and a variant can be set beside osu_allgather /
 // osu_bcast. Sizes in bytes (-m [MIN:]MAX), -f for min/max/iterations, the same
-// buffer every iteration (no write of the contribution), only the collective timed.
+// buffer every iteration (written once per size; again before each iteration only
+// with -c, untimed), only the collective timed.
 #pragma once
 #include <CLI/CLI.hpp>
 #include <cstdint>
@@ -17,6 +18,7 @@ struct OsuOptions {
   bool enabled = false;  // --osu
   std::string sizes;     // -m [MIN:]MAX, bytes ("" = OSU's defaults)
   bool full = false;     // -f: min, max and iterations columns
+  bool tail = false;     // -z: P50, P90, P99 tail latency columns (OSU's)
   bool vs_mpi = false;   // --vs-mpi: medians of the variant and of the plain MPI call, and their ratio
   std::int64_t min_bytes = 1;
   std::int64_t max_bytes = std::int64_t{1} << 20;  // OSU's MAX_MESSAGE_SIZE

@@ -1,5 +1,5 @@
 // --vs-mpi (OSU mode): the wrapper's cost. Times the pure variant and the very
-// MPI call it makes (in-place MPI_Allgatherv, MPI_Bcast, MPI_Allreduce,
+// MPI call it makes (in-place MPI_Allgather, MPI_Bcast, MPI_Allreduce,
 // MPI_Reduce on the same sizes, type and op) alternately, iteration by
 // iteration, so that load on a shared machine hits both alike; prints the
 // medians and their ratio (pure / MPI).
@@ -22,8 +22,8 @@ class PlainMpi {
   // `bytes` per rank (whole elements of --type for the reductions).
   void resize(std::int64_t bytes);
   // Writes this rank's contribution, as Operation::write() does for the variant
-  // (the root's message, this rank's part, the send vector): the caches start
-  // each call in the same state for both.
+  // (the root's message, this rank's part, the send vector): once per size for
+  // both, so their caches are in the same state.
   void write();
   void run();
 
@@ -34,7 +34,6 @@ class PlainMpi {
   MPI_Datatype type_ = MPI_BYTE;
   MPI_Op mpi_op_ = MPI_OP_NULL;
   int count_ = 0;
-  std::vector<int> counts_, displs_;
   std::vector<unsigned char> send_, recv_, source_;
   unsigned char* contribution_ = nullptr;
 };

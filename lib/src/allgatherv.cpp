@@ -12,6 +12,7 @@
 #include "hympi/topology.hpp"
 #include "mpi_type.hpp"
 #include "node_exchange.hpp"
+#include "page_buffer.hpp"
 #include "count_plan.hpp"
 #include "grouped/grouped.hpp"
 #include "requests.hpp"
@@ -75,6 +76,15 @@ SlicePlan plan_slice(const NodeRankMap& map, const std::vector<std::int64_t>& co
   return plan;
 }
 
+// The common count when every rank's is the same, else -1. The counts are agreed
+// (create, set_counts) before this runs, so every rank takes the same branch.
+int equal_count(const std::vector<int>& counts) {
+  if (counts.empty()) return -1;
+  for (int c : counts)
+    if (c != counts.front()) return -1;
+  return counts.front();
+}
+
 class PureAllgatherv final : public Allgatherv {
  public:
   PureAllgatherv(const Topology& topo, std::vector<std::int64_t> counts, std::size_t elem_size,
@@ -87,15 +97,26 @@ class PureAllgatherv final : public Allgatherv {
   }
   void* slot() override { return data_.data() + displs_[topo_.rank()] * elem_size_; }
   const void* result() const override { return data_.data(); }
+  // Equal counts: MPI_Allgather, the call a user makes (MPIs tune it apart from,
+  // and often better than, MPI_Allgatherv). In place: the slot already sits at its
+  // place in the result, so MPI copies nothing locally.
   void run() override {
     require_idle("run()");
-    HYMPI_CHECK_MPI(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data_.data(), icounts_.data(), idispls_.data(),
-                                   type_.get(), topo_.comm()));
+    if (equal_count_ >= 0)
+      HYMPI_CHECK_MPI(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data_.data(), equal_count_, type_.get(),
+                                    topo_.comm()));
+    else
+      HYMPI_CHECK_MPI(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data_.data(), icounts_.data(),
+                                     idispls_.data(), type_.get(), topo_.comm()));
   }
   void start() override {
     require_idle("start()");
-    HYMPI_CHECK_MPI(MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data_.data(), icounts_.data(), idispls_.data(),
-                                    type_.get(), topo_.comm(), request_.add()));
+    if (equal_count_ >= 0)
+      HYMPI_CHECK_MPI(MPI_Iallgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data_.data(), equal_count_, type_.get(),
+                                     topo_.comm(), request_.add()));
+    else
+      HYMPI_CHECK_MPI(MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data_.data(), icounts_.data(),
+                                      idispls_.data(), type_.get(), topo_.comm(), request_.add()));
   }
   bool test() override { return request_.test(); }
   void wait() override { request_.wait(); }
@@ -105,18 +126,19 @@ class PureAllgatherv final : public Allgatherv {
   }
   void apply_counts(std::vector<std::int64_t> counts, bool agreed) {
     std::vector<int> icounts, idispls;
-    std::vector<std::byte> data;
+    detail::PageBuffer data;
     CountPlan plan = plan_counts(topo_, std::move(counts), elem_size_, agreed, [&](const CountPlan& p) {
       icounts = int_counts(p.counts, "allgatherv count");
       idispls = int_counts(p.displs, "allgatherv displacement");
       // Allocated inside the checks: out of memory fails on every rank. Never empty:
       // a zero-length result is still a valid pointer (Fortran: a zero-size array).
-      data.resize(std::max<std::size_t>(p.bytes, 1));
+      data = detail::PageBuffer(p.bytes);
     });
     counts_ = std::move(plan.counts);
     displs_ = std::move(plan.displs);
     icounts_ = std::move(icounts);
     idispls_ = std::move(idispls);
+    equal_count_ = equal_count(icounts_);
     total_ = plan.total;
     data_ = std::move(data);
   }
@@ -130,8 +152,9 @@ class PureAllgatherv final : public Allgatherv {
 
   const Topology& topo_;
   detail::OwnedType type_;
-  std::vector<std::byte> data_;
+  detail::PageBuffer data_;
   std::vector<int> icounts_, idispls_;
+  int equal_count_ = -1;  // every rank's count when all are equal, else -1
   std::int64_t total_ = 0;
   detail::Requests request_;  // last: completes before the buffers go
 };

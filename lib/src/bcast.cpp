@@ -18,6 +18,7 @@
 #include "mpi_type.hpp"
 #include "grouped/grouped.hpp"
 #include "node_exchange.hpp"
+#include "page_buffer.hpp"
 #include "requests.hpp"
 
 #ifdef HYMPI_SMPI_COSTS
@@ -169,7 +170,7 @@ class PureBcast final : public RingBcast {
   }
 
   std::size_t slot_bytes_;
-  std::vector<std::byte> data_;
+  detail::PageBuffer data_;
   std::vector<const void*> sent_from_;  // per slot: the root's own data, or null
   detail::Requests request_;            // last: a broadcast in flight completes before the buffers go
 };

@@ -19,6 +19,7 @@ def main():
     p.add_argument("--full", action="store_true", help="-f was given: min, max, iterations columns")
     p.add_argument("--iterations", type=int, help="with --full: the iterations column")
     p.add_argument("--validate", action="store_true", help="-c was given: a Validation column of Pass")
+    p.add_argument("--tail", action="store_true", help="-z was given: P50, P90, P99 columns, in that order")
     p.add_argument("command", nargs=argparse.REMAINDER)
     a = p.parse_args()
     command = a.command[1:] if a.command[:1] == ["--"] else a.command
@@ -36,6 +37,7 @@ def main():
     header = [l for l in lines if l.startswith("# Size")]
     want = ["Avg Latency(us)"] + (["Min Latency(us)", "Max Latency(us)", "Iterations"] if a.full else [])
     want += ["Validation"] if a.validate else []
+    want += ["P50 Tail Lat(us)", "P90 Tail Lat(us)", "P99 Tail Lat(us)"] if a.tail else []
     if len(header) != 1 or re.split(r"\s{2,}", header[0].strip())[1:] != want:
         problems.append(f"header {header} does not list {want}")
     rows = [l for l in lines if ROW.match(l)]
@@ -58,8 +60,13 @@ def main():
                 problems.append(f"not min <= avg <= max: {line}")
             if a.iterations is not None and iters != a.iterations:
                 problems.append(f"iterations {iters}, expected {a.iterations}: {line}")
-        if a.validate and fields[-1] != "Pass":
+        at = 5 if a.full else 2  # the first column after min/max/iterations
+        if a.validate and fields[at] != "Pass":
             problems.append(f"validation failed: {line}")
+        if a.tail:
+            tail = [float(f) for f in fields[at + a.validate:at + a.validate + 3]]
+            if not 0 < tail[0] <= tail[1] <= tail[2]:
+                problems.append(f"not 0 < P50 <= P90 <= P99: {line}")
     for problem in problems:
         print(f"check_osu: {problem}", file=sys.stderr)
     return 1 if problems else 0

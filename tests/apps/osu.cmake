@@ -29,6 +29,18 @@ osu_test(2 bcast.pure.2nodes "HYMPI_RANKS_PER_NODE=1" 1 16384 --ops bcast --root
 osu_test(3 bcast.hybrid-flags.irregular21 "HYMPI_NODE_SIZES=2,1" 1 4096 --ops bcast --root 2 --variants hybrid-flags)
 # Reductions: sizes below one element are skipped, so the checked range starts at 8 bytes.
 osu_test(2 allreduce.pure "" 8 131072 --ops allreduce)
+# -z: OSU's tail latencies after the Validation column (check_osu.py --tail reads them).
+function(osu_tail_test np name min max)
+  set(test bench.osu.np${np}.${name})
+  add_test(NAME ${test}
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/check_osu.py --min ${min} --max ${max} --full
+                   --iterations 20 --validate --tail -- ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np}
+                   ${HYMPI_LAUNCH_FLAGS} ${_bench} --osu -f -c -z -i 20 -x 2 -m ${min}:${max} ${ARGN})
+  set_tests_properties(${test} PROPERTIES ENVIRONMENT "${HYMPI_TEST_ENV}" LABELS "mpi;bench;osu" TIMEOUT 60
+                       PROCESSORS 2)
+endfunction()
+osu_tail_test(2 allreduce.pure.tail 8 4096 --ops allreduce --type float)
+osu_tail_test(2 allgather.pure.tail 1 65536)
 osu_test(4 allreduce.pure.hierarchical.rr2nodes "HYMPI_RANKS_PER_NODE=2|HYMPI_PLACEMENT=roundrobin" 8 8192
          --ops allreduce --baseline hierarchical)
 osu_test(3 allreduce.hybrid-flags.irregular21 "HYMPI_NODE_SIZES=2,1" 8 65536 --ops allreduce --variants hybrid-flags)
@@ -51,7 +63,8 @@ osu_expect_failure(bad_max "-m '8:x': expected \\[MIN:\\]MAX" --osu -m 8:x)
 osu_expect_failure(no_min "-m ':64': expected \\[MIN:\\]MAX" --osu -m :64)
 osu_expect_failure(zero_min "-m: the smallest size must be >= 1 byte \\(got 0\\)" --osu -m 0:64)
 osu_expect_failure(too_large "-m: the largest size must be <= 1073741824 bytes" --osu -m 2147483648)
-osu_expect_failure(m_without_osu "-m, -f and --vs-mpi belong to OSU mode: add --osu" -m 64)
+osu_expect_failure(m_without_osu "-m, -f, -z and --vs-mpi belong to OSU mode: add --osu" -m 64)
+osu_expect_failure(z_without_osu "-m, -f, -z and --vs-mpi belong to OSU mode: add --osu" -z)
 osu_expect_failure(two_ops "--osu measures one operation per run" --osu --ops allgather,bcast)
 osu_expect_failure(allgatherv "--osu: --ops must be allgather, bcast, allreduce or reduce" --osu --ops allgatherv)
 osu_expect_failure(node_barrier "--osu: --variants must be pure" --osu --variants node-barrier)

@@ -1,5 +1,6 @@
 // Collectives with one interface and two policies:
-//  * pure   - every rank holds a private copy (MPI_Allgatherv / MPI_Bcast);
+//  * pure   - every rank holds a private copy (MPI_Allgather in place when the
+//             counts are equal, else MPI_Allgatherv / MPI_Bcast);
 //  * hybrid - one copy per node in a shared window: ranks write their part in
 //             place, node leaders exchange over the bridge, everyone reads the
 //             node copy by load/store.
@@ -121,7 +122,7 @@ class Allgatherv : public PersistentCollective {
   // completes it (free after test() said true). One exchange in flight at a time;
   // slot() must not be written and result() not read while it flies (the previous
   // result is not kept: read it before start()). Collective like run(); start()
-  // never waits for other ranks. Pure: MPI_Iallgatherv. Hybrid: start() publishes
+  // never waits for other ranks. Pure: MPI_Iallgather(v). Hybrid: start() publishes
   // this rank's part and announces its arrival; whichever node rank then enters
   // test()/wait() and sees the whole node arrived posts its own slices of the
   // bridge exchange (leaders = k: the slice owners; MPI_Iallgatherv/Ialltoallw on

@@ -7,6 +7,7 @@
 #include "hympi/error.hpp"
 #include "hympi/topology.hpp"
 #include "grouped/grouped.hpp"
+#include "page_buffer.hpp"
 #include "reduction/engine.hpp"
 #include "requests.hpp"
 
@@ -73,7 +74,7 @@ class PureReduction final : public ReductionEngine {
   ReductionArgs args_;
   const char* what_;  // "allreduce" or "reduce", for messages
   bool whole_;        // one MPI call (count fits an int)
-  std::vector<std::byte> send_, result_;
+  PageBuffer send_, result_;  // page-aligned, as a user's large buffers (page_buffer.hpp)
   bool in_flight_ = false;
   Requests requests_;  // last: destroyed in flight, it completes before the buffers go
 };
