@@ -76,10 +76,16 @@ class PureRooted final : public PersistentCollective {
     const std::size_t part = static_cast<std::size_t>(count) * elem_size;
     const std::size_t whole = part * static_cast<std::size_t>(topo.size());
     const RootedShape& shape = rooted_shape(kind);
-    slot_.resize(std::max<std::size_t>(is_root_ ? (shape.root_slot_whole ? whole : part) : part, 1));
-    result_.resize(std::max<std::size_t>(is_root_ ? (shape.root_result_whole ? whole : part) : part, 1));
     has_slot_ = is_root_ || shape.others_slot;
     has_result_ = is_root_ || shape.others_result;
+    // Allocated inside the checks: the root's whole buffer failing on the root alone is
+    // every rank's error (no rank left with a request the root never starts). A buffer
+    // MPI ignores (a gather non-root's result, a scatter non-root's slot) is one byte.
+    checked_together(topo.comm(), [&] {
+      slot_.resize(std::max<std::size_t>(has_slot_ ? (is_root_ && shape.root_slot_whole ? whole : part) : 0, 1));
+      result_.resize(
+          std::max<std::size_t>(has_result_ ? (is_root_ && shape.root_result_whole ? whole : part) : 0, 1));
+    });
     const int n = to_int_count(count, "count");
     const MPI_Comm comm = topo.comm();
     const MPI_Datatype t = type_.get();
@@ -273,7 +279,9 @@ std::unique_ptr<PersistentCollective> create_rooted(RootedKind kind, const Topol
                                                  std::to_string(topo.size()) + ")");
     require(count >= 0, name + " count must be >= 0, got " + std::to_string(count));
     to_int_count(count, (name + " count").c_str());
-    require(elem_size > 0, name + " element size must be > 0");
+    require(elem_size > 0 && elem_size <= static_cast<std::size_t>(INT_MAX),
+            name + " element size must be from 1 to " + std::to_string(INT_MAX) + " bytes, got " +
+                std::to_string(elem_size));
     // Two copies of size() * count elements (hybrid), each rounded up to 64 bytes.
     const auto limit = static_cast<std::uint64_t>(std::numeric_limits<std::size_t>::max() / 4 - 64);
     require(static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(topo.size()) <= limit / elem_size,

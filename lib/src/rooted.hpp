@@ -4,7 +4,8 @@
 // collective its C init hympi_<name>_init and Fortran bridge hympi_<name>_init_f
 // (c_api/persistent.cpp), its agreement and grouped dispatch (rooted.cpp) and its
 // slot and result sizes (the C request's counts); its C++ face is
-// hympi::<Class>::create (collectives.hpp) and its algorithm a RootedPlan below.
+// hympi::<Class>::create (collectives.hpp) and its algorithm a class in rooted.cpp
+// (flat: PureRooted, HybridRooted) and grouped/rooted.cpp (the grouped form).
 #pragma once
 #include <cstddef>
 #include <cstdint>

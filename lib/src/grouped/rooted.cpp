@@ -15,6 +15,7 @@
 
 #include "grouped/grouped.hpp"
 #include "grouped/steps.hpp"
+#include "hympi/error.hpp"
 #include "hympi/topology.hpp"
 #include "mpi_type.hpp"
 
@@ -42,7 +43,14 @@ class GroupedRooted final : public PersistentCollective {
       inner_ = gather_ ? Gather::create(group, comms_.leader_in_group(), count, elem_size, in)
                        : Scatter::create(group, comms_.leader_in_group(), count, elem_size, in);
     });
-    if (is_root_) (gather_ ? result_ : slot_).resize(std::max<std::size_t>(part_ * static_cast<std::size_t>(topo.size()), 1));
+    // The root's whole buffer and its packed copy (the root leads its group), allocated
+    // inside the checks: out of memory on the root alone is every rank's error.
+    checked_together(topo.comm(), [&] {
+      if (!is_root_) return;
+      const std::size_t whole = std::max<std::size_t>(part_ * static_cast<std::size_t>(topo.size()), 1);
+      (gather_ ? result_ : slot_).resize(whole);
+      packed_.resize(whole);
+    });
     if (gather_) chain_.add(core_step(*inner_));
     if (comms_.is_leader()) {
       const int outer_root = plan.group_of_rank[static_cast<std::size_t>(root)];
@@ -55,10 +63,7 @@ class GroupedRooted final : public PersistentCollective {
         at += static_cast<std::int64_t>(m.size()) * c;
       }
       const int mine = group_counts_[static_cast<std::size_t>(plan.group_of_me)];
-      if (is_root_) {
-        packed_.resize(std::max<std::size_t>(part_ * static_cast<std::size_t>(topo.size()), 1));
-        members_ = plan.members;
-      }
+      if (is_root_) members_ = plan.members;
       const MPI_Datatype t = type_.get();
       if (gather_) {
         chain_.add(mpi_step(
