@@ -36,6 +36,12 @@ void Agreement::options(const CollectiveOptions& options) {
        machine.empty() ? 0 : static_cast<std::int64_t>(std::hash<std::string>{}(machine) >> 1));
 }
 
+std::size_t Agreement::options_items() {
+  std::size_t n = 1;  // groups=auto's machine
+  for (const OptionKey& key : option_keys()) n += key.agreed ? 1 : 0;
+  return n;
+}
+
 void Agreement::run(MPI_Comm comm) {
   int rank = 0, size = 0;
   HYMPI_CHECK_MPI(MPI_Comm_rank(comm, &rank));

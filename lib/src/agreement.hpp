@@ -50,8 +50,11 @@ class Agreement {
   void same(std::string what, std::int64_t value, std::string (*show)(std::int64_t) = nullptr);
   // A value that may differ: every rank gets the largest. Returns its index for agreed().
   std::size_t largest(std::string what, std::int64_t value);
-  // The options table (options.hpp): every row's local check, every agreed row's value.
+  // The options table (options.hpp): every row's local check, every agreed row's value,
+  // and groups=auto's machine (0 unless auto): options_items() items, whatever the values.
   void options(const CollectiveOptions& options);
+  // How many items options() adds (the SMPI skeleton sends a round of the same length).
+  static std::size_t options_items();
 
   // Collective over comm: one MPI_Allreduce (and the failing rank's message
   // broadcast when one failed). Throws the same Error on every rank, or returns.

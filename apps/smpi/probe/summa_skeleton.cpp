@@ -28,7 +28,7 @@
 #include "hympi/hsumma/distribution.hpp"
 #include "hympi/layout.hpp"
 #include "hympi/topology.hpp"
-#include "options.hpp"  // lib/src: the options table (creation_agreement)
+#include "agreement.hpp"  // lib/src: the length of a creation round (creation_agreement)
 #include "summa_skeleton_options.hpp"
 
 namespace {
@@ -56,11 +56,11 @@ int panel_bcast(void* buffer, std::int64_t count, int root, MPI_Comm comm) {
 
 // What creating the engine's broadcast object on `comm` sends (Bcast::create, lib/src/bcast.cpp):
 // its one agreement round (lib/src/agreement.cpp): one MPI_Allreduce (MAX) of int64 holding the
-// failure flag, then each agreed value and its negative: every agreed row of the options table,
-// the capacity and the element size. On every communicator, also of one rank.
+// failure flag, then each agreed value and its negative: the options' items (every agreed row of
+// the options table and groups=auto's machine), the capacity and the element size. On every
+// communicator, also of one rank.
 void creation_agreement(MPI_Comm comm) {
-  std::size_t values = 2;  // the capacity and the element size
-  for (const hympi::detail::OptionKey& key : hympi::detail::option_keys()) values += key.agreed ? 1 : 0;
+  const std::size_t values = hympi::detail::Agreement::options_items() + 2;  // + capacity, element size
   std::vector<std::int64_t> mine(1 + 2 * values, 0), all(mine.size());
   MPI_Allreduce(mine.data(), all.data(), static_cast<int>(mine.size()), MPI_INT64_T, MPI_MAX, comm);
 }
