@@ -1,11 +1,15 @@
 // The rooted data-movement collectives (rooted.hpp): gather and scatter, one
 // algorithm for both directions. Pure: MPI_Gather / MPI_Scatter (MPI_Igather /
-// MPI_Iscatter) on private buffers. Hybrid: every node holds one copy of the whole
-// buffer (size() * count elements, rank r's part at r * count) in a shared window,
-// double-buffered; every rank writes (gather) or reads (scatter) its own part in
-// place. The parts cross nodes once: the node leaders exchange them over the bridge
-// in one MPI_Alltoallw with the root's node, each node's parts described by an
-// hindexed datatype of its ranks (any placement, no packing).
+// MPI_Iscatter) on private buffers. Hybrid: the root's node holds one copy of the
+// whole buffer (size() * count elements, rank r's part at r * count), every other
+// node one copy of its own ranks' parts only (node_size() * count elements, node
+// rank i's part at i * count), each in a shared window, double-buffered; every rank
+// writes (gather) or reads (scatter) its own part in place. The parts cross nodes
+// once: the node leaders exchange them over the bridge in one MPI_Alltoallw with
+// the root's node. The root node's leader describes node n's parts in its whole
+// copy by an hindexed datatype of node n's ranks (any placement, no packing);
+// another node's leader sends or receives its compact copy as one contiguous block
+// of node_size() * count elements (the same type signature).
 //
 // A call, for the nodes that send (gather: every node; scatter: the root's node):
 // MPI_Win_sync, node barrier, MPI_Win_sync (the leader sees its node's writes);
@@ -14,12 +18,13 @@
 // barriers are MPI_Ibarrier steps of a StepChain (grouped/steps.hpp), so start()
 // never blocks and every test()/wait() drives MPI and every hympi flight.
 //
-// Why two copies suffice: copy A, written or read in call k, is next written in
-// call k + 2. A rank writes its slot for k + 2 only after its call k + 1 completed,
-// which needed the node barrier of k + 1 (every node rank and the leader out of
-// call k: nobody still reads A or sends from it); a leader receives into A in call
-// k + 2 after a node barrier of k + 1 or k + 2 that every node rank entered only
-// once it stopped reading the result of k.
+// Why two copies suffice (on every node, whole or compact copy alike: the layout
+// moves parts, not the order of calls and barriers): copy A, written or read in
+// call k, is next written in call k + 2. A rank writes its slot for k + 2 only
+// after its call k + 1 completed, which needed the node barrier of k + 1 (every
+// node rank and the leader out of call k: nobody still reads A or sends from it); a
+// leader receives into A in call k + 2 after a node barrier of k + 1 or k + 2 that
+// every node rank entered only once it stopped reading the result of k.
 #include "rooted.hpp"
 
 #include <climits>
@@ -50,6 +55,8 @@ constexpr RootedShape kShapes[] = {HYMPI_ROOTED_COLLECTIVES(HYMPI_ROOTED_SHAPE)}
 #undef HYMPI_ROOTED_FLAGS
 
 bool gathers(RootedKind kind) { return kind == RootedKind::gather; }
+
+std::size_t round_up_64(std::size_t bytes) { return (bytes + 63) / 64 * 64; }
 
 // This object's own node communicator: the nonblocking barriers of several objects
 // in flight are posted in whatever order their chains advance.
@@ -124,45 +131,53 @@ class HybridRooted final : public PersistentCollective {
         topo_(topo),
         shape_(rooted_shape(kind)),
         is_root_(topo.rank() == root),
+        on_root_node_(topo.node_index() == topo.node_of(root)),
         part_(static_cast<std::size_t>(count) * elem_size),
-        copy_bytes_((part_ * static_cast<std::size_t>(topo.size()) + 63) / 64 * 64),
+        copy_bytes_(round_up_64(part_ * static_cast<std::size_t>(on_root_node_ ? topo.size() : topo.node_size()))),
         buffer_(topo, 2 * copy_bytes_),
         node_(topo.node_comm()),
         bridges_(topo, 1),
         type_(element_type(elem_size)),
         chain_(std::string(shape_.name), topo) {
     const int root_node = topo.node_of(root), nodes = topo.num_nodes();
-    const bool on_root_node = topo.node_index() == root_node;
+    const bool on_root_node = on_root_node_;
     const bool gather = gathers(kind);
     // gather: every node sends its parts to the root's node; scatter: the other way.
     const bool sends = gather || on_root_node, receives = !gather || on_root_node;
     if (topo.is_leader() && nodes > 1) {
-      // Node n's parts: rank r's count elements at byte r * count * elem_size.
       const int n = to_int_count(count, "count");
-      for (int node = 0; node < nodes; ++node) {
-        const auto& ranks = topo.map().ranks_of_node[static_cast<std::size_t>(node)];
-        std::vector<MPI_Aint> at;
-        for (int r : ranks) at.push_back(static_cast<MPI_Aint>(static_cast<std::size_t>(r) * part_));
-        MPI_Datatype t;
-        HYMPI_CHECK_MPI(MPI_Type_create_hindexed_block(static_cast<int>(at.size()), n, at.data(), type_.get(), &t));
-        HYMPI_CHECK_MPI(MPI_Type_commit(&t));
-        node_types_.emplace_back(t);
-      }
       const auto none = static_cast<std::size_t>(nodes);
       send_counts_.assign(none, 0);
       recv_counts_.assign(none, 0);
       displs_.assign(none, 0);
       const int me = topo.node_index();
-      if (gather && !on_root_node) send_counts_[static_cast<std::size_t>(root_node)] = 1;
-      if (!gather && !on_root_node) recv_counts_[static_cast<std::size_t>(root_node)] = 1;
-      for (int node = 0; node < nodes; ++node) {
-        if (!on_root_node || node == me) continue;
-        (gather ? recv_counts_ : send_counts_)[static_cast<std::size_t>(node)] = 1;
+      if (on_root_node) {
+        // Node n's parts in the whole copy: rank r's count elements at byte r * count * elem_size.
+        for (int node = 0; node < nodes; ++node) {
+          const auto& ranks = topo.map().ranks_of_node[static_cast<std::size_t>(node)];
+          std::vector<MPI_Aint> at;
+          for (int r : ranks) at.push_back(static_cast<MPI_Aint>(static_cast<std::size_t>(r) * part_));
+          MPI_Datatype t;
+          HYMPI_CHECK_MPI(MPI_Type_create_hindexed_block(static_cast<int>(at.size()), n, at.data(), type_.get(), &t));
+          HYMPI_CHECK_MPI(MPI_Type_commit(&t));
+          node_types_.emplace_back(t);
+          exchange_types_.push_back(node_types_.back().get());
+        }
+        // The root node's leader exchanges node n's parts with node n (node n's type).
+        for (int node = 0; node < nodes; ++node)
+          if (node != me) (gather ? recv_counts_ : send_counts_)[static_cast<std::size_t>(node)] = 1;
+      } else {
+        // Another node's leader: its compact copy, node_size() parts of count elements
+        // from byte 0, as node_size() contiguous parts (node_size() * count elements: the
+        // signature of this node's hindexed type at the root's node). Every entry gets
+        // the type; only the root node's count is not 0.
+        MPI_Datatype t;
+        HYMPI_CHECK_MPI(MPI_Type_contiguous(n, type_.get(), &t));
+        HYMPI_CHECK_MPI(MPI_Type_commit(&t));
+        node_types_.emplace_back(t);
+        exchange_types_.assign(none, node_types_.back().get());
+        (gather ? send_counts_ : recv_counts_)[static_cast<std::size_t>(root_node)] = topo.node_size();
       }
-      // The root node's leader exchanges node n's parts with node n (node n's type);
-      // another node's leader its own node's parts (its type, whatever the peer).
-      for (int node = 0; node < nodes; ++node)
-        exchange_types_.push_back(node_types_[static_cast<std::size_t>(on_root_node ? node : me)].get());
     }
     if (sends) add_node_sync();
     if (topo.is_leader() && nodes > 1) {
@@ -221,7 +236,11 @@ class HybridRooted final : public PersistentCollective {
   char* copy(int which) const {
     return reinterpret_cast<char*>(buffer_.data()) + static_cast<std::size_t>(which) * copy_bytes_;
   }
-  std::size_t mine() const { return static_cast<std::size_t>(topo_.rank()) * part_; }
+  // This rank's part: at its rank in the root node's whole copy, at its node rank in
+  // another node's compact copy.
+  std::size_t mine() const {
+    return static_cast<std::size_t>(on_root_node_ ? topo_.rank() : topo_.node_rank()) * part_;
+  }
   // Unified model: this rank's stores visible before the barrier, the others' after it.
   void add_node_sync() {
     chain_.add(local_step([this] { buffer_.sync_memory(); }));
@@ -234,8 +253,8 @@ class HybridRooted final : public PersistentCollective {
   std::shared_ptr<const Topology> topology_owner_;
   const Topology& topo_;
   const RootedShape& shape_;
-  bool is_root_;
-  std::size_t part_, copy_bytes_;
+  bool is_root_, on_root_node_;
+  std::size_t part_, copy_bytes_;  // copy_bytes_: one copy (whole on the root's node, compact elsewhere)
   NodeBuffer buffer_;
   OwnComm node_;
   Bridges bridges_;
@@ -282,7 +301,7 @@ std::unique_ptr<PersistentCollective> create_rooted(RootedKind kind, const Topol
     require(elem_size > 0 && elem_size <= static_cast<std::size_t>(INT_MAX),
             name + " element size must be from 1 to " + std::to_string(INT_MAX) + " bytes, got " +
                 std::to_string(elem_size));
-    // Two copies of size() * count elements (hybrid), each rounded up to 64 bytes.
+    // Two copies of size() * count elements (hybrid, the root's node), each rounded up to 64 bytes.
     const auto limit = static_cast<std::uint64_t>(std::numeric_limits<std::size_t>::max() / 4 - 64);
     require(static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(topo.size()) <= limit / elem_size,
             name + " count " + std::to_string(count) + " x " + std::to_string(topo.size()) + " ranks x element size " +

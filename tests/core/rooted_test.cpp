@@ -7,6 +7,8 @@
 // negative or differing count, differing element size, differing or bad groups) is
 // the same error on every rank, and a gather works after each. A slow reader (the
 // others write their next slot meanwhile) catches a result overwritten too early.
+// Memory (hybrid, flat): the root's node holds two copies of the whole buffer, every
+// other node two copies of its own ranks' parts only (node_size() * count elements).
 #include <mpi.h>
 
 #include <cstdint>
@@ -52,6 +54,16 @@ void check_one(const hympi::Topology& topo, bool gather, hympi::CollectiveOption
   const std::string what = name(gather, o, root, count, elem);
   auto op = (gather ? &hympi::Gather::create : &hympi::Scatter::create)(topo, root, count, elem, o);
   const std::size_t part = static_cast<std::size_t>(count) * elem, whole = part * static_cast<std::size_t>(p);
+  if (o.policy == hympi::Policy::hybrid && o.groups == 1) {
+    // Two copies, each rounded up to 64 bytes: the whole on the root's node, this
+    // node's ranks' parts elsewhere.
+    const bool root_node = topo.node_index() == topo.node_of(root);
+    const std::size_t copy = root_node ? whole : part * static_cast<std::size_t>(topo.node_size());
+    const std::size_t expected = 2 * ((copy + 63) / 64 * 64);
+    check(op->bytes_per_node() == expected, what + ": " + std::to_string(op->bytes_per_node()) +
+                                                " shared bytes on node " + std::to_string(topo.node_index()) +
+                                                ", expected " + std::to_string(expected));
+  }
   MPI_Datatype t;
   MPI_Type_contiguous(static_cast<int>(elem), MPI_BYTE, &t);
   MPI_Type_commit(&t);

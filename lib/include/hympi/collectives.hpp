@@ -154,10 +154,12 @@ class Allgatherv : public PersistentCollective {
 // holds size() * count elements, rank r's at r * count (nullptr elsewhere).
 // Scatter: the root writes size() * count elements into slot() (nullptr
 // elsewhere), rank r's part at r * count; every rank's result() holds its part.
-// Pure: MPI_Gather / MPI_Scatter on private buffers. Hybrid: one copy of the
-// whole buffer per node in a shared window (double-buffered), ranks write and read
-// their part in place, the node leaders exchange the nodes' parts over the bridge
-// (one MPI_Alltoallw with the root's node). options.groups as the other grouped
+// Pure: MPI_Gather / MPI_Scatter on private buffers. Hybrid: the root's node holds
+// one copy of the whole buffer in a shared window, every other node one copy of its
+// own ranks' parts only (node_size() * count elements), both double-buffered; ranks
+// write and read their part in place, the node leaders exchange the nodes' parts
+// over the bridge (one MPI_Alltoallw with the root's node). bytes_per_node() is
+// this rank's node's window (2 copies, each rounded up to 64 bytes). options.groups as the other grouped
 // collectives (G groups, the root leads its group). PersistentCollective's request
 // model (run, start/test/wait, results valid until this rank's next run()/start()).
 // Collective over topo.comm().
