@@ -31,7 +31,8 @@ def main():
         if not os.path.exists(path):
             continue
         for r in csv.DictReader(open(path)):
-            if r["ranks"] == "128" and r.get("ranks_per_node") == "1" and r["bcast"] == "smpi:ompi":
+            if (r["ranks"] == "128" and r.get("ranks_per_node") == "1" and r["bcast"] == "smpi:ompi"
+                    and r["asked"] != "auto"):
                 lines[(int(r["bytes"]), r["machine"])][int(r["groups"])] = float(r["time_s"]) * 1e3
     if not lines:
         sys.exit("plot_graphene_hbcast.py: no 128-rank, one-per-node, smpi:ompi rows")
