@@ -85,7 +85,8 @@ class RankCounts(Case):
         path = self.experiment(axes=f"ranks = [{MAX_RANKS}]\n", extra='[derive]\nm = "_grid_p * _grid_q"\n')
         proc = self.harness("--dry-run", path)
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
-        self.assertIn(f"-np {MAX_RANKS} ", proc.stdout)
+        # The launcher's rank flag: Open MPI's mpiexec -np, MPICH's -n.
+        self.assertRegex(proc.stdout, rf" -np? {MAX_RANKS} ")
         self.assertIn(f"--m {MAX_RANKS} ", proc.stdout)
 
 

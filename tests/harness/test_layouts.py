@@ -30,7 +30,7 @@ class Case(TempDirCase):
     def refused(self, proc, *words):
         self.assertEqual(proc.returncode, 2, proc.stdout + proc.stderr)
         self.assertNotIn("Traceback", proc.stderr)
-        self.assertNotIn("-np", proc.stdout, "refused before any point is printed")
+        self.assertNotRegex(proc.stdout, r" -np? \d", "refused before any point is printed")
         self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
         for word in words:
             self.assertIn(word, proc.stderr)
@@ -98,13 +98,14 @@ class ConsistentLayouts(Case):
                 self.refused(self.dry_run(path), f"{path}:{line}", key, "node_sizes")
 
     def test_agreeing_layouts_run(self):
-        for axes, words in (("ranks = [6]\nnodes = [2]\nranks_per_node = [4]\n", "-np 6 "),
+        # The launcher's rank flag: Open MPI's mpiexec -np, MPICH's -n.
+        for axes, words in (("ranks = [6]\nnodes = [2]\nranks_per_node = [4]\n", r" -np? 6 "),
                             ('node_sizes = ["4,4,2"]\nranks_per_node = [4]\nnodes = [3]\nranks = [10]\n',
                              "--node-sizes 4,4,2 ")):
             with self.subTest(axes=axes):
                 proc = self.dry_run(self.experiment(axes))
                 self.assertEqual(proc.returncode, 0, proc.stderr)
-                self.assertIn(words, proc.stdout)
+                self.assertRegex(proc.stdout, words)
 
     def test_the_rule(self):
         """Which key is blamed, and what is filled in."""
