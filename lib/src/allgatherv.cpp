@@ -50,6 +50,15 @@ struct SlicePlan {
   std::vector<MPI_Datatype> send_types[2], recv_types;
 };
 
+// The common count when every rank's is the same, else -1. The counts are agreed
+// (create, set_counts) before this runs, so every rank takes the same branch.
+int equal_count(const std::vector<int>& counts) {
+  if (counts.empty()) return -1;
+  for (int c : counts)
+    if (c != counts.front()) return -1;
+  return counts.front();
+}
+
 SlicePlan plan_slice(const NodeRankMap& map, const std::vector<std::int64_t>& counts,
                      const std::vector<std::int64_t>& displs, int slice, int slices) {
   SlicePlan plan;
@@ -77,25 +86,15 @@ SlicePlan plan_slice(const NodeRankMap& map, const std::vector<std::int64_t>& co
   // Equal pieces back to back (regular nodes): MPI_Allgather, as the pure policy calls
   // on equal counts (MPIs tune it apart from, often better than, MPI_Allgatherv).
   // Every rank knows the map and the agreed counts: all take the same branch.
-  if (map.contiguous) {
-    bool equal = nodes > 0;
-    for (int n = 0; n < nodes && equal; ++n)
-      equal = plan.node_counts[n] == plan.node_counts[0] &&
-              static_cast<std::int64_t>(plan.node_displs[n]) ==
-                  plan.node_displs[0] + static_cast<std::int64_t>(n) * plan.node_counts[0];
-    if (equal) plan.equal_count = plan.node_counts[0];
-  }
+  const int count = map.contiguous ? equal_count(plan.node_counts) : -1;
+  bool back_to_back = count >= 0;
+  for (int n = 0; n < nodes && back_to_back; ++n)
+    back_to_back = static_cast<std::int64_t>(plan.node_displs[n]) ==
+                   plan.node_displs[0] + static_cast<std::int64_t>(n) * count;
+  if (back_to_back) plan.equal_count = count;
   return plan;
 }
 
-// The common count when every rank's is the same, else -1. The counts are agreed
-// (create, set_counts) before this runs, so every rank takes the same branch.
-int equal_count(const std::vector<int>& counts) {
-  if (counts.empty()) return -1;
-  for (int c : counts)
-    if (c != counts.front()) return -1;
-  return counts.front();
-}
 
 class PureAllgatherv final : public Allgatherv {
  public:

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "c_drive.h"
+
 #define COUNT 257
 
 static int rank_, size_, failures_;
@@ -18,15 +20,6 @@ static void check(int ok, const char* what, const char* detail) {
   if (ok) return;
   ++failures_;
   fprintf(stderr, "[rank %d] c_rooted FAILED: %s (%s) %s\n", rank_, what, detail, hympi_last_error());
-}
-
-static int drive(hympi_request_t req, int it) {
-  if (hympi_start(req)) return 1;
-  if (it % 2 == 0) return hympi_wait(req);
-  int flag = 0;
-  while (!flag)
-    if (hympi_test(req, &flag)) return 1;
-  return 0;
 }
 
 typedef int (*init_fn)(int64_t, MPI_Datatype, int, MPI_Comm, MPI_Info, hympi_request_t*);

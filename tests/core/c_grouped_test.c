@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "c_drive.h"
+
 #define COUNT 301
 
 static int rank_, size_;
@@ -24,16 +26,6 @@ static int fail(const char* what, const char* info_groups, const char* policy) {
 
 static int64_t val(int rank, int i, int it) {
   return (int64_t)((rank * 7919 + i * 31 + it * 101) % 1000) - 500;
-}
-
-/* Start, then wait (even rounds) or poll test (odd rounds). */
-static int drive(hympi_request_t req, int it) {
-  if (hympi_start(req)) return 1;
-  if (it % 2 == 0) return hympi_wait(req);
-  int flag = 0;
-  while (!flag)
-    if (hympi_test(req, &flag)) return 1;
-  return 0;
 }
 
 static int check_all(const char* groups, const char* policy, int nodes) {

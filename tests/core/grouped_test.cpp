@@ -18,9 +18,11 @@
 #include <vector>
 
 #include "hympi/hympi.hpp"
+#include "drive.hpp"
 #include "mpi_check.hpp"
 
 using hympi::test::check;
+using hympi::test::drive;
 
 namespace {
 
@@ -28,17 +30,6 @@ constexpr int kRounds = 3;
 
 std::string name(const hympi::CollectiveOptions& o) {
   return std::string(to_string(o.policy)) + " groups=" + std::to_string(o.groups);
-}
-
-// Round `it`: run(), start() + test() polling, start() + wait().
-void drive(hympi::PersistentCollective& op, int it) {
-  if (it % 3 == 0) return op.run();
-  op.start();
-  if (it % 3 == 1)
-    while (!op.test()) {
-    }
-  else
-    op.wait();
 }
 
 std::int64_t ival(int rank, std::int64_t i, int it) {

@@ -18,25 +18,16 @@
 #include <vector>
 
 #include "hympi/hympi.hpp"
+#include "drive.hpp"
 #include "mpi_check.hpp"
 
 using hympi::test::check;
+using hympi::test::drive;
 
 namespace {
 
 using Create = std::unique_ptr<hympi::PersistentCollective> (*)(const hympi::Topology&, int, std::int64_t,
                                                                 std::size_t, hympi::CollectiveOptions);
-
-// Round `it`: run(), start() + test() polling, start() + wait().
-void drive(hympi::PersistentCollective& op, int it) {
-  if (it % 3 == 0) return op.run();
-  op.start();
-  if (it % 3 == 1)
-    while (!op.test()) {
-    }
-  else
-    op.wait();
-}
 
 unsigned char byte(int rank, std::size_t i, int it, int salt) {
   return static_cast<unsigned char>((rank * 131 + i * 7 + it * 29 + salt * 17) % 251);
