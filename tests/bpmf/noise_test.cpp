@@ -5,13 +5,21 @@
 //     tolerances are several standard errors wide: the precision's posterior sd is
 //     about 4 * sqrt(2 / 32000) = 0.8%, a 68% fraction over ~8000 test entries has a
 //     standard error of 0.5 points (95%: 0.25). Caught: a shape of n instead of n/2
-//     (precision x2), the residuals of the previous U (stale rows), no prior.
+//     (precision x2: 8.30, capped), the residuals summed on each rank alone (2 ranks).
+//     Not caught by it (a converged chain moves little): residuals of the last
+//     iteration's column vectors (4.062 instead of 4.064) - for that, (0).
+// (0) the conditional against a plain reference: after each iteration, the draw from
+//     the same stream with the SSE and variance computed directly (double sums over the
+//     training entries, U and V of that iteration) - 1e-9 relative (the exact sums and
+//     plain doubles differ in the last bits only). Caught: residuals of the last
+//     iteration's v (0.836 vs 0.973 at iteration 1), the prior's rate without var.
 // (2) the predictive std mixes the sampled noise: std^2 = latent std^2 + mean of
 //     1 / alpha_s over the samples the reports gave (not the last alpha).
 // (3) SN_MAX caps every draw: with SN_MAX below the truth each draw is the cap.
 #include <mpi.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -49,6 +57,37 @@ bpmf::SamplerConfig adaptive(double sn_init, double sn_max) {
   c.seed = 31;
   c.exchange = {hympi::Policy::hybrid, hympi::SyncKind::barrier};
   return c;
+}
+
+void conditional_matches_direct_draw(const hympi::Topology& topo, const bpmf::SyntheticData& d, int rank) {
+  auto config = adaptive(1.0, 100.0);  // cap far above: every draw is the conditional's
+  config.burnin = 3;
+  config.samples = 2;
+  bpmf::Sampler sampler(topo, d.train, d.test, config);
+  const double mean = sampler.train_mean();
+  const auto n = static_cast<std::int64_t>(d.train.entries.size());
+  double var = 0.0;
+  for (const auto& e : d.train.entries) var += (e.value - mean) * (e.value - mean);
+  var /= static_cast<double>(n);
+  for (int i = 0; i < sampler.total_iterations(); ++i) {
+    const auto r = sampler.step();
+    const double *U = sampler.rows_latent(), *V = sampler.cols_latent();
+    double sse = 0.0;
+    for (const auto& e : d.train.entries) {
+      double dot = 0.0;
+      for (int k = 0; k < config.K; ++k) dot += U[e.row * config.K + k] * V[e.col * config.K + k];
+      const double residual = (e.value - mean) - dot;
+      sse += residual * residual;
+    }
+    bpmf::Stream stream(config.seed, static_cast<std::uint64_t>(r.iteration), bpmf::kNoiseSide, bpmf::kHyperItem);
+    // The conditional written out: Gamma(1/2 + n/2, rate var/2 + sse/2), below the cap.
+    const double want = stream.gamma(0.5 + 0.5 * static_cast<double>(n)) / (0.5 * var + 0.5 * sse);
+    check(want < 100.0 / var, "the cap binds: the check would not see the conditional");
+    if (rank == 0 && i == 0) std::printf("direct draw at iteration 1: %.9g, sampler %.9g\n", want, r.alpha);
+    check(std::fabs(r.alpha - want) <= 1e-9 * want, "iteration " + std::to_string(r.iteration) + ": precision " +
+                                                         std::to_string(r.alpha) + ", direct draw " +
+                                                         std::to_string(want));
+  }
 }
 
 void posterior_and_coverage(const hympi::Topology& topo, const bpmf::SyntheticData& d, int rank) {
@@ -111,6 +150,7 @@ int main(int argc, char** argv) {
   const int rank = hympi::test::world_rank();
   const auto& topo = hympi::Topology::of(MPI_COMM_WORLD);
   const auto d = data();
+  conditional_matches_direct_draw(topo, d, rank);
   posterior_and_coverage(topo, d, rank);
   capped(topo, d, rank);
   const int rc = hympi::test::finish("bpmf_noise_test");

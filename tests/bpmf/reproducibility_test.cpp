@@ -6,6 +6,8 @@
 // noise. Any failure fails the test on every rank (mpi_check.hpp).
 // With the argument `adaptive` the chain samples its noise precision (--noise
 // adaptive): the precision trace is compared too, and it is part of the resumed state.
+// Mutations caught: the residuals not reduced over the ranks (np 2: every trace
+// differs), restore() without the checkpointed precision (the resumed trace differs).
 #include <mpi.h>
 
 #include <algorithm>
