@@ -13,9 +13,10 @@ void add_predict_command(CLI::App& app, Options& o) {
       ->required();
   sub->add_option("--mean-output", p.mean_output, "Matrix Market file of the means")->capture_default_str();
   sub->add_option("--std-output", p.std_output, "Matrix Market file of the standard deviations")->capture_default_str();
-  hympi::apps::add_enum_option(*sub, "--predictive-std", o.std_kind, hympi::apps::name_map<PredictiveStd>(),
-                               "noise: of a new observation (u.v variance + the samples' mean 1/alpha) | latent: of u.v "
-                               "alone");
+  hympi::apps::add_enum_option(
+      *sub, "--predictive-std", o.std_kind, hympi::apps::name_map<PredictiveStd>(),
+      "noise: of a new observation (u.v variance + the samples' mean 1/alpha) | latent: of u.v "
+      "alone");
   sub->callback([&p] { p.chosen = true; });
 }
 }  // namespace
@@ -84,7 +85,8 @@ void add_options(CLI::App& app, Options& o) {
       ->group("Output");
   add_enum_option(app, "--predictive-std", o.std_kind, hympi::apps::name_map<PredictiveStd>(),
                   "Standard deviation of each prediction (and of the coverage's intervals): noise = of a new "
-                  "observation, sample variance of u.v + 1/alpha | latent = of u.v alone")
+                  "observation, sample variance of u.v + 1/alpha (adaptive noise: the samples' mean of 1/alpha) | "
+                  "latent = of u.v alone")
       ->group("Output");
   app.add_option("--checkpoint-every", o.checkpoint_every,
                  "Write the chain state every N iterations, at the end, and when told to stop (SIGTERM, SIGINT, "

@@ -52,9 +52,9 @@ void print_header(const Dataset& data, const Sampler& sampler, const Options& o,
       "hympi-bpmf: %s\n  train %lld x %lld, %zu ratings; test %zu ratings; mean %.4f (baseline RMSE %.4f)\n"
       "  K=%d noise=%s burn-in=%d samples=%d seed=%llu; %d ranks on %d node(s) (%s), policy %s, sync %s\n",
       data.name.c_str(), static_cast<long long>(data.train.rows), static_cast<long long>(data.train.cols),
-      data.train_count, data.test.entries.size(), sampler.train_mean(), baseline, c.K, noise_text(c.noise, c.alpha).c_str(), c.burnin, c.samples,
-      static_cast<unsigned long long>(c.seed), info.ranks, info.nodes, info.layout.c_str(),
-      hympi::to_string(c.exchange.policy), hympi::to_string(c.exchange.sync));
+      data.train_count, data.test.entries.size(), sampler.train_mean(), baseline, c.K,
+      noise_text(c.noise, c.alpha).c_str(), c.burnin, c.samples, static_cast<unsigned long long>(c.seed), info.ranks,
+      info.nodes, info.layout.c_str(), hympi::to_string(c.exchange.policy), hympi::to_string(c.exchange.sync));
   if (c.noise.kind == NoiseKind::adaptive)
     std::printf("  noise %s: precision sampled every iteration, from %.6g (SN_INIT / training variance) up to %.6g\n",
                 noise_text(c.noise, c.alpha).c_str(), sampler.initial_precision(), sampler.max_precision());
@@ -82,8 +82,8 @@ void print_summary(const Summary& s, const Totals& t) {
       "summary: noise precision %.6g (posterior mean; noise std %.4f)\n",
       s.rmse_average, s.samples_averaged, s.rmse_last, s.rmse_baseline, t.iterations, t.seconds,
       t.per_iteration(t.seconds), t.per_iteration(t.sampling), t.per_iteration(t.exchange), t.per_iteration(t.sync),
-      s.items_per_second, s.digest.c_str(), s.std_digest.c_str(), bpmf::kBits, to_string(s.std_kind), s.coverage.fraction68(),
-      s.coverage.fraction95(), s.precision_mean, 1.0 / std::sqrt(s.precision_mean));
+      s.items_per_second, s.digest.c_str(), s.std_digest.c_str(), bpmf::kBits, to_string(s.std_kind),
+      s.coverage.fraction68(), s.coverage.fraction95(), s.precision_mean, 1.0 / std::sqrt(s.precision_mean));
   // PSS shares a node-shared page among the processes mapping it, so its node sum
   // is what the node holds; RSS counts such a page once per process.
   const double mib = 1 << 20;

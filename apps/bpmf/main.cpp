@@ -67,8 +67,10 @@ bool stopped_before_start(const Options& o, MPI_Comm world, int rank) {
 
 // Adaptive noise: alpha is the chain's starting precision (SN_INIT / var).
 ModelInfo model_info(const Options& o, const Dataset& data, const Sampler& sampler) {
-  ModelInfo m{o.sampler.K,     sampler.initial_precision(), sampler.train_mean(), data.train.rows,
-              data.train.cols, o.sampler.seed,              o.sampler.burnin};
+  ModelInfo m{o.sampler.K,          sampler.initial_precision(),
+              sampler.train_mean(), data.train.rows,
+              data.train.cols,      o.sampler.seed,
+              o.sampler.burnin};
   m.noise = o.sampler.noise.kind;
   if (m.noise == NoiseKind::adaptive) {
     m.sn_init = o.sampler.noise.sn_init;

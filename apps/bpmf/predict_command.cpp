@@ -97,8 +97,8 @@ int run_predict(const Options& o) {
       moments.add(k - begin, x, s + 1);
     }
   }
-  const double noise_variance = info.noise == NoiseKind::fixed ? 1.0 / info.alpha
-                                                               : mixture_noise_variance(inverse_precision_sum, count);
+  const double noise_variance =
+      info.noise == NoiseKind::fixed ? 1.0 / info.alpha : mixture_noise_variance(inverse_precision_sum, count);
   std::vector<double> mean(sum.size()), std(sum.size());
   for (std::size_t k = 0; k < sum.size(); ++k) {
     mean[k] = sum[k] / count;

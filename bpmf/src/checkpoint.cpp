@@ -113,9 +113,7 @@ std::string difference(const ChainIdentity& found, const ChainIdentity& expected
   if (found.seed != expected.seed) return "other seed: checkpoint " + text("seed", found.seed, expected.seed);
   if (found.noise != expected.noise || found.sn_init != expected.sn_init || found.sn_max != expected.sn_max ||
       found.alpha != expected.alpha) {
-    const auto noise = [](const ChainIdentity& id) {
-      return noise_text({id.noise, id.sn_init, id.sn_max}, id.alpha);
-    };
+    const auto noise = [](const ChainIdentity& id) { return noise_text({id.noise, id.sn_init, id.sn_max}, id.alpha); };
     return "other noise: checkpoint noise " + noise(found) + ", this run noise " + noise(expected);
   }
   if (found.burnin != expected.burnin)

@@ -118,15 +118,15 @@ void Sampler::initialise_noise() {
   const double n = static_cast<double>(train_->ratings());
   train_variance_ = sums.value(0) / n;
   if (!(train_variance_ > 0.0) || !std::isfinite(train_variance_))
-    throw hympi::Error(hympi::ErrorCode::invalid_argument,
-                       "adaptive noise needs training values that vary (total variance " +
-                           std::to_string(train_variance_) + ")");
+    throw hympi::Error(
+        hympi::ErrorCode::invalid_argument,
+        "adaptive noise needs training values that vary (total variance " + std::to_string(train_variance_) + ")");
   alpha_ = alpha_init_ = config_.noise.sn_init / train_variance_;
   alpha_max_ = config_.noise.sn_max / train_variance_;
 }
 
-void Sampler::add_squared_residuals(const double* other, const std::int32_t* index, const double* value,
-                                    std::int64_t n, const double* v) {
+void Sampler::add_squared_residuals(const double* other, const std::int32_t* index, const double* value, std::int64_t n,
+                                    const double* v) {
   const int K = config_.K;
   for (std::int64_t m = 0; m < n; ++m) {
     // value is centred: the residual of mean + u.v. The dot as predict_one's.
@@ -198,8 +198,8 @@ double Sampler::sample_side(int side, double& seconds_sync) {
     Stream st(config_.seed, static_cast<std::uint64_t>(iteration_), static_cast<std::uint64_t>(side),
               static_cast<std::uint64_t>(item));
     double* out = slot + (item - s.begin) * K;
-    sample_item(item_prior, alpha_, other, ratings.index + first, ratings.value + first, ratings.count(item), st,
-                work_, out);
+    sample_item(item_prior, alpha_, other, ratings.index + first, ratings.value + first, ratings.count(item), st, work_,
+                out);
     if (residuals) add_squared_residuals(other, ratings.index + first, ratings.value + first, ratings.count(item), out);
   }
   const double t3 = now();

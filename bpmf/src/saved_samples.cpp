@@ -37,9 +37,9 @@ void write_model_info(const std::string& dir, const ModelInfo& info, const std::
   std::ostringstream s;
   s.precision(17);
   const bool adaptive = info.noise == NoiseKind::adaptive;
-  s << "format = " << (adaptive ? kFormatAdaptive : kFormat) << "\nK = " << info.K << "\nalpha = " << info.alpha << "\nmean = " << info.mean
-    << "\nrows = " << info.rows << "\ncols = " << info.cols << "\nseed = " << info.seed << "\nburnin = " << info.burnin
-    << "\n";
+  s << "format = " << (adaptive ? kFormatAdaptive : kFormat) << "\nK = " << info.K << "\nalpha = " << info.alpha
+    << "\nmean = " << info.mean << "\nrows = " << info.rows << "\ncols = " << info.cols << "\nseed = " << info.seed
+    << "\nburnin = " << info.burnin << "\n";
   if (info.data_hash != 0) s << "data = " << hex16(info.data_hash) << "\n";
   s << "noise = " << (adaptive ? "adaptive" : "fixed") << "\n";
   if (adaptive) s << "sn_init = " << info.sn_init << "\nsn_max = " << info.sn_max << "\n";
@@ -114,7 +114,8 @@ ModelInfo read_model_info(const std::string& dir) {
   ModelInfo info;
   // Written since 2026-11-29; none: fixed (alpha). Adaptive only in the format made for it.
   const std::string noise = kv.count("noise") ? kv.at("noise") : "fixed";
-  if (noise != "fixed" && noise != "adaptive") throw InputError("'" + path + "': noise = '" + noise + "' is not fixed or adaptive");
+  if (noise != "fixed" && noise != "adaptive")
+    throw InputError("'" + path + "': noise = '" + noise + "' is not fixed or adaptive");
   if ((noise == "adaptive") != (format == kFormatAdaptive))
     throw InputError("'" + path + "': noise " + noise + " in the format " + format);
   if (noise == "adaptive") {

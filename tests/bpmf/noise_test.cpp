@@ -85,8 +85,8 @@ void conditional_matches_direct_draw(const hympi::Topology& topo, const bpmf::Sy
     check(want < 100.0 / var, "the cap binds: the check would not see the conditional");
     if (rank == 0 && i == 0) std::printf("direct draw at iteration 1: %.9g, sampler %.9g\n", want, r.alpha);
     check(std::fabs(r.alpha - want) <= 1e-9 * want, "iteration " + std::to_string(r.iteration) + ": precision " +
-                                                         std::to_string(r.alpha) + ", direct draw " +
-                                                         std::to_string(want));
+                                                        std::to_string(r.alpha) + ", direct draw " +
+                                                        std::to_string(want));
   }
 }
 
@@ -105,9 +105,9 @@ void posterior_and_coverage(const hympi::Topology& topo, const bpmf::SyntheticDa
   for (double a : alphas) direct_mean += a, inverse += 1.0 / a;
   direct_mean /= static_cast<double>(alphas.size());
   inverse /= static_cast<double>(alphas.size());
-  check(std::fabs(mean - direct_mean) <= 1e-12 * direct_mean,
-        "precision_mean " + std::to_string(mean) + " is not the mean of the reported draws " +
-            std::to_string(direct_mean));
+  check(std::fabs(mean - direct_mean) <= 1e-12 * direct_mean, "precision_mean " + std::to_string(mean) +
+                                                                  " is not the mean of the reported draws " +
+                                                                  std::to_string(direct_mean));
   check(std::fabs(mean - truth) <= 0.05 * truth,
         "posterior mean precision " + std::to_string(mean) + " not within 5% of the truth " + std::to_string(truth));
   int bad = 0;
@@ -123,10 +123,11 @@ void posterior_and_coverage(const hympi::Topology& topo, const bpmf::SyntheticDa
   check(std::fabs(c.fraction68() - 0.68) <= 0.02 && std::fabs(c.fraction95() - 0.95) <= 0.02,
         "coverage " + std::to_string(c.fraction68()) + " / " + std::to_string(c.fraction95()) +
             " not within 0.68 / 0.95 +- 0.02");
-  std::printf("adaptive noise: posterior mean precision %.5f (truth %.5f, %+.2f%%; %zu draws from %.4f), coverage "
-              "68%% %.4f, 95%% %.4f of %zu\n",
-              mean, truth, 100.0 * (mean / truth - 1.0), alphas.size(), sampler.initial_precision(), c.fraction68(),
-              c.fraction95(), c.entries);
+  std::printf(
+      "adaptive noise: posterior mean precision %.5f (truth %.5f, %+.2f%%; %zu draws from %.4f), coverage "
+      "68%% %.4f, 95%% %.4f of %zu\n",
+      mean, truth, 100.0 * (mean / truth - 1.0), alphas.size(), sampler.initial_precision(), c.fraction68(),
+      c.fraction95(), c.entries);
 }
 
 void capped(const hympi::Topology& topo, const bpmf::SyntheticData& d, int rank) {

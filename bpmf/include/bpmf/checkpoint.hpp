@@ -34,7 +34,7 @@ struct ChainIdentity {
   std::int64_t K = 0, burnin = 0;
   std::uint64_t seed = 0;
   double alpha = 0.0;  // fixed noise; 0 for adaptive
-  std::string chain;  // 32 hex digits (new_chain_id); empty in `expected`: any chain
+  std::string chain;   // 32 hex digits (new_chain_id); empty in `expected`: any chain
   NoiseKind noise = NoiseKind::fixed;
   double sn_init = 0.0, sn_max = 0.0;  // adaptive noise; 0 for fixed
 };

@@ -4,12 +4,12 @@
 // the predictive standard deviation with or without the observation noise, and the
 // coverage of the central 68% and 95% predictive intervals.
 #pragma once
-#include "bpmf/bits.hpp"  // before Eigen: refuses flags that change the bits
 #include <Eigen/Core>
 #include <array>
 #include <cstddef>
 #include <vector>
 
+#include "bpmf/bits.hpp"  // before Eigen: refuses flags that change the bits
 #include "bpmf/ratings.hpp"
 #include "hympi/enums.hpp"
 

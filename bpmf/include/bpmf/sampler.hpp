@@ -143,10 +143,10 @@ class Sampler {
   void initialise();
   double sample_side(int side, double& seconds_sync);  // returns seconds of sampling
   void predict(IterationReport& report, double& seconds_sync);
-  void initialise_noise();                         // adaptive: var, start and cap
+  void initialise_noise();  // adaptive: var, start and cap
   void add_squared_residuals(const double* other, const std::int32_t* index, const double* value, std::int64_t n,
                              const double* v);  // of one column's ratings, into residuals_
-  void draw_noise(double& seconds_sync);            // adaptive: the precision given this iteration's U, V
+  void draw_noise(double& seconds_sync);        // adaptive: the precision given this iteration's U, V
   void measure_rmse(IterationReport& report, double& seconds_sync);               // from the current predictions
   double prediction(const TestEntry& e, const double* U, const double* V) const;  // of one sample
   // Rank 0 gets the local per-entry `values` of every rank placed in test-file order.
@@ -164,7 +164,7 @@ class Sampler {
   ExactSums residuals_;
   double train_variance_ = 0.0, alpha_ = 0.0, alpha_init_ = 0.0, alpha_max_ = 0.0;
   double precision_sum_ = 0.0, inverse_precision_sum_ = 0.0;  // over the post-burn-in samples
-  std::unique_ptr<hympi::Allreduce> timing_max_;                  // seconds: max over ranks
+  std::unique_ptr<hympi::Allreduce> timing_max_;              // seconds: max over ranks
   SideData sides_[2];
   std::vector<TestEntry> test_;
   std::vector<double> prediction_sum_, last_prediction_;

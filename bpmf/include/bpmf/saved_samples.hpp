@@ -34,7 +34,7 @@ struct ModelInfo {
   std::uint64_t data_hash = 0;  // of the training and test data (checkpoint.hpp); 0: not recorded
   NoiseKind noise = NoiseKind::fixed;
   double sn_init = 0.0, sn_max = 0.0;  // adaptive noise
-};                              // plain bytes: predict broadcasts it as such
+};                                     // plain bytes: predict broadcasts it as such
 
 // Writes model.txt (making the directory) for the chain `chain` (checkpoint.hpp's
 // chain id). Throws InputError.
