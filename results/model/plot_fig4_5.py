@@ -21,7 +21,7 @@ def main():
     ap.add_argument("--csv", default=os.path.join(HERE, "thesis-fig4_5-exascale.csv"))
     ap.add_argument("--out", default=os.path.join(HERE, "thesis-fig4_5-exascale.png"))
     a = ap.parse_args()
-    rows = read_rows(a.csv)
+    rows = read_rows(a.csv, missing_ok=True)
     if not rows:
         sys.exit(f"plot_fig4_5.py: error: no rows in {a.csv}")
     fig, ax = plt.subplots(figsize=(7, 4.5))

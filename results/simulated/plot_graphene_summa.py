@@ -52,6 +52,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dir", default=HERE)
     d = ap.parse_args().dir
+    drawn = 0
     fig410 = [(os.path.join(d, "thesis-fig4_10-graphene-gige-slope.csv"), "GigE"),
               (os.path.join(d, "thesis-fig4_10-graphene-ib-slope.csv"), "InfiniBand")]
     fig411 = [(os.path.join(d, "thesis-fig4_11-graphene-gige-mpich-b64-slope.csv"), "b = M = 64"),
@@ -64,8 +65,11 @@ def main():
         have = [(p, l) for p, l in paths if os.path.exists(p)]
         if have:
             figure(have, title, os.path.join(d, png))
+            drawn += 1
         else:
             print(f"plot_graphene_summa.py: no CSV for {png}, skipped", file=sys.stderr)
+    if not drawn:
+        sys.exit(f"plot_graphene_summa.py: error: no thesis-fig4_1*-slope.csv in {d}")
 
 
 if __name__ == "__main__":

@@ -20,6 +20,21 @@ def inventory_command():
     return shlex.split(cmd)
 
 
+def same_row(a, b):
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b):
+        try:
+            fx, fy = float(x), float(y)
+        except ValueError:
+            if x != y:
+                return False
+            continue
+        if abs(fx - fy) > 1e-12 * max(abs(fx), abs(fy)):
+            return False
+    return True
+
+
 def main():
     args = inventory_command()
     out = args.index("--csv") + 1
@@ -33,10 +48,12 @@ def main():
             fresh = f.read()
     with open(os.path.join(ROOT, CSV)) as f:
         committed = f.read()
-    if fresh != committed:
-        diff = [(a, b) for a, b in zip(io.StringIO(committed), io.StringIO(fresh)) if a != b]
-        sys.exit(f"FAILED: {CSV} is not what the model computes today; first difference:\n"
-                 f"  committed {diff[0][0] if diff else '(lengths differ)'}  today     {diff[0][1] if diff else ''}")
+    # Field by field, numbers to 1e-12 relative (a last-bit libm difference is not a model change).
+    old, new = list(csv.reader(io.StringIO(committed))), list(csv.reader(io.StringIO(fresh)))
+    diff = [(a, b) for a, b in zip(old, new) if not same_row(a, b)]
+    if len(old) != len(new) or diff:
+        sys.exit(f"FAILED: {CSV} is not what the model computes today ({len(old)} vs {len(new)} lines); "
+                 f"first difference:\n  committed {diff[0][0] if diff else ''}\n  today     {diff[0][1] if diff else ''}")
     print(f"{CSV}: {committed.count(chr(10)) - 1} rows, as the model computes them today")
 
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Open MPI 1.4's fixed reduce rule (apps/model/ompi_reduce_rule.py) at its thresholds, against
+"""Open MPI 1.4.5's fixed reduce rule (apps/model/ompi_reduce_rule.py; ompi_coll_tuned_reduce_intra_dec_fixed
+at the v1.4.5 tag) at its thresholds, against
 the thesis' Table 3.1 (16 MB over 512 ranks, the entries the thesis gives) and the committed
 CSV; the CLI's errors (< 1 s)."""
 import csv
@@ -20,11 +21,32 @@ TABLE = os.path.join(ROOT, "results", "model", "thesis-table3_1-reduce-decision.
 
 class Thresholds(unittest.TestCase):
     def test_small_messages(self):
-        self.assertEqual(rule.reduce_choice(19, 511), ("linear", 0))
-        self.assertEqual(rule.reduce_choice(20, 511), ("binary", 0))
-        self.assertEqual(rule.reduce_choice(9, 1024), ("linear", 0))
+        self.assertEqual(rule.reduce_choice(7, 511), ("linear", 0))
+        self.assertEqual(rule.reduce_choice(8, 511), ("binomial", 0))    # 1.2's rule: linear below 20 ranks
         self.assertEqual(rule.reduce_choice(7, 20479), ("binomial", 0))
-        self.assertEqual(rule.reduce_choice(8, 1025), ("binary", 0))
+        self.assertEqual(rule.reduce_choice(8, 1025), ("binomial", 0))   # 1.2's rule: binary
+        self.assertEqual(rule.reduce_choice(64, 2047), ("binomial", 0))
+        self.assertEqual(rule.reduce_choice(64, 3000), ("binomial", 1024))  # past 2048 B: segmented
+        self.assertEqual(rule.reduce_choice(64, 8, elem_bytes=8), ("binomial", 0))  # count <= 1
+
+    def test_segmented_middle_sizes(self):
+        # 16 KiB: a1 line 0.6016 * 16 + 1.3496 = 10.98 ranks; a2 line 10.37; a4 line 1.73
+        self.assertEqual(rule.reduce_choice(11, 16384), ("binomial", 1024))
+        self.assertEqual(rule.reduce_choice(16, 16384), ("binomial", 1024))  # 1.2's rule: binary 1 KiB
+        self.assertEqual(rule.reduce_choice(8, 16384), ("pipeline", 32 * 1024))
+        # 4 KiB: the a1 line is 3.76 ranks, so every level of 8 or more ranks takes binomial 1 KiB
+        self.assertEqual(rule.reduce_choice(8, 4096), ("binomial", 1024))
+        # 64 KiB: a1 line 39.85, a2 line 12.34
+        self.assertEqual(rule.reduce_choice(40, 65536), ("binomial", 1024))
+        self.assertEqual(rule.reduce_choice(39, 65536), ("pipeline", 1024))
+        self.assertEqual(rule.reduce_choice(12, 65536), ("pipeline", 32 * 1024))
+
+    def test_thesis_fig_3_19_pattern(self):
+        # Fig 3.19 (16 KB, 128 ranks, 1 per node): "binary at 8 procs per level, else binomial";
+        # 1.4.5's rule names the 8-rank case Binary_32K (it runs the pipeline), binomial above 10.
+        self.assertEqual(rule.levels(128, 16384, 16)["inside"], "pipeline 32 KB")
+        self.assertEqual(rule.levels(128, 16384, 16)["between"], "binomial 1 KB")
+        self.assertEqual(rule.levels(128, 16384, 1)["inside"], "binomial 1 KB")
 
     def test_16mb_pipeline_segment_switches_between_55_and_56_ranks(self):
         # 0.0033/1024 * 16 MiB + 1.6761 = 55.74
