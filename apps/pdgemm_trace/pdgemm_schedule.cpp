@@ -24,16 +24,41 @@ double rounded_extent(long n, long nb, int procs) {
   return static_cast<double>((blocks + procs - 1) / procs) * static_cast<double>(nb);
 }
 
-// pdgemm_'s choice among its three algorithms, for NN: AB (A and B panels move) wins
-// unless moving C with one operand is estimated cheaper by more than 30%.
-bool chooses_ab(const Case& c) {
+enum class Algorithm { ab, ac, bc };
+
+// pdgemm_'s choice among its algorithms (AB: A and B panels move; AC: A moves and C is
+// summed; BC: B moves and C is summed) from its per-process volume estimates, for NN
+// and TN: AB unless moving C is estimated cheaper by more than 30%.
+Algorithm choose(const Case& c) {
   const double ratio = 1.3;
-  const double mp = rounded_extent(c.M, c.nb, c.P), nq = rounded_extent(c.N, c.nb, c.Q);
-  const double kp = rounded_extent(c.K, c.nb, c.P), kq = rounded_extent(c.K, c.nb, c.Q);
-  const double ab = static_cast<double>(c.K) * ((c.Q == 1 ? 0 : mp) + (c.P == 1 ? 0 : nq));
-  const double ac = static_cast<double>(c.M) * ((c.Q == 1 ? 0 : kp) + std::max(kp, kq) + ratio * (c.P == 1 ? 0 : nq));
-  const double bc = static_cast<double>(c.N) * (ratio * (c.Q == 1 ? 0 : mp) + (c.P == 1 ? 0 : kq) + std::max(kq, kp));
-  return ab <= ratio * bc && ab <= ratio * ac;
+  const auto ext = [&](long n, int procs) { return rounded_extent(n, c.nb, procs); };
+  const auto off_q = [&](double v) { return c.Q == 1 ? 0.0 : v; };  // nothing moves along a 1-wide row
+  const auto off_p = [&](double v) { return c.P == 1 ? 0.0 : v; };
+  double ab = 0, ac = 0, bc = 0;
+  if (c.transa == 'N') {
+    ab = c.K * (off_q(ext(c.M, c.P)) + off_p(ext(c.N, c.Q)));
+    ac = c.M * (off_q(ext(c.K, c.P)) + std::max(ext(c.K, c.P), ext(c.K, c.Q)) + ratio * off_p(ext(c.N, c.Q)));
+    bc = c.N * (ratio * off_q(ext(c.M, c.P)) + off_p(ext(c.K, c.Q)) + std::max(ext(c.K, c.Q), ext(c.K, c.P)));
+  } else {
+    ab = c.K * (off_q(ext(c.M, c.P)) + std::max(ext(c.M, c.P), ext(c.M, c.Q)) + off_p(ext(c.N, c.Q)));
+    ac = c.M * (off_q(ext(c.K, c.P)) + ratio * off_p(ext(c.N, c.Q)));
+    bc = c.N * (off_q(ext(c.K, c.P)) + ratio * off_p(ext(c.M, c.Q)) + std::max(ext(c.M, c.Q), ext(c.M, c.P)));
+  }
+  if (ab <= ratio * bc && ab <= ratio * ac) return Algorithm::ab;
+  if (bc <= ac && ratio * bc <= ab) return Algorithm::bc;
+  return Algorithm::ac;
+}
+
+// How many entries of a dimension of `extent` (blocks of nb) each owner pair holds:
+// pair (p, q) = process p of `np` (rows of one operand) and q of `nq` (columns of
+// another), p fastest; a dimension over one process is replicated (np or nq = 1).
+std::vector<long> pair_counts(long extent, long nb, int np, int nq) {
+  std::vector<long> held(static_cast<std::size_t>(np) * nq, 0);
+  for (long blk = 0; blk * nb < extent; ++blk) {
+    const long width = std::min<long>(nb, extent - blk * nb);
+    held[static_cast<std::size_t>(blk % nq) * np + static_cast<std::size_t>(blk % np)] += width;
+  }
+  return held;
 }
 
 // One BLACS ring broadcast over a scope of `size` ranks (my place `me`, root `root`):
@@ -59,30 +84,30 @@ void check(const Case& c) {
   if (c.nb < 1 || c.kb < 1) throw std::invalid_argument("nb and kb must be >= 1");
   for (char t : {c.transa, c.transb})
     if (t != 'N' && t != 'T') throw std::invalid_argument("transposes must be N or T");
-  if (c.transa != 'N' || c.transb != 'N')
-    throw NotModeled("transposed operands: PBLAS redistributes them (a transpose path not modelled yet)");
+  if (c.transb != 'N') throw NotModeled("transposed B: not modelled (NN and TN are)");
   const long floor = std::max<long>(c.nb, c.kb);
   if (c.M <= floor || c.N <= floor || c.K <= floor)
     throw NotModeled("M, N, K <= max(nb, 32): PBLAS keeps BLACS' default topology (MPI_Bcast) or a single block");
   if (c.P == 1 && c.Q == 1) throw NotModeled("a 1 x 1 grid: PBLAS' non-spanning path");
-  if (!chooses_ab(c)) throw NotModeled("PBLAS' volume estimate picks its AC or BC algorithm (C moves)");
+  const Algorithm alg = choose(c);
+  if (c.transa == 'N' && alg != Algorithm::ab)
+    throw NotModeled("PBLAS' volume estimate picks its AC or BC algorithm (C moves) for this NN case");
+  if (c.transa == 'T' && alg != Algorithm::ac)
+    throw NotModeled("PBLAS' volume estimate picks its AB or BC algorithm for this TN case");
 }
 
-void run(const Case& c, int rank, Sink& sink) {
-  check(c);
+namespace {
+
+// AB (NN): K walked in chunks of kb, grouped by owner pair (B's row p, A's column q);
+// A's piece along the process row, B's down the column, one DGEMM per chunk.
+void run_ab(const Case& c, int rank, Sink& sink) {
   const int myrow = rank / c.Q, mycol = rank % c.Q;
   const long cmp = local_extent(c.M, c.nb, myrow, c.P), cnq = local_extent(c.N, c.nb, mycol, c.Q);
   // K's owners: A's columns over the process columns, B's rows over the process rows;
-  // a dimension of one process is replicated (every pair holds it).
+  // a dimension over one process is replicated (every pair holds it).
   const bool a_repl = c.Q == 1, b_repl = c.P == 1;
-  const int maxp = b_repl ? 1 : c.P, maxq = a_repl ? 1 : c.Q;
-  // The K indices of owner pair (p, q), p fastest: counts per pair, in pair order.
-  std::vector<long> held(static_cast<std::size_t>(maxp) * maxq, 0);
-  for (long blk = 0; blk * c.nb < c.K; ++blk) {
-    const long width = std::min<long>(c.nb, c.K - blk * c.nb);
-    const int p = b_repl ? 0 : static_cast<int>(blk % c.P), q = a_repl ? 0 : static_cast<int>(blk % c.Q);
-    held[static_cast<std::size_t>(q) * maxp + p] += width;
-  }
+  const int maxp = b_repl ? 1 : c.P;
+  const std::vector<long> held = pair_counts(c.K, c.nb, maxp, a_repl ? 1 : c.Q);
   const auto row_world = [&](int col) { return myrow * c.Q + col; };
   const auto col_world = [&](int row) { return row * c.Q + mycol; };
   std::size_t pair = 0;
@@ -104,6 +129,42 @@ void run(const Case& c, int rank, Sink& sink) {
     }
     if (cmp > 0 && cnq > 0) sink.dgemm('N', 'N', cmp, cnq, chunk);
   }
+}
+
+// AC (TN): M walked by owner pair (C's row p, A's column q), each pair's rows in
+// equal chunks of at most kb; per chunk A's columns (local K x chunk) go along the
+// process row by the ring, every rank multiplies them with its B, and the partial
+// C rows are summed down the process column onto row p by MPI_Reduce (BLACS' default
+// combine topology, which PBLAS keeps for combines).
+void run_ac(const Case& c, int rank, Sink& sink) {
+  const int myrow = rank / c.Q, mycol = rank % c.Q;
+  const long bmp = local_extent(c.K, c.nb, myrow, c.P), bnq = local_extent(c.N, c.nb, mycol, c.Q);
+  const bool a_repl = c.Q == 1, c_repl = c.P == 1;
+  const int maxp = c_repl ? 1 : c.P;
+  const std::vector<long> held = pair_counts(c.M, c.nb, maxp, a_repl ? 1 : c.Q);
+  const auto row_world = [&](int col) { return myrow * c.Q + col; };
+  long m = c.M;
+  for (std::size_t pair = 0; m > 0; ++pair) {
+    long npq = held[pair];
+    m -= npq;
+    const int p = static_cast<int>(pair % maxp), q = static_cast<int>(pair / maxp);
+    long chunk = npq > 0 ? npq / ((npq - 1) / c.kb + 1) : 0;
+    while (npq > 0) {
+      chunk = std::min(chunk, npq);
+      if (!a_repl && bmp > 0) ring_bcast(sink, c.Q, mycol, q, bmp * chunk * kDouble, true, c.ring_up, row_world);
+      if (bmp > 0 && bnq > 0) sink.dgemm('T', 'N', chunk, bnq, bmp);
+      if (!c_repl && bnq > 0) sink.reduce(p * c.Q + mycol, c.P, chunk * bnq * kDouble);
+      npq -= chunk;
+    }
+  }
+}
+
+}  // namespace
+
+void run(const Case& c, int rank, Sink& sink) {
+  check(c);
+  if (c.transa == 'N') run_ab(c, rank, sink);
+  else run_ac(c, rank, sink);
 }
 
 }  // namespace hympi::pdgemm_skel

@@ -4,9 +4,10 @@
 // the library shows (traces, apps/pdgemm_trace/README.md), not from its code.
 //
 // What the real routine does for the cases modelled (every operand block-cyclic
-// with one square block nb, sources 0, whole matrices, M, N, K > max(nb, kb)):
-//  - it picks its "AB" algorithm (panels of A and B move, C stays), from a volume
-//    estimate (choose_ab below says when);
+// with one square block nb, sources 0, whole matrices, M, N, K > max(nb, kb); NN
+// when it picks its AB algorithm, TN when it picks AC; check() refuses the rest):
+//  - NN: its "AB" algorithm (panels of A and B move, C stays), picked from a volume
+//    estimate (choose() in the .cpp);
 //  - it walks K in chunks of kb = 32 (pilaenv), but grouped by owner: all of K held by
 //    B's process row p and A's process column q (p fastest), then the next pair; a
 //    chunk that crosses from one owner pair to the next is two broadcasts;
@@ -16,7 +17,8 @@
 //    one and forwards unless the next is the root; whole messages, no pipelining;
 //  - every message is a blocking MPI_Send / MPI_Recv (Debian's BLACS sends strided
 //    pieces as MPI datatypes, no packing);
-//  - one DGEMM(N, N, local M, local N, chunk) per chunk where the rank holds C.
+//  - one DGEMM(N, N, local M, local N, chunk) per chunk where the rank holds C;
+//  - TN (its "AC" algorithm, which it picks for square problems): see run_ac in the .cpp.
 #ifndef HYMPI_PDGEMM_SCHEDULE_HPP
 #define HYMPI_PDGEMM_SCHEDULE_HPP
 
@@ -47,6 +49,8 @@ class Sink {
   virtual void send(int peer, long bytes, bool blocking) = 0;
   virtual void recv(int peer, long bytes) = 0;
   virtual void dgemm(char transa, char transb, long m, long n, long k) = 0;
+  // MPI_Reduce (sum) onto world rank `root` over a communicator of `size` ranks.
+  virtual void reduce(int root, int size, long bytes) = 0;
 };
 
 // Throws NotModeled when the case is out of scope, std::invalid_argument when it is invalid.

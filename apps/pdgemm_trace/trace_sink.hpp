@@ -22,6 +22,9 @@ class TraceSink : public Sink {
   void dgemm(char ta, char tb, long m, long n, long k) override {
     os_ << 'r' << rank_ << " dgemm " << ta << ' ' << tb << ' ' << m << ' ' << n << ' ' << k << '\n';
   }
+  void reduce(int root, int size, long bytes) override {
+    os_ << 'r' << rank_ << " coll reduce size " << size << " root " << root << " bytes " << bytes << '\n';
+  }
 
  private:
   std::ostream& os_;
