@@ -112,7 +112,7 @@ void run_ab(const Case& c, int rank, Sink& sink) {
   const auto col_world = [&](int row) { return row * c.Q + mycol; };
   std::size_t pair = 0;
   long left = held[0];
-  for (long k0 = 0; k0 < c.K; k0 += c.kb) {
+  for (long k0 = 0, n = 0; k0 < c.K && (c.chunk_limit == 0 || n < c.chunk_limit); k0 += c.kb, ++n) {
     const long chunk = std::min<long>(c.kb, c.K - k0);
     for (long filled = 0; filled < chunk;) {
       while (left == 0) left = held[++pair];
@@ -143,13 +143,14 @@ void run_ac(const Case& c, int rank, Sink& sink) {
   const int maxp = c_repl ? 1 : c.P;
   const std::vector<long> held = pair_counts(c.M, c.nb, maxp, a_repl ? 1 : c.Q);
   const auto row_world = [&](int col) { return myrow * c.Q + col; };
-  long m = c.M;
-  for (std::size_t pair = 0; m > 0; ++pair) {
+  long m = c.M, done = 0;
+  for (std::size_t pair = 0; m > 0 && (c.chunk_limit == 0 || done < c.chunk_limit); ++pair) {
     long npq = held[pair];
     m -= npq;
     const int p = static_cast<int>(pair % maxp), q = static_cast<int>(pair / maxp);
     long chunk = npq > 0 ? npq / ((npq - 1) / c.kb + 1) : 0;
-    while (npq > 0) {
+    while (npq > 0 && (c.chunk_limit == 0 || done < c.chunk_limit)) {
+      ++done;
       chunk = std::min(chunk, npq);
       if (!a_repl && bmp > 0) ring_bcast(sink, c.Q, mycol, q, bmp * chunk * kDouble, true, c.ring_up, row_world);
       if (bmp > 0 && bnq > 0) sink.dgemm('T', 'N', chunk, bnq, bmp);
@@ -160,6 +161,18 @@ void run_ac(const Case& c, int rank, Sink& sink) {
 }
 
 }  // namespace
+
+long chunk_count(const Case& c) {
+  if (c.transa == 'N') return (c.K + c.kb - 1) / c.kb;
+  // TN: every pair's rows in equal chunks, as run_ac walks them (the same on every rank).
+  long chunks = 0;
+  for (long npq : pair_counts(c.M, c.nb, c.P == 1 ? 1 : c.P, c.Q == 1 ? 1 : c.Q)) {
+    if (npq == 0) continue;
+    const long chunk = npq / ((npq - 1) / c.kb + 1);
+    chunks += (npq + chunk - 1) / chunk;
+  }
+  return chunks;
+}
 
 void run(const Case& c, int rank, Sink& sink) {
   check(c);

@@ -34,7 +34,11 @@ struct Case {
   char transa = 'N', transb = 'N';
   int kb = 32;               // PBLAS' K chunk (pilaenv); a knob for mutation tests only
   bool ring_up = true;       // increasing ring; false = decreasing (mutation tests only)
+  long chunk_limit = 0;      // > 0: stop after this many chunks (step-limited scale runs)
 };
+
+// How many chunks (NN: of K; TN: of M) the whole call has: the scale of a step-limited run.
+long chunk_count(const Case& c);
 
 // Where a case lies outside what the skeleton reproduces (another PBLAS algorithm,
 // MPI_Bcast topology for small problems, a transpose path not modelled).
