@@ -17,76 +17,11 @@
 #include <vector>
 
 #include "case_options.hpp"
-#include "sim_p2p.hpp"
-#include "trace_sink.hpp"
-
-extern "C" double hympi_smpi_dgemm_flops(long m, long n, long k);  // glue/sim_dgemm.cpp
+#include "sim_sink.hpp"
 
 namespace {
 
 using namespace hympi::pdgemm_skel;
-constexpr int kTag = 51;  // below the layer's own tags (sim_p2p.hpp)
-
-class SimSink : public Sink {
- public:
-  SimSink(const Case& c, int rank, char* buffer, std::ostream* trace)
-      : c_(c), rank_(rank), buffer_(buffer), trace_(trace ? new TraceSink(*trace, rank) : nullptr) {
-    // The column communicators of TN's reduces (BLACS' column scope), built from groups:
-    // MPI_Comm_split is O(P) at one rank under SMPI (apps/smpi/README.md).
-    if (c.transa == 'T' && c.P > 1) {
-      MPI_Group world, column;
-      MPI_Comm_group(MPI_COMM_WORLD, &world);
-      std::vector<int> members(static_cast<std::size_t>(c.P));
-      for (int r = 0; r < c.P; ++r) members[static_cast<std::size_t>(r)] = r * c.Q + rank % c.Q;
-      MPI_Group_incl(world, c.P, members.data(), &column);
-      MPI_Comm_create(MPI_COMM_WORLD, column, &column_);
-      MPI_Group_free(&column);
-      MPI_Group_free(&world);
-    }
-  }
-  ~SimSink() override {
-    if (column_ != MPI_COMM_NULL) MPI_Comm_free(&column_);
-    delete trace_;
-  }
-  SimSink(const SimSink&) = delete;
-  SimSink& operator=(const SimSink&) = delete;
-
-  void send(int peer, long bytes, bool blocking) override {
-    if (trace_) trace_->send(peer, bytes, blocking);
-    hympi_sim::send(buffer_, static_cast<int>(bytes), MPI_BYTE, peer, kTag, MPI_COMM_WORLD);
-  }
-  void recv(int peer, long bytes) override {
-    if (trace_) trace_->recv(peer, bytes);
-    hympi_sim::recv(buffer_, static_cast<int>(bytes), MPI_BYTE, peer, kTag, MPI_COMM_WORLD);
-  }
-  void dgemm(char ta, char tb, long m, long n, long k) override {
-    if (trace_) trace_->dgemm(ta, tb, m, n, k);
-    const double t0 = MPI_Wtime();
-    smpi_execute_flops(hympi_smpi_dgemm_flops(m, n, k));
-    dgemm_s += MPI_Wtime() - t0;
-  }
-  void reduce(int root, int size, long bytes) override {
-    if (trace_) trace_->reduce(root, size, bytes);
-    const int count = static_cast<int>(bytes / 8);
-    double* data = reinterpret_cast<double*>(buffer_);
-    const int my_place = rank_ / c_.Q, root_place = root / c_.Q;
-    MPI_Reduce(my_place == root_place ? MPI_IN_PLACE : data, data, count, MPI_DOUBLE, MPI_SUM, root_place, column_);
-  }
-  void begin() {
-    if (trace_) trace_->begin(c_);
-  }
-  void end() {
-    if (trace_) trace_->end();
-  }
-  double dgemm_s = 0;
-
- private:
-  const Case& c_;
-  int rank_;
-  char* buffer_;
-  TraceSink* trace_;
-  MPI_Comm column_ = MPI_COMM_NULL;
-};
 
 // Rank 0 writes every rank's trace lines in rank order.
 void write_trace(const std::string& mine, const std::string& path, int rank, int size) {
@@ -143,14 +78,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   const Case& c = o.c;
-  // One shared scratch buffer (SMPI skips payload copies of shared memory): the largest message.
-  const long cmp = (c.M + c.P - 1) / c.P + c.nb, cnq = (c.N + c.Q - 1) / c.Q + c.nb, kp = (c.K + c.P - 1) / c.P + c.nb;
-  const long bytes = 8L * c.kb * std::max({cmp, cnq, kp});
-  char* buffer = static_cast<char*>(SMPI_SHARED_MALLOC(static_cast<std::size_t>(bytes)));
   std::ostringstream lines;
   double elapsed = 0, dgemm_s = 0;
   {
-    SimSink sink(c, rank, buffer, trace.empty() ? nullptr : &lines);
+    std::vector<int> ranks(static_cast<std::size_t>(size));
+    for (int i = 0; i < size; ++i) ranks[static_cast<std::size_t>(i)] = i;  // row-major grid on the world
+    SimSink sink(c, rank, MPI_COMM_WORLD, ranks, trace.empty() ? nullptr : &lines);
     MPI_Barrier(MPI_COMM_WORLD);
     const double t0 = MPI_Wtime();
     sink.begin();
@@ -162,7 +95,6 @@ int main(int argc, char** argv) {
   double worst[2] = {0, 0}, mine[2] = {elapsed, dgemm_s};
   MPI_Reduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   if (!trace.empty()) write_trace(lines.str(), trace, rank, size);
-  SMPI_SHARED_FREE(buffer);
   const long total = chunk_count(c);
   const long ran = c.chunk_limit > 0 ? std::min(c.chunk_limit, total) : total;
   if (rank == 0) {

@@ -8,7 +8,9 @@
 #     computed here from the CSV (n = 2048 on 4x4);
 #  3. a step-limited run of 32 of 64 chunks (two of the four owner pairs: a whole period)
 #     scales to the full run's time within 2% (n = 1024, 4 of 32 chunks: +3.2%, the rings' fill);
-#  4. usage errors exit 2.
+#  4. hympi-summa --alg pdgemm (the SMPI build's pdgemm_, glue/scalapack_stubs.cpp) runs the
+#     same schedule: its time is the skeleton's within 1% (its closing barrier);
+#  5. usage errors exit 2.
 # Usage: pdgemm_skeleton_test.sh SMPI_BIN_DIR HYMPI_PDGEMM_SKEL REPO_ROOT
 set -euo pipefail
 bin="$1" skel="$2" root="$3"
@@ -50,6 +52,14 @@ python3 -c "
 import sys; full, part = float(sys.argv[1]), float(sys.argv[2].split(',')[12])
 print(f'32 of 64 chunks scaled: {part:.6g} s, full {full:.6g} s ({(part/full-1)*100:+.2f}%)')
 sys.exit(0 if abs(part / full - 1) < 0.02 else 1)" "$full" "$part"
+
+summa=$(smpirun -np 16 -platform "$work/p.xml" -hostfile "$work/p.hosts" "${HYMPI_SMPI_FLAGS[@]}" \
+  "$bin/hympi-summa" -n 1024 --alg pdgemm --pdgemm-nb 64 --check none --reps 1 2>&1 | awk '$1 == "pdgemm" && $3 == "0" {print $4}')
+skeleton=$(field "$(run 16 --grid 4x4 -N 1024 --nb 64)" 11)
+python3 -c "
+import sys; a, b = float(sys.argv[1]), float(sys.argv[2])
+print(f'hympi-summa --alg pdgemm {a:.6g} s, skeleton {b:.6g} s')
+sys.exit(0 if abs(a / b - 1) < 0.01 else 1)" "${summa:-nan}" "$skeleton"
 
 rc=0
 smpirun -np 4 -platform "$work/p.xml" -hostfile "$work/p.hosts" "${HYMPI_SMPI_FLAGS[@]}" \
