@@ -3,6 +3,9 @@
 #define HYMPI_PDGEMM_CASE_OPTIONS_HPP
 
 #include <CLI/CLI.hpp>
+#include <cctype>
+#include <cstdio>
+#include <stdexcept>
 #include <string>
 
 #include "pdgemm_schedule.hpp"
@@ -37,6 +40,19 @@ inline void resolve(CaseOptions& o) {
   o.c.transa = static_cast<char>(std::toupper(static_cast<unsigned char>(o.trans[0])));
   o.c.transb = static_cast<char>(std::toupper(static_cast<unsigned char>(o.trans[1])));
   if (o.size > 0) o.c.M = o.c.N = o.c.K = o.size;
+}
+
+
+// CLI11's own parse errors as the project's: "<tool>: error: ...", exit 2 (help: exit 0).
+inline int parse_or_exit(CLI::App& app, int argc, char** argv, const char* tool) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e) == 0 ? 0 : 2;
+    std::fprintf(stderr, "%s: error: %s\n", tool, e.what());
+    return 2;
+  }
+  return -1;  // parsed: go on
 }
 
 }  // namespace hympi::pdgemm_skel

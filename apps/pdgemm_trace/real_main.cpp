@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
                "hympi-pdgemm-trace-run"};
   CaseOptions o;
   add_case_options(app, o);
-  CLI11_PARSE(app, argc, argv);
+  if (const int rc = parse_or_exit(app, argc, argv, "hympi-pdgemm-trace-run"); rc >= 0) return rc;
   try {
     resolve(o);
     if (o.c.M < 1 || o.c.N < 1 || o.c.K < 1 || o.c.nb < 1) throw std::invalid_argument("M, N, K and nb must be >= 1");

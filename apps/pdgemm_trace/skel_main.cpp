@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
   app.add_option("--ring", ring, "ring direction: up (BLACS 'i', what PBLAS picks) or down (a mutation)")
       ->check(CLI::IsMember({"up", "down"}))
       ->capture_default_str();
-  CLI11_PARSE(app, argc, argv);
+  if (const int rc = parse_or_exit(app, argc, argv, "hympi-pdgemm-skel"); rc >= 0) return rc;
   o.c.ring_up = ring == "up";
   try {
     resolve(o);

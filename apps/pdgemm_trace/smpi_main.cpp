@@ -61,17 +61,16 @@ int main(int argc, char** argv) {
   add_case_options(app, o);
   app.add_option("--chunks", o.c.chunk_limit, "run only the first S chunks and scale the time (0 = all)");
   app.add_option("--trace", trace, "write the executed schedule in the tracer's format to this file");
+  if (const int rc = parse_or_exit(app, argc, argv, "hympi-smpi-pdgemm-skeleton"); rc >= 0) {
+    MPI_Finalize();
+    return rc;
+  }
   try {
-    app.parse(argc, argv);
     resolve(o);
     check(o.c);
     if (o.c.P * o.c.Q != size)
       throw std::invalid_argument("the grid " + o.grid + " has " + std::to_string(o.c.P * o.c.Q) +
                                   " ranks but MPI_COMM_WORLD has " + std::to_string(size));
-  } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    MPI_Finalize();
-    return code == 0 ? 0 : 2;
   } catch (const std::exception& e) {
     if (rank == 0) std::fprintf(stderr, "hympi-smpi-pdgemm-skeleton: error: %s\n", e.what());
     MPI_Finalize();

@@ -66,4 +66,11 @@ smpirun -np 4 -platform "$work/p.xml" -hostfile "$work/p.hosts" "${HYMPI_SMPI_FL
   "$bin/hympi-smpi-pdgemm-skeleton" --grid 2x3 -N 100 > "$work/bad.log" 2>&1 || rc=$?
 grep -q "error: the grid 2x3 has 6 ranks but MPI_COMM_WORLD has 4" "$work/bad.log" && [ "$rc" = 2 ] ||
   { cat "$work/bad.log"; echo "FAIL: bad grid (exit $rc)"; exit 1; }
+rc=0
+smpirun -np 4 -platform "$work/p.xml" -hostfile "$work/p.hosts" "${HYMPI_SMPI_FLAGS[@]}" \
+  "$bin/hympi-smpi-pdgemm-skeleton" --grid 2x2 --chunks x > "$work/bad.log" 2>&1 || rc=$?
+grep -q "hympi-smpi-pdgemm-skeleton: error: Could not convert: --chunks = x" "$work/bad.log" && [ "$rc" = 2 ] ||
+  { cat "$work/bad.log"; echo "FAIL: bad option (exit $rc)"; exit 1; }
+smpirun -np 4 -platform "$work/p.xml" -hostfile "$work/p.hosts" "${HYMPI_SMPI_FLAGS[@]}" \
+  "$bin/hympi-smpi-pdgemm-skeleton" -h 2>&1 | grep -q -- "--chunks" || { echo "FAIL: -h"; exit 1; }
 echo "pdgemm skeleton under SMPI: ok"
