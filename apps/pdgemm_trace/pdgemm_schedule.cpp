@@ -28,14 +28,18 @@ enum class Algorithm { ab, ac, bc };
 
 // pdgemm_'s choice among its algorithms (AB: A and B panels move; AC: A moves and C is
 // summed; BC: B moves and C is summed) from its per-process volume estimates, for NN
-// and TN: AB unless moving C is estimated cheaper by more than 30%.
+// TN and NT: AB unless moving C is estimated cheaper by more than 30%.
 Algorithm choose(const Case& c) {
   const double ratio = 1.3;
   const auto ext = [&](long n, int procs) { return rounded_extent(n, c.nb, procs); };
   const auto off_q = [&](double v) { return c.Q == 1 ? 0.0 : v; };  // nothing moves along a 1-wide row
   const auto off_p = [&](double v) { return c.P == 1 ? 0.0 : v; };
   double ab = 0, ac = 0, bc = 0;
-  if (c.transa == 'N') {
+  if (c.transa == 'N' && c.transb == 'T') {
+    ab = c.K * (off_q(ext(c.M, c.P)) + off_p(ext(c.N, c.Q)) + std::max(ext(c.N, c.Q), ext(c.N, c.P)));
+    ac = c.M * (ratio * off_q(ext(c.N, c.P)) + std::max(ext(c.N, c.P), ext(c.N, c.Q)) + off_p(ext(c.K, c.Q)));
+    bc = c.N * (ratio * off_q(ext(c.M, c.P)) + off_p(ext(c.K, c.Q)));
+  } else if (c.transa == 'N') {
     ab = c.K * (off_q(ext(c.M, c.P)) + off_p(ext(c.N, c.Q)));
     ac = c.M * (off_q(ext(c.K, c.P)) + std::max(ext(c.K, c.P), ext(c.K, c.Q)) + ratio * off_p(ext(c.N, c.Q)));
     bc = c.N * (ratio * off_q(ext(c.M, c.P)) + off_p(ext(c.K, c.Q)) + std::max(ext(c.K, c.Q), ext(c.K, c.P)));
@@ -84,14 +88,16 @@ void check(const Case& c) {
   if (c.nb < 1 || c.kb < 1) throw std::invalid_argument("nb and kb must be >= 1");
   for (char t : {c.transa, c.transb})
     if (t != 'N' && t != 'T') throw std::invalid_argument("transposes must be N or T");
-  if (c.transb != 'N') throw NotModeled("transposed B: not modelled (NN and TN are)");
+  if (c.transa == 'T' && c.transb == 'T') throw NotModeled("TT: not modelled (NN, TN and NT are)");
   const long floor = std::max<long>(c.nb, c.kb);
   if (c.M <= floor || c.N <= floor || c.K <= floor)
     throw NotModeled("M, N, K <= max(nb, 32): PBLAS keeps BLACS' default topology (MPI_Bcast) or a single block");
   if (c.P == 1 && c.Q == 1) throw NotModeled("a 1 x 1 grid: PBLAS' non-spanning path");
   const Algorithm alg = choose(c);
-  if (c.transa == 'N' && alg != Algorithm::ab)
+  if (c.transa == 'N' && c.transb == 'N' && alg != Algorithm::ab)
     throw NotModeled("PBLAS' volume estimate picks its AC or BC algorithm (C moves) for this NN case");
+  if (c.transb == 'T' && alg != Algorithm::bc)
+    throw NotModeled("PBLAS' volume estimate picks its AB or AC algorithm for this NT case");
   if (c.transa == 'T' && alg != Algorithm::ac)
     throw NotModeled("PBLAS' volume estimate picks its AB or BC algorithm for this TN case");
 }
@@ -160,13 +166,43 @@ void run_ac(const Case& c, int rank, Sink& sink) {
   }
 }
 
+// BC (NT), run_ac's mirror: N walked by owner pair (C's column p fastest, B's row q),
+// each pair's columns in equal chunks of at most kb; per chunk B's rows (chunk x local
+// K) go down the process column by the ring, every rank multiplies A with them, and the
+// partial C columns are summed along the process row onto column p by MPI_Reduce.
+void run_bc(const Case& c, int rank, Sink& sink) {
+  const int myrow = rank / c.Q, mycol = rank % c.Q;
+  const long amp = local_extent(c.M, c.nb, myrow, c.P), anq = local_extent(c.K, c.nb, mycol, c.Q);
+  const bool b_repl = c.P == 1, c_repl = c.Q == 1;
+  const int maxp = c_repl ? 1 : c.Q;
+  const std::vector<long> held = pair_counts(c.N, c.nb, maxp, b_repl ? 1 : c.P);
+  const auto col_world = [&](int row) { return row * c.Q + mycol; };
+  long n = c.N, done = 0;
+  for (std::size_t pair = 0; n > 0 && (c.chunk_limit == 0 || done < c.chunk_limit); ++pair) {
+    long npq = held[pair];
+    n -= npq;
+    const int p = static_cast<int>(pair % maxp), q = static_cast<int>(pair / maxp);
+    long chunk = npq > 0 ? npq / ((npq - 1) / c.kb + 1) : 0;
+    while (npq > 0 && (c.chunk_limit == 0 || done < c.chunk_limit)) {
+      ++done;
+      chunk = std::min(chunk, npq);
+      if (!b_repl && anq > 0) ring_bcast(sink, c.P, myrow, q, chunk * anq * kDouble, true, c.ring_up, col_world);
+      if (amp > 0 && anq > 0) sink.dgemm('N', 'T', amp, chunk, anq);
+      if (!c_repl && amp > 0) sink.reduce(myrow * c.Q + p, c.Q, amp * chunk * kDouble);
+      npq -= chunk;
+    }
+  }
+}
+
 }  // namespace
 
 long chunk_count(const Case& c) {
-  if (c.transa == 'N') return (c.K + c.kb - 1) / c.kb;
-  // TN: every pair's rows in equal chunks, as run_ac walks them (the same on every rank).
+  if (c.transa == 'N' && c.transb == 'N') return (c.K + c.kb - 1) / c.kb;
+  // TN / NT: every pair's rows / columns in equal chunks, as run_ac / run_bc walk them.
+  const std::vector<long> held = c.transa == 'T' ? pair_counts(c.M, c.nb, c.P == 1 ? 1 : c.P, c.Q == 1 ? 1 : c.Q)
+                                                 : pair_counts(c.N, c.nb, c.Q == 1 ? 1 : c.Q, c.P == 1 ? 1 : c.P);
   long chunks = 0;
-  for (long npq : pair_counts(c.M, c.nb, c.P == 1 ? 1 : c.P, c.Q == 1 ? 1 : c.Q)) {
+  for (long npq : held) {
     if (npq == 0) continue;
     const long chunk = npq / ((npq - 1) / c.kb + 1);
     chunks += (npq + chunk - 1) / chunk;
@@ -176,7 +212,8 @@ long chunk_count(const Case& c) {
 
 void run(const Case& c, int rank, Sink& sink) {
   check(c);
-  if (c.transa == 'N') run_ab(c, rank, sink);
+  if (c.transb == 'T') run_bc(c, rank, sink);
+  else if (c.transa == 'N') run_ab(c, rank, sink);
   else run_ac(c, rank, sink);
 }
 

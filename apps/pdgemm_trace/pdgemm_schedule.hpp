@@ -5,7 +5,8 @@
 //
 // What the real routine does for the cases modelled (every operand block-cyclic
 // with one square block nb, sources 0, whole matrices, M, N, K > max(nb, kb); NN
-// when it picks its AB algorithm, TN when it picks AC; check() refuses the rest):
+// when it picks its AB algorithm, TN when it picks AC, NT when it picks BC (both
+// what it picks for square problems); check() refuses the rest):
 //  - NN: its "AB" algorithm (panels of A and B move, C stays), picked from a volume
 //    estimate (choose() in the .cpp);
 //  - it walks K in chunks of kb = 32 (pilaenv), but grouped by owner: all of K held by
@@ -18,7 +19,7 @@
 //  - every message is a blocking MPI_Send / MPI_Recv (Debian's BLACS sends strided
 //    pieces as MPI datatypes, no packing);
 //  - one DGEMM(N, N, local M, local N, chunk) per chunk where the rank holds C;
-//  - TN (its "AC" algorithm, which it picks for square problems): see run_ac in the .cpp.
+//  - TN (its "AC" algorithm) and NT ("BC"): see run_ac and run_bc in the .cpp.
 #ifndef HYMPI_PDGEMM_SCHEDULE_HPP
 #define HYMPI_PDGEMM_SCHEDULE_HPP
 

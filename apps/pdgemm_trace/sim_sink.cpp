@@ -18,22 +18,27 @@ SimSink::SimSink(const Case& c, int place, MPI_Comm comm, std::vector<int> ranks
   // The largest message: a chunk of local rows, columns or K (blocks round up).
   const long cmp = (c.M + c.P - 1) / c.P + c.nb, cnq = (c.N + c.Q - 1) / c.Q + c.nb, kp = (c.K + c.P - 1) / c.P + c.nb;
   buffer_ = static_cast<char*>(SMPI_SHARED_MALLOC(static_cast<std::size_t>(8L * c.kb * std::max({cmp, cnq, kp}))));
-  // TN's column communicators (BLACS' column scope), built from groups: MPI_Comm_split is
-  // O(P) at one rank under SMPI (apps/smpi/README.md).
-  if (c.transa == 'T' && c.P > 1) {
-    MPI_Group all, column;
+  // The communicators of TN's and NT's sums (BLACS' column and row scopes), built from
+  // groups: MPI_Comm_split is O(P) at one rank under SMPI (apps/smpi/README.md).
+  const bool rows = c.transb == 'T';  // NT sums along the process row, TN down the column
+  const int members_n = rows ? c.Q : c.P;
+  if ((c.transa == 'T' || c.transb == 'T') && members_n > 1) {
+    MPI_Group all, scope;
     MPI_Comm_group(comm, &all);
-    std::vector<int> members(static_cast<std::size_t>(c.P));
-    for (int r = 0; r < c.P; ++r) members[static_cast<std::size_t>(r)] = ranks_[static_cast<std::size_t>(r * c.Q + place % c.Q)];
-    MPI_Group_incl(all, c.P, members.data(), &column);
-    MPI_Comm_create(comm, column, &column_);
-    MPI_Group_free(&column);
+    std::vector<int> members(static_cast<std::size_t>(members_n));
+    for (int i = 0; i < members_n; ++i) {
+      const int member_place = rows ? (place / c.Q) * c.Q + i : i * c.Q + place % c.Q;
+      members[static_cast<std::size_t>(i)] = ranks_[static_cast<std::size_t>(member_place)];
+    }
+    MPI_Group_incl(all, members_n, members.data(), &scope);
+    MPI_Comm_create(comm, scope, &scope_);
+    MPI_Group_free(&scope);
     MPI_Group_free(&all);
   }
 }
 
 SimSink::~SimSink() {
-  if (column_ != MPI_COMM_NULL) MPI_Comm_free(&column_);
+  if (scope_ != MPI_COMM_NULL) MPI_Comm_free(&scope_);
   SMPI_SHARED_FREE(buffer_);
 }
 
@@ -56,9 +61,11 @@ void SimSink::dgemm(char ta, char tb, long m, long n, long k) {
 
 void SimSink::reduce(int root, int size, long bytes) {
   if (trace_) trace_->reduce(root, size, bytes);
-  const int count = static_cast<int>(bytes / 8), mine = place_ / c_.Q, to = root / c_.Q;
+  const bool rows = c_.transb == 'T';
+  const int count = static_cast<int>(bytes / 8);
+  const int mine = rows ? place_ % c_.Q : place_ / c_.Q, to = rows ? root % c_.Q : root / c_.Q;
   double* data = reinterpret_cast<double*>(buffer_);
-  MPI_Reduce(mine == to ? MPI_IN_PLACE : data, data, count, MPI_DOUBLE, MPI_SUM, to, column_);
+  MPI_Reduce(mine == to ? MPI_IN_PLACE : data, data, count, MPI_DOUBLE, MPI_SUM, to, scope_);
 }
 
 void SimSink::begin() {

@@ -1,7 +1,7 @@
 // The skeleton's events as simulated costs (SMPI builds only): ring messages are
 // charged messages of the simulated MPI layer (apps/smpi/glue/sim_p2p.hpp), DGEMMs
-// smpi_execute_flops of glue/sim_dgemm.cpp's charge for their shape, TN's sums
-// MPI_Reduce on column communicators. Used by hympi-smpi-pdgemm-skeleton and by the
+// smpi_execute_flops of glue/sim_dgemm.cpp's charge for their shape, TN's and NT's
+// sums MPI_Reduce on column / row communicators. Used by hympi-smpi-pdgemm-skeleton and by the
 // SMPI build's pdgemm_ (glue/scalapack_stubs.cpp).
 #ifndef HYMPI_PDGEMM_SIM_SINK_HPP
 #define HYMPI_PDGEMM_SIM_SINK_HPP
@@ -40,7 +40,7 @@ class SimSink : public Sink {
   MPI_Comm comm_;
   std::vector<int> ranks_;
   std::unique_ptr<TraceSink> trace_;
-  MPI_Comm column_ = MPI_COMM_NULL;
+  MPI_Comm scope_ = MPI_COMM_NULL;  // TN: my process column; NT: my process row
   char* buffer_ = nullptr;  // one shared scratch block: SMPI skips payload copies of shared memory
 };
 

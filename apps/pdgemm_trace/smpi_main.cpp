@@ -3,7 +3,7 @@
 // under SimGrid: every ring message is a charged message of the simulated MPI layer
 // (apps/smpi/glue/sim_p2p.hpp, the fidelity settings HSUMMA's skeleton runs under),
 // every local DGEMM smpi_execute_flops of glue/sim_dgemm.cpp's charge for its shape,
-// TN's partial sums MPI_Reduce on column communicators. --chunks S runs the first S
+// TN's and NT's partial sums MPI_Reduce on column / row communicators. --chunks S runs the first S
 // chunks and scales the time to the whole call (step-limited scale runs); --trace
 // writes what the ranks executed in the tracer's format (tests compare it).
 #include <mpi.h>

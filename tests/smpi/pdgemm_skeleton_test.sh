@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # ScaLAPACK's pdgemm_ schedule under SMPI (hympi-smpi-pdgemm-skeleton, apps/pdgemm_trace):
 #  1. what the simulated ranks execute is the skeleton's trace, the one the scalapack
-#     trace test checks against the real library (4x4 NN and TN, 2x3 TN with owner pairs
-#     crossing chunks): the ring messages really go through the simulated MPI layer;
+#     trace test checks against the real library (4x4 NN and TN, 2x3 TN and 3x2 NT with
+#     uneven owner pairs): every rank runs the whole schedule through the simulated layer;
 #  2. the DGEMM rate table (HYMPI_SMPI_DGEMM_TABLE, glue/sim_dgemm.cpp) charges a
 #     512 x 512 x 32 update best/rate(512, 512, 32) times the flat charge, the ratio
 #     computed here from the CSV (n = 2048 on 4x4);
@@ -26,7 +26,7 @@ run() {  # run NP ARGS...: the CSV row on stdout
 }
 field() { python3 -c "import sys; print(sys.argv[1].split(',')[int(sys.argv[2])])" "$1" "$2"; }
 
-for c in "16 4x4 NN 1024 64" "16 4x4 TN 1024 64" "6 2x3 TN 250 20"; do
+for c in "16 4x4 NN 1024 64" "16 4x4 TN 1024 64" "6 2x3 TN 250 20" "6 3x2 NT 250 20"; do
   read -r np grid trans n nb <<< "$c"
   run "$np" --grid "$grid" --trans "$trans" -N "$n" --nb "$nb" --trace "$work/sim.txt" > /dev/null
   "$skel" --grid "$grid" --trans "$trans" -N "$n" --nb "$nb" > "$work/skel.txt"
