@@ -37,7 +37,9 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     real = os.path.join(args.out, name + ".real.txt")
     skel = os.path.join(args.out, name + ".skel.txt")
-    env = dict(os.environ, LD_PRELOAD=args.tracer, HYMPI_PDGEMM_TRACE=real)
+    # The tracer first; a preload the tests already use (MPICH's yield) stays beside it.
+    preload = ":".join(p for p in (args.tracer, os.environ.get("LD_PRELOAD", "")) if p)
+    env = dict(os.environ, LD_PRELOAD=preload, HYMPI_PDGEMM_TRACE=real)
     if os.path.exists(real):
         os.remove(real)
     run = subprocess.run(cmd, env=env, timeout=120)
