@@ -1,7 +1,8 @@
 // ScaLAPACK's PDGEMM schedule (PBLAS 2.x, reference BLACS) as a skeleton: for one
 // rank of a P x Q row-major BLACS grid, the messages and local DGEMMs the real
-// pdgemm_ performs, in its order, without ScaLAPACK. Written from the behaviour
-// the library shows (traces, apps/pdgemm_trace/README.md), not from its code.
+// pdgemm_ performs, in its order, without ScaLAPACK. Written here from the traces
+// (apps/pdgemm_trace/README.md) and a reading of the reference PBLAS/BLACS for the
+// rules behind them (algorithm choice, chunking); none of their code is copied.
 //
 // What the real routine does for the cases modelled (every operand block-cyclic
 // with one square block nb, sources 0, whole matrices, M, N, K > max(nb, kb); NN
