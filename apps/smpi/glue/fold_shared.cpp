@@ -48,10 +48,11 @@ bool folds(std::size_t bytes) {
   return threshold > 0 && bytes >= threshold && !simgrid::s4u::Actor::is_maestro();
 }
 
-// This rank's folded windows (a global of the program: SMPI keeps one per rank).
+// This rank's folded windows (a global of the program: SMPI keeps one per rank). Never
+// destroyed: an exit-time destructor would run once per rank on one copy.
 std::map<MPI_Win, void*>& folded_windows() {
-  static std::map<MPI_Win, void*> windows;
-  return windows;
+  static auto* windows = new std::map<MPI_Win, void*>;
+  return *windows;
 }
 
 }  // namespace
