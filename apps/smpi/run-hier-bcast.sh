@@ -163,18 +163,20 @@ if [ -s "$out" ] && [ "$(head -1 "$out" | tr -d '\r')" != "$fields" ]; then
 fi
 if [ "$remodel" = 1 ]; then
   [ "$fidelity_in_use" = 1 ] || { echo "run-hier-bcast.sh: --remodel: legacy rows have no model_s" >&2; exit 2; }
-  python3 - "$out" "$model_bin" "$machine" "$placement" "$ranks" "$bytes" "${fidelity_labels[@]}" <<'PY'
+  # Graphene rows also carry their ranks per node (the machine the form was fed): only those of --cores.
+  python3 - "$out" "$model_bin" "$machine" "$placement" "$ranks" "$bytes" "${cores:-4}" "${fidelity_labels[@]}" <<'PY'
 import csv, os, subprocess, sys
-out, tool, machine, placement, ranks, nbytes = sys.argv[1:7]
-fidelity = dict(kv.split("=", 1) for kv in sys.argv[7:])
+out, tool, machine, placement, ranks, nbytes, per_node = sys.argv[1:8]
+fidelity = dict(kv.split("=", 1) for kv in sys.argv[8:])
 rows = list(csv.DictReader(open(out)))
 if not rows or "model_s" not in rows[0]:
     sys.exit(f"run-hier-bcast.sh: --remodel: {out} has no rows with a model_s column")
 fields = list(rows[0].keys())
 mine = [r for r in rows if (r["machine"], r["placement"], r["ranks"], r["bytes"]) == (machine, placement, ranks, nbytes)
-        and all(r.get(k) == v for k, v in fidelity.items())]
+        and all(r.get(k) == v for k, v in fidelity.items()) and r.get("ranks_per_node", per_node) == per_node]
 if not mine:
-    sys.exit(f"run-hier-bcast.sh: --remodel: no rows of {machine} {placement} {ranks} ranks {nbytes} B {fidelity} in {out}")
+    sys.exit(f"run-hier-bcast.sh: --remodel: no rows of {machine} {placement} {ranks} ranks {nbytes} B {fidelity} "
+             f"{per_node} ranks per node in {out}")
 gs = sorted({int(r["groups"]) for r in mine})
 run = subprocess.run([tool, "--ranks", ranks, "--bytes", nbytes, "--groups", ",".join(map(str, gs))],
                      capture_output=True, text=True)
