@@ -28,7 +28,7 @@ usage: run-hier-coll.sh [options]
   --flat ALG         SimGrid's OP algorithm for G = 1 and every level not named (default ompi:
                      Open MPI's decision as SimGrid 3.32 has it)
   --algo-between ALG SimGrid's OP algorithm among the group leaders       (default: --flat's)
-  --algo-inside ALG  SimGrid's algorithm inside the groups (allreduce: its reduce) (default: --flat's)
+  --algo-inside ALG  SimGrid's algorithm inside the groups (allreduce: its reduce) (default: --flat's; allreduce ompi)
   --algo-inside-bcast ALG  allreduce only: the broadcast inside the groups  (default ompi)
                      names (SimGrid 3.32's; a bad one is refused with the list), e.g. bcast ompi_pipeline binomial_tree ompi_split_bintree;
                      reduce ompi_chain ompi_pipeline ompi_binary ompi_binomial ompi_in_order_binary
@@ -78,6 +78,8 @@ for a in "$flat" "$algo_between" "$algo_inside" "$algo_inside_bcast"; do
 done
 [ -n "$flat" ] || die "--flat needs a name"
 inside_op="$op"; [ "$op" = allreduce ] && inside_op=reduce
+# An unnamed inside level runs smpi/<its op>: --flat's for the same op, Open MPI's decision for allreduce's reduce.
+inside_default="$flat"; [ "$op" != allreduce ] || inside_default=ompi
 out="${out:-$root/results/simulated/graphene-thesis-fig3-coll.csv}"
 source "$here/smpi-flags.sh"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
@@ -108,7 +110,8 @@ fi
 read -r host_s rss_kb < <(tail -1 "$work/time")
 platform_rec="make_platform.py $machine --ranks $ranks --cores $cores --placement block${fidelity_platform[*]:+ ${fidelity_platform[*]}}"
 python3 "$here/hier_coll_rows.py" "$work/run.out" "$out" "$machine" "$platform_rec" "$cores" "$flat" \
-  "${algo_between:-$flat}" "${algo_inside:-$flat}" "$( [ "$op" = allreduce ] && echo "${algo_inside_bcast:-ompi}" || echo -)" \
+  "${algo_between:-$flat}" "${algo_inside:-$inside_default}" \
+  "$( [ "$op" = allreduce ] && echo "${algo_inside_bcast:-ompi}" || echo -)" \
   "$host_s" "$rss_kb" "${fidelity_labels[@]}"
 echo "[host $host_s s, max RSS $((rss_kb / 1024)) MB]"
 exit 0
