@@ -4,30 +4,45 @@
 # coarsening (what differs from the thesis' runs, to keep each run below ~2 minutes of host time and
 # a few GB) is printed and in apps/smpi/README.md "Chapter 3 on Graphene". Run one at a time
 # (flock /work/sim.lock ...); each run is bounded by --timeout.
-# usage: run-graphene-hier-fig3.sh FIGURE [--bin DIR] [--machine graphene-gige|graphene-ib]
+# usage: run-graphene-hier-fig3.sh FIGURE [--bin DIR] [--machine graphene-gige|graphene-ib] [--tiny DIR]
 #   FIGURE: fig3_19-3_20 | fig3_15-3_17 | fig3_24 | fig3_36 | fig3_40
+#   --tiny DIR: the same runs at 8 ranks, <= 64 KiB, G = 1,2,4, CSV and plot into DIR (the ctest smoke)
 set -euo pipefail
 {
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-usage() { sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; }
 [ $# -ge 1 ] || { usage >&2; exit 2; }
 case "$1" in -h|--help) usage; exit 0 ;; esac
 fig="$1"; shift
-extra=(); machine=graphene-gige
+extra=(); machine=graphene-gige; tiny=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) [ $# -ge 2 ] || { echo "run-graphene-hier-fig3.sh: error: --bin needs a value" >&2; exit 2; }; extra+=(--bin "$2"); shift 2 ;;
+    --tiny) [ $# -ge 2 ] || { echo "run-graphene-hier-fig3.sh: error: --tiny needs a directory" >&2; exit 2; }; tiny="$2"; shift 2 ;;
     --machine) [ $# -ge 2 ] || { echo "run-graphene-hier-fig3.sh: error: --machine needs a value" >&2; exit 2; }; machine="$2"; shift 2 ;;
     *) echo "run-graphene-hier-fig3.sh: error: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
-sim="$root/results/simulated"
+sim="$root/results/simulated"; [ -z "$tiny" ] || sim="$tiny"
 # Coarsened: the thesis' 512-core figures run on 128 ranks = 32 nodes x 4 (one per core): 512 simulated
 # ranks took over 30 s of host time for one 4 KiB allreduce sweep on the shared 2-core host, and
 # SimGrid's 16 MiB reduce buffers ~45 MB per rank. Fewer G than the thesis' 1..p (the powers of 4 and 32).
 echo "coarsened: the thesis' 512-core runs on 128 ranks (32 nodes x 4)"
-run() { nice -n 5 "$here/run-hier-coll.sh" --machine "$machine" "${extra[@]}" "$@"; }
+run() {
+  local a=() v
+  while [ $# -gt 0 ]; do  # --tiny: 8 ranks, at most 64 KiB, G = 1,2,4
+    v="${2:-}"
+    case "$1" in
+      --ranks) [ -z "$tiny" ] || v=8 ;;
+      --bytes) [ -z "$tiny" ] || [ "$v" -le 65536 ] || v=65536 ;;
+      --groups) [ -z "$tiny" ] || v=1,2,4 ;;
+      *) a+=("$1"); shift; continue ;;
+    esac
+    a+=("$1" "$v"); shift 2
+  done
+  nice -n 5 "$here/run-hier-coll.sh" --machine "$machine" "${extra[@]}" "${a[@]}"
+}
 MiB=1048576
 case "$fig" in
   fig3_19-3_20)  # reduce, 128 nodes x 1: native 16 KiB; native and pipeline 4 MiB (coarsened from 16 MiB)
@@ -64,6 +79,7 @@ case "$fig" in
   *) echo "run-graphene-hier-fig3.sh: error: unknown FIGURE '$fig' (fig3_19-3_20, fig3_15-3_17, fig3_24, fig3_36, fig3_40)" >&2
      exit 2 ;;
 esac
-/usr/bin/python3 "$root/results/simulated/plot_graphene_thesis_fig3.py" --only "$(basename "${out%.csv}").png"
+/usr/bin/python3 "$root/results/simulated/plot_graphene_thesis_fig3.py" --only "$(basename "${out%.csv}").png" \
+  ${tiny:+--dir "$tiny"}
 exit 0
 }

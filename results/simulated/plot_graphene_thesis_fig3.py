@@ -4,7 +4,8 @@ Graphene (apps/smpi/run-hier-coll.sh; SimGrid SMPI, Graphene's faithful set): on
 size, one line per layout (ranks x ranks per node) and per-level algorithms (flat / between /
 inside), time vs G (G = 1: the flat collective). Each figure reads its own CSV.
 
-usage: plot_graphene_thesis_fig3.py [--only NAME]   (NAME: a PNG's file name)
+usage: plot_graphene_thesis_fig3.py [--only NAME] [--dir DIR]   (NAME: a PNG's file name; DIR: where the
+CSVs are and the PNGs go, default this folder)
 """
 import argparse
 import collections
@@ -59,7 +60,10 @@ def plot(csv_name, png_name, title, only):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", default="")
+    ap.add_argument("--dir", default="")
     args = ap.parse_args()
+    global HERE
+    HERE = args.dir or HERE
     # One statement per figure: its title beside its files (tests/results checks the labels).
     if os.path.exists(os.path.join(HERE, "graphene-thesis-fig3_15-3_17-reduce.csv")):
         plot("graphene-thesis-fig3_15-3_17-reduce.csv", "graphene-thesis-fig3_15-3_17-reduce.png", "thesis Figs 3.15 and 3.17 (simulated on Graphene, SimGrid): native and pipeline reduce vs G, 128 ranks = 32 nodes x 4 (thesis: 512 cores)", args.only)
