@@ -2,7 +2,8 @@
 """Appends hympi-smpi-hier-coll's output as rows of run-hier-coll.sh's CSV (its --help lists the
 columns), with the segment SimGrid 3.32's algorithm picks at each level. The segment rules are read
 from SimGrid's sources (src/smpi/colls/, tag v3.32); none is settable.
-usage: hier_coll_rows.py RUN_OUT OUT MACHINE PLATFORM CORES FLAT BETWEEN INSIDE INSIDE_BCAST HOST_S RSS_KB KEY=VALUE..."""
+usage: hier_coll_rows.py RUN_OUT OUT MACHINE PLATFORM CORES FLAT BETWEEN INSIDE INSIDE_BCAST HOST_S RSS_KB KEY=VALUE...
+       hier_coll_rows.py --segments OP ALGO BYTES P G[,G...]   (CSV: the segment per level, no simulation)"""
 import csv
 import os
 import sys
@@ -37,7 +38,25 @@ def segment(op, algo, ranks, nbytes):
     return "-"
 
 
+def segments_table(op, algo, nbytes, ranks, groups):
+    """Each level's segment for G balanced groups (G = 1: the flat collective)."""
+    print("op,algo,bytes,ranks,groups,leaders,group_ranks,seg_between,seg_inside")
+    for g in groups:
+        inside = -(-ranks // g)
+        if g == 1:
+            print(f"{op},{algo},{nbytes},{ranks},1,-,{ranks},{segment(op, algo, ranks, nbytes)},-")
+        else:
+            print(f"{op},{algo},{nbytes},{ranks},{g},{g},{inside},{segment(op, algo, g, nbytes)},"
+                  f"{segment(op, algo, inside, nbytes) if inside > 1 else '-'}")
+    return 0
+
+
 def main(argv):
+    if argv[:1] == ["--segments"]:
+        if len(argv) != 6:
+            print(__doc__, file=sys.stderr)
+            return 2
+        return segments_table(argv[1], argv[2], int(argv[3]), int(argv[4]), [int(g) for g in argv[5].split(",")])
     if len(argv) < 11:
         print(__doc__, file=sys.stderr)
         return 2
