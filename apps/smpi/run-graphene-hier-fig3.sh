@@ -79,7 +79,7 @@ case "$fig" in
   *) echo "run-graphene-hier-fig3.sh: error: unknown FIGURE '$fig' (fig3_19-3_20, fig3_15-3_17, fig3_24, fig3_36, fig3_40)" >&2
      exit 2 ;;
 esac
-/usr/bin/python3 "$root/results/simulated/plot_graphene_thesis_fig3.py" --only "$(basename "${out%.csv}").png" \
+/usr/bin/python3 "$root/results/simulated/plot_graphene_hier_coll.py" --only "$(basename "${out%.csv}").png" \
   ${tiny:+--dir "$tiny"}
 exit 0
 }

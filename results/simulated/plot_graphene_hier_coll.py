@@ -4,7 +4,7 @@ Graphene (apps/smpi/run-hier-coll.sh; SimGrid SMPI, Graphene's faithful set): on
 size, one line per layout (ranks x ranks per node) and per-level algorithms (flat / between /
 inside), time vs G (G = 1: the flat collective). Each figure reads its own CSV.
 
-usage: plot_graphene_thesis_fig3.py [--only NAME] [--dir DIR]   (NAME: a PNG's file name; DIR: where the
+usage: plot_graphene_hier_coll.py [--only NAME] [--dir DIR]   (NAME: a PNG's file name; DIR: where the
 CSVs are and the PNGs go, default this folder)
 """
 import argparse
