@@ -13,8 +13,10 @@ void add_predict_command(CLI::App& app, Options& o) {
       ->required();
   sub->add_option("--mean-output", p.mean_output, "Matrix Market file of the means")->capture_default_str();
   sub->add_option("--std-output", p.std_output, "Matrix Market file of the standard deviations")->capture_default_str();
-  hympi::apps::add_enum_option(*sub, "--predictive-std", o.std_kind, hympi::apps::name_map<PredictiveStd>(),
-                               "noise: of a new observation (u.v variance + 1/alpha) | latent: of u.v alone");
+  hympi::apps::add_enum_option(
+      *sub, "--predictive-std", o.std_kind, hympi::apps::name_map<PredictiveStd>(),
+      "noise: of a new observation (u.v variance + the samples' mean 1/alpha) | latent: of u.v "
+      "alone");
   sub->callback([&p] { p.chosen = true; });
 }
 }  // namespace
@@ -44,11 +46,18 @@ void add_options(CLI::App& app, Options& o) {
   app.option_defaults()->group("Model");
   auto& c = o.sampler;
   app.add_option("-K,--latent", c.K, "Latent dimension");
-  app.add_option("--alpha", c.alpha, "Observation noise precision");
+  auto* alpha = app.add_option("--alpha", c.alpha, "Observation noise precision (= --noise fixed:ALPHA)");
   app.add_option("--burnin", c.burnin, "Burn-in iterations (not averaged)");
   app.add_option("--samples", c.samples, "Samples averaged after burn-in");
   app.add_option("--seed", c.seed, "Random seed (results are identical for any rank count and policy)");
   *app.option_defaults() = plain;
+  app.add_option("--noise", o.noise,
+                 "fixed:ALPHA (the default, fixed:2 = --alpha 2: what runs and checkpoints before this option meant) "
+                 "| adaptive[:SN_INIT,SN_MAX] (recommended for real data; default 1,10): the precision drawn every "
+                 "iteration from its Gamma conditional given the training residuals (prior: one observation with the "
+                 "training data's variance var), started at SN_INIT/var, capped at SN_MAX/var")
+      ->excludes(alpha)
+      ->group("Model");
 
   using hympi::apps::add_enum_option;
   add_enum_option(app, "--policy", c.exchange.policy, hympi::apps::policy_names(),
@@ -76,7 +85,8 @@ void add_options(CLI::App& app, Options& o) {
       ->group("Output");
   add_enum_option(app, "--predictive-std", o.std_kind, hympi::apps::name_map<PredictiveStd>(),
                   "Standard deviation of each prediction (and of the coverage's intervals): noise = of a new "
-                  "observation, sample variance of u.v + 1/alpha | latent = of u.v alone")
+                  "observation, sample variance of u.v + 1/alpha (adaptive noise: the samples' mean of 1/alpha) | "
+                  "latent = of u.v alone")
       ->group("Output");
   app.add_option("--checkpoint-every", o.checkpoint_every,
                  "Write the chain state every N iterations, at the end, and when told to stop (SIGTERM, SIGINT, "
@@ -90,7 +100,7 @@ void add_options(CLI::App& app, Options& o) {
                  "locked while the chain runs, refused if it holds another chain's checkpoint")
       ->group("Checkpoint");
   app.add_option("--resume", o.resume,
-                 "Continue the chain checkpointed in this directory (same data, K, alpha, burn-in and seed; any "
+                 "Continue the chain checkpointed in this directory (same data, K, noise, burn-in and seed; any "
                  "rank count and policy; the chain keeps its chain id)")
       ->group("Checkpoint");
   app.add_option("--stop-after", o.stop_after, "Testing: exit hard (no checkpoint, no cleanup) after iteration N")
@@ -117,6 +127,10 @@ void add_options(CLI::App& app, Options& o) {
       "never send two, and use 'timeout --foreground -s USR1' (plain timeout signals mpirun twice). Under Open "
       "MPI's mpirun, Ctrl-Z and then fg or bg also stops the chain (with a checkpoint). See bpmf/README.md, "
       "'Stopping a chain'.");
+}
+
+void apply_noise(Options& o) {
+  if (!o.noise.empty()) o.sampler.noise = parse_noise(o.noise, o.sampler.alpha);
 }
 
 void resolve_paths(Options& o) {

@@ -50,11 +50,14 @@ void print_header(const Dataset& data, const Sampler& sampler, const Options& o,
   const SamplerConfig& c = o.sampler;
   std::printf(
       "hympi-bpmf: %s\n  train %lld x %lld, %zu ratings; test %zu ratings; mean %.4f (baseline RMSE %.4f)\n"
-      "  K=%d alpha=%g burn-in=%d samples=%d seed=%llu; %d ranks on %d node(s) (%s), policy %s, sync %s\n",
+      "  K=%d noise=%s burn-in=%d samples=%d seed=%llu; %d ranks on %d node(s) (%s), policy %s, sync %s\n",
       data.name.c_str(), static_cast<long long>(data.train.rows), static_cast<long long>(data.train.cols),
-      data.train_count, data.test.entries.size(), sampler.train_mean(), baseline, c.K, c.alpha, c.burnin, c.samples,
-      static_cast<unsigned long long>(c.seed), info.ranks, info.nodes, info.layout.c_str(),
-      hympi::to_string(c.exchange.policy), hympi::to_string(c.exchange.sync));
+      data.train_count, data.test.entries.size(), sampler.train_mean(), baseline, c.K,
+      noise_text(c.noise, c.alpha).c_str(), c.burnin, c.samples, static_cast<unsigned long long>(c.seed), info.ranks,
+      info.nodes, info.layout.c_str(), hympi::to_string(c.exchange.policy), hympi::to_string(c.exchange.sync));
+  if (c.noise.kind == NoiseKind::adaptive)
+    std::printf("  noise %s: precision sampled every iteration, from %.6g (SN_INIT / training variance) up to %.6g\n",
+                noise_text(c.noise, c.alpha).c_str(), sampler.initial_precision(), sampler.max_precision());
   std::fflush(stdout);
 }
 
@@ -62,9 +65,10 @@ void print_iteration(const IterationReport& r, int total) {
   char avg[32] = "     -";
   if (!r.burnin) std::snprintf(avg, sizeof avg, "%6.4f", r.rmse_average);
   std::printf(
-      "iter %4d/%d %-7s rmse %6.4f  avg %s  items/s %9.3e  time %.4f s = sampling %.4f + exchange %.4f + sync %.4f\n",
-      r.iteration, total, r.burnin ? "burn-in" : "sample", r.rmse_sample, avg, r.items_per_second, r.seconds_wall,
-      r.seconds_sampling, r.seconds_exchange, r.seconds_sync);
+      "iter %4d/%d %-7s rmse %6.4f  avg %s  alpha %-9.5g items/s %9.3e  time %.4f s = sampling %.4f + exchange %.4f "
+      "+ sync %.4f\n",
+      r.iteration, total, r.burnin ? "burn-in" : "sample", r.rmse_sample, avg, r.alpha, r.items_per_second,
+      r.seconds_wall, r.seconds_sampling, r.seconds_exchange, r.seconds_sync);
   std::fflush(stdout);
 }
 
@@ -74,11 +78,12 @@ void print_summary(const Summary& s, const Totals& t) {
       "summary: %d iterations in %.3f s, %.4f s/iteration (sampling %.4f, exchange %.4f, sync %.4f), "
       "%.4e items/s\n"
       "summary: predictions digest %s, predictive std digest %s (bits: %s)\n"
-      "summary: predictive intervals (std %s) cover %.4f of the test set at 68%%, %.4f at 95%%\n",
+      "summary: predictive intervals (std %s) cover %.4f of the test set at 68%%, %.4f at 95%%\n"
+      "summary: noise precision %.6g (posterior mean; noise std %.4f)\n",
       s.rmse_average, s.samples_averaged, s.rmse_last, s.rmse_baseline, t.iterations, t.seconds,
       t.per_iteration(t.seconds), t.per_iteration(t.sampling), t.per_iteration(t.exchange), t.per_iteration(t.sync),
-      s.items_per_second, s.digest.c_str(), s.std_digest.c_str(), bpmf::kBits, to_string(s.std_kind), s.coverage.fraction68(),
-      s.coverage.fraction95());
+      s.items_per_second, s.digest.c_str(), s.std_digest.c_str(), bpmf::kBits, to_string(s.std_kind),
+      s.coverage.fraction68(), s.coverage.fraction95(), s.precision_mean, 1.0 / std::sqrt(s.precision_mean));
   // PSS shares a node-shared page among the processes mapping it, so its node sum
   // is what the node holds; RSS counts such a page once per process.
   const double mib = 1 << 20;
@@ -104,6 +109,8 @@ Record trace_record(const Options& o, const hympi::apps::RunInfo& info, const It
       .add("burnin", r.burnin)
       .add("rmse_sample", r.rmse_sample, 10)
       .add("rmse_average", r.rmse_average, 10)
+      .add("noise", noise_text(o.sampler.noise, o.sampler.alpha))
+      .add("alpha", r.alpha, 10)
       .add("items_per_s", r.items_per_second)
       .add("seconds", r.seconds_wall)
       .add("sampling", r.seconds_sampling)
@@ -120,7 +127,8 @@ Record summary_record(const Dataset& data, const Options& o, const Summary& s, c
       .add("train_entries", data.train_count)
       .add("test_entries", data.test.entries.size())
       .add("K", c.K)
-      .add("alpha", c.alpha)
+      .add("alpha", c.noise.kind == NoiseKind::fixed ? c.alpha : NAN)  // adaptive: precision_mean
+      .add("noise", noise_text(c.noise, c.alpha))
       .add("burnin", c.burnin)
       .add("samples", c.samples)
       .add("seed", c.seed)
@@ -149,6 +157,7 @@ Record summary_record(const Dataset& data, const Options& o, const Summary& s, c
       .add("coverage68", s.coverage.fraction68(), 6)
       .add("coverage95", s.coverage.fraction95(), 6)
       .add("std_digest", s.std_digest)
+      .add("precision_mean", s.precision_mean, 10)
       .add("bits", bpmf::kBits);
 }
 

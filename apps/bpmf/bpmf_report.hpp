@@ -33,6 +33,7 @@ struct Summary {
   std::string std_digest;  // of the predictive standard deviations' bits
   Coverage coverage;       // of the 68% and 95% predictive intervals on the test set
   PredictiveStd std_kind = PredictiveStd::with_noise;
+  double precision_mean = 0;  // posterior mean of the noise precision over the samples (fixed: alpha)
 };
 
 // RMSE of predicting every test value by the training mean.

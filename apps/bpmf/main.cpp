@@ -45,7 +45,7 @@ void save_sample_if_due(const Options& o, const Sampler& sampler, const Iteratio
   on_root(MPI_COMM_WORLD, rank, [&] {
     checkpoints.keep_locks();
     save_sample(o.samples_dir, r.samples_averaged, info, sampler.rows_latent(), sampler.cols_latent(),
-                sampler.hyperparameters(0), sampler.hyperparameters(1));
+                sampler.hyperparameters(0), sampler.hyperparameters(1), sampler.noise_precision());
   });
 }
 
@@ -65,9 +65,18 @@ bool stopped_before_start(const Options& o, MPI_Comm world, int rank) {
   return stop.requested != 0;
 }
 
+// Adaptive noise: alpha is the chain's starting precision (SN_INIT / var).
 ModelInfo model_info(const Options& o, const Dataset& data, const Sampler& sampler) {
-  return {o.sampler.K,     o.sampler.alpha, sampler.train_mean(), data.train.rows,
-          data.train.cols, o.sampler.seed,  o.sampler.burnin};
+  ModelInfo m{o.sampler.K,          sampler.initial_precision(),
+              sampler.train_mean(), data.train.rows,
+              data.train.cols,      o.sampler.seed,
+              o.sampler.burnin};
+  m.noise = o.sampler.noise.kind;
+  if (m.noise == NoiseKind::adaptive) {
+    m.sn_init = o.sampler.noise.sn_init;
+    m.sn_max = o.sampler.noise.sn_max;
+  }
+  return m;
 }
 
 int run(Options& o) {
@@ -79,6 +88,7 @@ int run(Options& o) {
 
   // Bad options or input throw hympi::Error(invalid_argument) on every rank (exit 2);
   // the sampler checks its own configuration.
+  apply_noise(o);
   const auto layout = o.common.layout.resolve(size);
   if (o.checkpoint_every > 0) catch_stop_signals();  // before the load: a stop then must not kill the ranks
   Dataset data = load_dataset(o.input, world);
@@ -132,6 +142,7 @@ int run(Options& o) {
     s.std_digest = digest(predictions.std);
     s.coverage = interval_coverage(data.test, predictions.mean, predictions.std);
     s.std_kind = o.std_kind;
+    s.precision_mean = sampler.precision_mean();
     print_summary(s, totals);
     csv.write(summary_record(data, o, s, totals));
   }

@@ -58,7 +58,7 @@ int run_predict(const Options& o) {
   Ratings pairs;
   on_root(comm, rank, [&] {
     info = read_model_info(p.model);
-    indices = saved_sample_indices(p.model);
+    indices = saved_sample_indices(p.model, info.noise);
     pairs = read_matrix_market(p.pairs);
     Ratings shape;
     shape.rows = info.rows;
@@ -77,7 +77,16 @@ int run_predict(const Options& o) {
   const std::size_t begin = n * rank / size, end = n * (rank + 1) / size;
   std::vector<double> sum(end - begin, 0.0);
   RunningMoments moments(end - begin);
+  // The noise of the mixture: fixed, 1 / alpha; adaptive, 1 / alpha_s summed in sample
+  // order as the sampler does (so every sample saved gives the run's bits).
+  double inverse_precision_sum = 0.0;
   for (int s = 0; s < count; ++s) {
+    if (info.noise == NoiseKind::adaptive) {
+      double alpha = 0.0;
+      on_root(comm, rank, [&] { alpha = read_sample_precision(p.model, indices[s]); });
+      HYMPI_CHECK_MPI(MPI_Bcast(&alpha, 1, MPI_DOUBLE, 0, comm));
+      inverse_precision_sum += 1.0 / alpha;
+    }
     const auto U = load_latent(sample_file(p.model, indices[s], "U"), info.rows, info.K, comm, rank);
     const auto V = load_latent(sample_file(p.model, indices[s], "V"), info.cols, info.K, comm, rank);
     for (std::size_t k = begin; k < end; ++k) {
@@ -88,10 +97,12 @@ int run_predict(const Options& o) {
       moments.add(k - begin, x, s + 1);
     }
   }
+  const double noise_variance =
+      info.noise == NoiseKind::fixed ? 1.0 / info.alpha : mixture_noise_variance(inverse_precision_sum, count);
   std::vector<double> mean(sum.size()), std(sum.size());
   for (std::size_t k = 0; k < sum.size(); ++k) {
     mean[k] = sum[k] / count;
-    std[k] = predictive_std(moments.m2(k), count, info.alpha, o.std_kind);
+    std[k] = predictive_std(moments.m2(k), count, noise_variance, o.std_kind);
   }
   const auto all_mean = gather_blocks(mean, n, comm, rank, size);
   const auto all_std = gather_blocks(std, n, comm, rank, size);

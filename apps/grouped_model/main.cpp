@@ -6,6 +6,7 @@
 // (apps/smpi/run-hier-bcast.sh --remodel).
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -26,13 +27,29 @@ constexpr const char* kAbout =
     "HYMPI_MODEL_SHM_ALPHA, HYMPI_MODEL_SHM_BETA, HYMPI_MODEL_TORUS (XxYxZ[:mesh]); default BG/P's alpha and beta, "
     "MPICH's rule, no nodes, no torus.";
 
+
+// The median of repeated picks, at least 5 and until 0.2 s have passed.
+double pick_seconds(int units, long long bytes, const hympi::detail::Placement& where) {
+  using clock = std::chrono::steady_clock;
+  std::vector<double> times;
+  const auto end = clock::now() + std::chrono::milliseconds(200);
+  volatile int sink = 0;
+  while (times.size() < 5 || clock::now() < end) {
+    const auto t0 = clock::now();
+    sink = hympi::detail::automatic_groups(units, bytes, where);
+    times.push_back(std::chrono::duration<double>(clock::now() - t0).count());
+  }
+  (void)sink;
+  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+  return times[times.size() / 2];
+}
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app(kAbout, "hympi-grouped-model");
   long long ranks = 0, bytes = 0;
   std::vector<int> groups;
-  bool nodes = false;
+  bool nodes = false, timed = false;
   int root = 0;
   app.add_option("--ranks", ranks, "units of the communicator (ranks; nodes with --units-are-nodes)")
       ->required()
@@ -44,6 +61,9 @@ int main(int argc, char** argv) {
   app.add_option("--root", root, "the broadcast's or reduction's root (it leads its group; default 0)")
       ->check(CLI::NonNegativeNumber);
   app.add_flag("--units-are-nodes", nodes, "the units are nodes (the hybrid policy): no on-node level, no torus");
+  app.add_flag("--time", timed,
+               "also print '# pick_seconds: S', the median time of auto's pick over repeats filling 0.2 s (what "
+               "an init with groups = auto spends choosing G, where the thesis' HiMPI_Init benchmarks every G)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -61,6 +81,7 @@ int main(int argc, char** argv) {
     const auto m = hympi::detail::model_machine();
     const hympi::detail::Placement where{nodes, true, root};
     const int pick = hympi::detail::automatic_groups(units, bytes, where);
+    if (timed) std::printf("# pick_seconds: %.3g\n", pick_seconds(units, bytes, where));
     if (groups.empty()) {
       groups.push_back(1);
       for (int g = 2; g < units; g *= 2) groups.push_back(g);

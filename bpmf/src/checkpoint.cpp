@@ -14,7 +14,8 @@ namespace bpmf {
 
 namespace {
 
-constexpr char kMagic[8] = {'H', 'Y', 'B', 'P', 'M', 'F', 'C', '2'};
+constexpr char kMagic[8] = {'H', 'Y', 'B', 'P', 'M', 'F', 'C', '3'};
+constexpr char kMagicBeforeNoise[8] = {'H', 'Y', 'B', 'P', 'M', 'F', 'C', '2'};
 constexpr char kMagicBeforeChainIds[8] = {'H', 'Y', 'B', 'P', 'M', 'F', 'C', '1'};
 constexpr std::size_t kChainIdLength = 32;
 
@@ -110,7 +111,11 @@ std::string difference(const ChainIdentity& found, const ChainIdentity& expected
            ")";
   if (found.K != expected.K) return "other K: checkpoint " + text("K", found.K, expected.K);
   if (found.seed != expected.seed) return "other seed: checkpoint " + text("seed", found.seed, expected.seed);
-  if (found.alpha != expected.alpha) return "other alpha: checkpoint " + text("alpha", found.alpha, expected.alpha);
+  if (found.noise != expected.noise || found.sn_init != expected.sn_init || found.sn_max != expected.sn_max ||
+      found.alpha != expected.alpha) {
+    const auto noise = [](const ChainIdentity& id) { return noise_text({id.noise, id.sn_init, id.sn_max}, id.alpha); };
+    return "other noise: checkpoint noise " + noise(found) + ", this run noise " + noise(expected);
+  }
   if (found.burnin != expected.burnin)
     return "other burn-in: checkpoint " + text("burn-in", found.burnin, expected.burnin);
   if (!expected.chain.empty() && found.chain != expected.chain)
@@ -152,7 +157,13 @@ ChainIdentity chain_identity(const TrainingInput& train, const Ratings& test, co
   id.K = config.K;
   id.burnin = config.burnin;
   id.seed = config.seed;
-  id.alpha = config.alpha;
+  id.noise = config.noise.kind;
+  if (id.noise == NoiseKind::fixed) {
+    id.alpha = config.alpha;
+  } else {
+    id.sn_init = config.noise.sn_init;
+    id.sn_max = config.noise.sn_max;
+  }
   return id;
 }
 
@@ -184,8 +195,14 @@ void write_checkpoint(const std::string& dir, const ChainIdentity& id, const Cha
   put(out, id.burnin);
   put(out, id.seed);
   put(out, id.alpha);
+  put<std::int64_t>(out, static_cast<std::int64_t>(id.noise));
+  put(out, id.sn_init);
+  put(out, id.sn_max);
   put<std::int64_t>(out, state.iteration);
   put<std::int64_t>(out, state.averaged);
+  put(out, state.alpha);
+  put(out, state.precision_sum);
+  put(out, state.inverse_precision_sum);
   for (const auto* v : {&state.U, &state.V, &state.prediction_sum, &state.moment_mean, &state.moment_m2})
     put_array(out, *v);
   put(out, checkpoint_checksum(out.data(), out.size()));
@@ -198,7 +215,8 @@ ChainState read_checkpoint(const std::string& dir, const ChainIdentity& expected
   const auto starts_with = [&bytes](const char(&magic)[8]) {
     return bytes.size() >= sizeof magic + 8 && std::memcmp(bytes.data(), magic, sizeof magic) == 0;
   };
-  const bool has_chain_id = starts_with(kMagic);
+  const bool has_noise = starts_with(kMagic);
+  const bool has_chain_id = has_noise || starts_with(kMagicBeforeNoise);
   if (!has_chain_id && !starts_with(kMagicBeforeChainIds))
     throw InputError("'" + path + "' is not a hympi-bpmf checkpoint");
   std::uint64_t stored = 0;
@@ -218,12 +236,27 @@ ChainState read_checkpoint(const std::string& dir, const ChainIdentity& expected
   found.burnin = in.get<std::int64_t>();
   found.seed = in.get<std::uint64_t>();
   found.alpha = in.get<double>();
+  if (has_noise) {  // HYBPMFC1 and 2 are chains with fixed noise
+    const auto kind = in.get<std::int64_t>();
+    if (kind != static_cast<std::int64_t>(NoiseKind::fixed) && kind != static_cast<std::int64_t>(NoiseKind::adaptive))
+      throw InputError("checkpoint '" + path + "' has an unknown noise kind " + std::to_string(kind));
+    found.noise = static_cast<NoiseKind>(kind);
+    found.sn_init = in.get<double>();
+    found.sn_max = in.get<double>();
+  }
   const std::string differs = difference(found, expected);
   if (!differs.empty()) throw InputError("checkpoint '" + path + "' belongs to another chain: " + differs);
   if (found_chain) *found_chain = found.chain;
   ChainState s;
   s.iteration = count_field(in.get<std::int64_t>(), path, "iteration");
   s.averaged = count_field(in.get<std::int64_t>(), path, "averaged");
+  if (has_noise) {
+    s.alpha = in.get<double>();
+    s.precision_sum = in.get<double>();
+    s.inverse_precision_sum = in.get<double>();
+  } else {
+    s.alpha = found.alpha;
+  }
   for (auto* v : {&s.U, &s.V, &s.prediction_sum, &s.moment_mean, &s.moment_m2}) *v = in.get_array();
   return s;
 }
@@ -233,6 +266,11 @@ void broadcast(ChainState& s, MPI_Comm comm, int root) {
   HYMPI_CHECK_MPI(MPI_Bcast(head, 2, MPI_INT, root, comm));
   s.iteration = head[0];
   s.averaged = head[1];
+  double noise[3] = {s.alpha, s.precision_sum, s.inverse_precision_sum};
+  HYMPI_CHECK_MPI(MPI_Bcast(noise, 3, MPI_DOUBLE, root, comm));
+  s.alpha = noise[0];
+  s.precision_sum = noise[1];
+  s.inverse_precision_sum = noise[2];
   for (auto* v : {&s.U, &s.V, &s.prediction_sum, &s.moment_mean, &s.moment_m2}) broadcast_values(*v, comm, root);
 }
 

@@ -9,10 +9,10 @@ const char* to_string(PredictiveStd kind) {
   return hympi::enum_name(kind);
 }
 
-double predictive_std(double m2, int n, double alpha, PredictiveStd kind) {
+double predictive_std(double m2, int n, double noise_variance, PredictiveStd kind) {
   if (n <= 0) return std::numeric_limits<double>::quiet_NaN();
   const double latent = m2 / n;
-  return std::sqrt(kind == PredictiveStd::with_noise ? latent + 1.0 / alpha : latent);
+  return std::sqrt(kind == PredictiveStd::with_noise ? latent + noise_variance : latent);
 }
 
 Coverage interval_coverage(const Ratings& test, const std::vector<double>& mean, const std::vector<double>& std) {

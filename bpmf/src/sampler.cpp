@@ -23,9 +23,7 @@ int checked_K(const SamplerConfig& c) {
   if (c.K < 1)
     throw hympi::Error(hympi::ErrorCode::invalid_argument,
                        "the latent dimension K must be >= 1 (got " + std::to_string(c.K) + ")");
-  if (!(c.alpha > 0.0) || !std::isfinite(c.alpha))
-    throw hympi::Error(hympi::ErrorCode::invalid_argument,
-                       "the noise precision alpha must be > 0 (got " + std::to_string(c.alpha) + ")");
+  check_noise(c.noise, c.alpha);
   if (c.burnin < 0) throw hympi::Error(hympi::ErrorCode::invalid_argument, "burn-in must be >= 0");
   if (c.samples < 0) throw hympi::Error(hympi::ErrorCode::invalid_argument, "the number of samples must be >= 0");
   // The iteration counter is an int: a sum past its range would wrap and run nothing.
@@ -56,6 +54,12 @@ Sampler::Sampler(const hympi::Topology& topo, const TrainingInput& train, const 
   hyper_stats_ = std::make_unique<ExactSumReduction>(topo, K + K * (K + 1) / 2, config_.exchange);
   test_errors_ = std::make_unique<ExactSumReduction>(topo, 2, config_.exchange);
   timing_max_ = hympi::Allreduce::create(topo, 4, MPI_DOUBLE, MPI_MAX, config_.exchange);
+  alpha_ = alpha_init_ = alpha_max_ = config_.alpha;
+  if (config_.noise.kind == NoiseKind::adaptive) {
+    residual_stats_ = std::make_unique<ExactSumReduction>(topo, 1, config_.exchange);
+    residuals_ = ExactSums(1);
+    initialise_noise();
+  }
 
   for (std::size_t k = 0; k < test.entries.size(); ++k) {
     const auto& e = test.entries[k];
@@ -103,6 +107,48 @@ void Sampler::initialise() {
   }
 }
 
+void Sampler::initialise_noise() {
+  // The training data's total variance, summed exactly over the rank's rows (values
+  // are centred): the same bits on every partition.
+  const SideView& rows = train_->side(0);
+  ExactSums sums(1);
+  for (std::int64_t r = rows.offsets[sides_[0].begin]; r < rows.offsets[sides_[0].end]; ++r)
+    sums.add(0, rows.value[r] * rows.value[r]);
+  residual_stats_->run(sums);
+  const double n = static_cast<double>(train_->ratings());
+  train_variance_ = sums.value(0) / n;
+  if (!(train_variance_ > 0.0) || !std::isfinite(train_variance_))
+    throw hympi::Error(
+        hympi::ErrorCode::invalid_argument,
+        "adaptive noise needs training values that vary (total variance " + std::to_string(train_variance_) + ")");
+  alpha_ = alpha_init_ = config_.noise.sn_init / train_variance_;
+  alpha_max_ = config_.noise.sn_max / train_variance_;
+}
+
+void Sampler::add_squared_residuals(const double* other, const std::int32_t* index, const double* value, std::int64_t n,
+                                    const double* v) {
+  const int K = config_.K;
+  for (std::int64_t m = 0; m < n; ++m) {
+    // value is centred: the residual of mean + u.v. The dot as predict_one's.
+    const double r = value[m] - predict_one(0.0, other + static_cast<std::int64_t>(index[m]) * K, v, K);
+    residuals_.add(0, r * r);
+  }
+}
+
+void Sampler::draw_noise(double& seconds_sync) {
+  const double t0 = now();
+  residual_stats_->run(residuals_);
+  seconds_sync += now() - t0;
+  Stream stream(config_.seed, static_cast<std::uint64_t>(iteration_), kNoiseSide, kHyperItem);
+  alpha_ = draw_noise_precision(residuals_.value(0), train_->ratings(), train_variance_, alpha_max_, stream);
+  residuals_.clear();
+}
+
+double Sampler::precision_mean() const {
+  if (averaged_ <= 0) return std::numeric_limits<double>::quiet_NaN();
+  return config_.noise.kind == NoiseKind::fixed ? config_.alpha : precision_sum_ / averaged_;
+}
+
 double Sampler::sample_side(int side, double& seconds_sync) {
   const int K = config_.K;
   SideData& s = sides_[side];
@@ -144,12 +190,17 @@ double Sampler::sample_side(int side, double& seconds_sync) {
   const double* other = sides_[1 - side].exchange->result_as<double>();
   const SideView& ratings = train_->side(side);
   double* slot = s.exchange->slot_as<double>();
+  // Adaptive noise: the residuals of this iteration's U and V, column by column while
+  // the column's ratings are in cache (U is complete: rows come first).
+  const bool residuals = side == 1 && config_.noise.kind == NoiseKind::adaptive;
   for (std::int64_t item = s.begin; item < s.end; ++item) {
     const auto first = ratings.offsets[item];
     Stream st(config_.seed, static_cast<std::uint64_t>(iteration_), static_cast<std::uint64_t>(side),
               static_cast<std::uint64_t>(item));
-    sample_item(item_prior, config_.alpha, other, ratings.index + first, ratings.value + first, ratings.count(item), st,
-                work_, slot + (item - s.begin) * K);
+    double* out = slot + (item - s.begin) * K;
+    sample_item(item_prior, alpha_, other, ratings.index + first, ratings.value + first, ratings.count(item), st, work_,
+                out);
+    if (residuals) add_squared_residuals(other, ratings.index + first, ratings.value + first, ratings.count(item), out);
   }
   const double t3 = now();
   seconds_sync += t2 - t1;
@@ -199,6 +250,7 @@ IterationReport Sampler::current_report() {
   report.iteration = iteration_;
   report.burnin = iteration_ <= config_.burnin;
   report.samples_averaged = averaged_;
+  report.alpha = alpha_;
   double sync = 0.0;
   measure_rmse(report, sync);
   return report;
@@ -224,6 +276,12 @@ IterationReport Sampler::step() {
     sides_[side].exchange->run();
     exchange += now() - t0;
   }
+  if (config_.noise.kind == NoiseKind::adaptive) draw_noise(sync);
+  if (!report.burnin) {
+    precision_sum_ += alpha_;
+    inverse_precision_sum_ += 1.0 / alpha_;
+  }
+  report.alpha = alpha_;
   const double t0 = now(), sync_before = sync;
   predict(report, sync);
   sampling += (now() - t0) - (sync - sync_before);  // the prediction's own reduction counts as sync
@@ -289,9 +347,13 @@ std::vector<double> Sampler::gather_predictions(int root) const {
 
 Predictions Sampler::gather_predictive(PredictiveStd kind, int root) const {
   std::vector<double> mean(test_.size()), std(test_.size());
+  // Fixed noise: 1 / alpha, the bits of the runs before adaptive noise.
+  const double noise_variance = config_.noise.kind == NoiseKind::fixed
+                                    ? 1.0 / config_.alpha
+                                    : mixture_noise_variance(inverse_precision_sum_, averaged_);
   for (std::size_t k = 0; k < test_.size(); ++k) {
     mean[k] = averaged_ > 0 ? prediction_sum_[k] / averaged_ : last_prediction_[k];
-    std[k] = predictive_std(moments_.m2(k), averaged_, config_.alpha, kind);
+    std[k] = predictive_std(moments_.m2(k), averaged_, noise_variance, kind);
   }
   auto all = gather_by_position({&mean, &std}, root);
   return {std::move(all[0]), std::move(all[1])};
@@ -315,6 +377,9 @@ ChainState Sampler::gather_state(int root) const {
   s.prediction_sum = std::move(all[0]);
   s.moment_mean = std::move(all[1]);
   s.moment_m2 = std::move(all[2]);
+  s.alpha = alpha_;
+  s.precision_sum = precision_sum_;
+  s.inverse_precision_sum = inverse_precision_sum_;
   return s;
 }
 
@@ -338,10 +403,21 @@ void Sampler::restore(const ChainState& state) {
            state.averaged != std::max(0, state.iteration - config_.burnin))
     problem = "its iteration " + std::to_string(state.iteration) + " does not fit burn-in " +
               std::to_string(config_.burnin) + " + " + std::to_string(config_.samples) + " samples";
+  else if (config_.noise.kind == NoiseKind::adaptive &&
+           !(state.alpha > 0.0 && state.alpha <= alpha_max_ && std::isfinite(state.precision_sum) &&
+             std::isfinite(state.inverse_precision_sum)))
+    problem = "its noise precision " + std::to_string(state.alpha) + " is not in (0, " + std::to_string(alpha_max_) +
+              "] or its sums are not finite";
   if (!problem.empty())
     throw hympi::Error(hympi::ErrorCode::invalid_argument, "cannot resume from this chain state: " + problem);
   iteration_ = state.iteration;
   averaged_ = state.averaged;
+  // Fixed noise: alpha itself (the checkpoint's identity matched it); its sums are not used.
+  if (config_.noise.kind == NoiseKind::adaptive) {
+    alpha_ = state.alpha;
+    precision_sum_ = state.precision_sum;
+    inverse_precision_sum_ = state.inverse_precision_sum;
+  }
   set_latent(0, state.U);
   set_latent(1, state.V);
   const double* U = rows_latent();

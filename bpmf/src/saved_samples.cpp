@@ -19,6 +19,7 @@ namespace bpmf {
 
 namespace {
 constexpr const char* kFormat = "hympi-bpmf-samples-1";
+constexpr const char* kFormatAdaptive = "hympi-bpmf-samples-2";  // adaptive noise: older readers refuse it
 
 std::string model_path(const std::string& dir) {
   return dir + "/model.txt";
@@ -35,10 +36,13 @@ void write_model_info(const std::string& dir, const ModelInfo& info, const std::
   std::filesystem::create_directories(dir);
   std::ostringstream s;
   s.precision(17);
-  s << "format = " << kFormat << "\nK = " << info.K << "\nalpha = " << info.alpha << "\nmean = " << info.mean
-    << "\nrows = " << info.rows << "\ncols = " << info.cols << "\nseed = " << info.seed << "\nburnin = " << info.burnin
-    << "\n";
+  const bool adaptive = info.noise == NoiseKind::adaptive;
+  s << "format = " << (adaptive ? kFormatAdaptive : kFormat) << "\nK = " << info.K << "\nalpha = " << info.alpha
+    << "\nmean = " << info.mean << "\nrows = " << info.rows << "\ncols = " << info.cols << "\nseed = " << info.seed
+    << "\nburnin = " << info.burnin << "\n";
   if (info.data_hash != 0) s << "data = " << hex16(info.data_hash) << "\n";
+  s << "noise = " << (adaptive ? "adaptive" : "fixed") << "\n";
+  if (adaptive) s << "sn_init = " << info.sn_init << "\nsn_max = " << info.sn_max << "\n";
   s << "chain = " << chain << "\n";
   write_file_durably(model_path(dir), s.str());
 }
@@ -104,8 +108,21 @@ ModelInfo read_model_info(const std::string& dir) {
     if (it == kv.end()) throw InputError("'" + path + "' has no '" + key + "'");
     return it->second;
   };
-  if (get("format") != kFormat) throw InputError("'" + path + "' is not in the format " + std::string(kFormat));
+  const std::string format = get("format");
+  if (format != kFormat && format != kFormatAdaptive)
+    throw InputError("'" + path + "' is not in the format " + std::string(kFormat) + " or " + kFormatAdaptive);
   ModelInfo info;
+  // Written since 2026-11-29; none: fixed (alpha). Adaptive only in the format made for it.
+  const std::string noise = kv.count("noise") ? kv.at("noise") : "fixed";
+  if (noise != "fixed" && noise != "adaptive")
+    throw InputError("'" + path + "': noise = '" + noise + "' is not fixed or adaptive");
+  if ((noise == "adaptive") != (format == kFormatAdaptive))
+    throw InputError("'" + path + "': noise " + noise + " in the format " + format);
+  if (noise == "adaptive") {
+    info.noise = NoiseKind::adaptive;
+    info.sn_init = parse_value<double>(get("sn_init"), path, "sn_init");
+    info.sn_max = parse_value<double>(get("sn_max"), path, "sn_max");
+  }
   info.K = parse_value<int>(get("K"), path, "K");
   info.alpha = parse_value<double>(get("alpha"), path, "alpha");
   info.mean = parse_value<double>(get("mean"), path, "mean");
@@ -133,6 +150,11 @@ std::string model_difference(const ModelInfo& found, const ModelInfo& expected) 
   if (found.cols != expected.cols) return text("cols", found.cols, expected.cols);
   if (found.mean != expected.mean) return text("mean", found.mean, expected.mean);
   if (found.K != expected.K) return text("K", found.K, expected.K);
+  const auto noise = [](const ModelInfo& m) {
+    return m.noise == NoiseKind::fixed ? std::string("fixed") : noise_text({m.noise, m.sn_init, m.sn_max}, m.alpha);
+  };
+  if (noise(found) != noise(expected) || found.sn_init != expected.sn_init || found.sn_max != expected.sn_max)
+    return text("noise", noise(found), noise(expected));
   if (found.alpha != expected.alpha) return text("alpha", found.alpha, expected.alpha);
   if (found.seed != expected.seed) return text("seed", found.seed, expected.seed);
   if (found.burnin != expected.burnin) return text("burnin", found.burnin, expected.burnin);
@@ -146,7 +168,7 @@ std::string sample_file(const std::string& dir, int index, const std::string& wh
 }
 
 void save_sample(const std::string& dir, int index, const ModelInfo& info, const double* U, const double* V,
-                 const Hyper& rows, const Hyper& cols) {
+                 const Hyper& rows, const Hyper& cols, double alpha) {
   write_npy(sample_file(dir, index, "U"), U, info.rows, info.K);
   write_npy(sample_file(dir, index, "V"), V, info.cols, info.K);
   // Eigen is column-major: Lambda is symmetric, so its storage is also its row-major form.
@@ -154,6 +176,15 @@ void save_sample(const std::string& dir, int index, const ModelInfo& info, const
   write_npy(sample_file(dir, index, "Lambda_U"), rows.Lambda.data(), info.K, info.K);
   write_npy(sample_file(dir, index, "mu_V"), cols.mu.data(), 1, info.K);
   write_npy(sample_file(dir, index, "Lambda_V"), cols.Lambda.data(), info.K, info.K);
+  write_npy(sample_file(dir, index, "alpha"), &alpha, 1, 1);
+}
+
+double read_sample_precision(const std::string& dir, int index) {
+  const std::string path = sample_file(dir, index, "alpha");
+  const NpyMatrix m = read_npy(path);
+  if (m.rows != 1 || m.cols != 1 || !(m.values[0] > 0.0) || !std::isfinite(m.values[0]))
+    throw InputError("'" + path + "' is not one positive finite noise precision");
+  return m.values[0];
 }
 
 namespace {
@@ -164,7 +195,7 @@ const char* const kSampleParts[] = {"U", "V", "mu_U", "Lambda_U", "mu_V", "Lambd
 // when it has none or does not exist. %06d writes sample 1000000 with 7 digits.
 std::vector<int> sample_numbers(const std::string& dir, std::error_code& ec) {
   std::vector<int> out;
-  static const std::regex name(R"(sample-(\d{6,})-(U|V|mu_U|Lambda_U|mu_V|Lambda_V)\.npy)");
+  static const std::regex name(R"(sample-(\d{6,})-(U|V|mu_U|Lambda_U|mu_V|Lambda_V|alpha)\.npy)");
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
     std::smatch m;
     const std::string file = entry.path().filename().string();
@@ -184,15 +215,17 @@ bool holds_samples(const std::string& dir) {
   return !sample_numbers(dir, ec).empty();
 }
 
-std::vector<int> saved_sample_indices(const std::string& dir) {
+std::vector<int> saved_sample_indices(const std::string& dir, NoiseKind noise) {
   std::error_code ec;
   std::vector<int> out = sample_numbers(dir, ec);
   if (ec) throw InputError("cannot list '" + dir + "': " + ec.message());
   if (out.empty()) throw InputError("'" + dir + "' holds no saved samples (sample-NNNNNN-V.npy)");
   // A sample missing a file (a copy cut short, a file deleted) must not silently
   // drop out of the average or be half read.
+  std::vector<std::string> parts(std::begin(kSampleParts), std::end(kSampleParts));
+  if (noise == NoiseKind::adaptive) parts.push_back("alpha");  // fixed: alpha is model.txt's (older samples have none)
   for (const int index : out)
-    for (const char* part : kSampleParts)
+    for (const auto& part : parts)
       if (!std::filesystem::exists(sample_file(dir, index, part)))
         throw InputError("sample " + std::to_string(index) + " in '" + dir + "' is incomplete: '" +
                          sample_file(dir, index, part) + "' is missing");

@@ -71,6 +71,13 @@ def main(tool):
     assert pick(tool, ["--ranks", str(128 * 128 * 256 * 3), "--bytes", "65536"], HYMPI_MODEL_TORUS="128x128x256",
                 HYMPI_MODEL_NODE_RANKS="3", **{k: v for k, v in BGP.items() if k != "HYMPI_MODEL_NODE_RANKS"}) > 1
     assert time.monotonic() - start < 10, time.monotonic() - start
+    # --time adds one '# pick_seconds: S' line (positive, below the 0.2 s it repeats for) and
+    # leaves the CSV as it was.
+    plain = run(tool, ["--ranks", "64", "--bytes", "16384"])
+    timed = run(tool, ["--ranks", "64", "--bytes", "16384", "--time"])
+    extra = [l for l in timed.stdout.splitlines() if l not in plain.stdout.splitlines()]
+    assert timed.returncode == 0 and len(extra) == 1 and extra[0].startswith("# pick_seconds: "), timed.stdout
+    assert 0 < float(extra[0].split(":")[1]) < 0.2, extra
     print("ok")
 
 

@@ -18,9 +18,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The identity of checkpoint.hpp's format: magic, chain id, then eight 8-byte
-// fields; the iteration and averaged counts follow.
-constexpr std::size_t kIterationOffset = 8 + 32 + 8 * 8;
+// The identity of checkpoint.hpp's format (HYBPMFC3): magic, chain id, then eleven
+// 8-byte fields (eight up to alpha, the noise's three); the iteration and averaged counts follow.
+constexpr std::size_t kIterationOffset = 8 + 32 + 11 * 8;
 
 class CheckpointCounts : public ::testing::Test {
  protected:

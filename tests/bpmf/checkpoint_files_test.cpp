@@ -111,6 +111,54 @@ TEST_F(CheckpointFiles, RoundTripAndRefusals) {
   EXPECT_NE(error_of(dir_ + "/missing", id).find("cannot open"), std::string::npos);
 }
 
+// Adaptive noise (issue 53): the identity's noise and the drawn precision with its sums
+// read back (HYBPMFC3); another noise is refused; a HYBPMFC2 file (written before
+// adaptive noise) reads as a fixed-noise chain at its alpha.
+TEST_F(CheckpointFiles, NoiseStateAndOlderFormat) {
+  auto id = small_identity();
+  id.alpha = 0.0;
+  id.noise = bpmf::NoiseKind::adaptive;
+  id.sn_init = 1.0;
+  id.sn_max = 10.0;
+  auto state = small_state();
+  state.alpha = 3.25;
+  state.precision_sum = 6.5;
+  state.inverse_precision_sum = 0.625;
+  bpmf::write_checkpoint(dir_, id, state);
+  EXPECT_EQ(bpmf::read_whole_file(bpmf::checkpoint_path(dir_)).substr(0, 8), "HYBPMFC3");
+  const auto back = bpmf::read_checkpoint(dir_, id);
+  EXPECT_EQ(back.alpha, 3.25);
+  EXPECT_EQ(back.precision_sum, 6.5);
+  EXPECT_EQ(back.inverse_precision_sum, 0.625);
+  EXPECT_EQ(back.U, state.U);
+  auto fixed = small_identity();
+  EXPECT_NE(error_of(dir_, fixed).find("other noise: checkpoint noise adaptive:1,10, this run noise fixed:2"),
+            std::string::npos)
+      << error_of(dir_, fixed);
+  auto wider = id;
+  wider.sn_max = 20.0;
+  EXPECT_NE(error_of(dir_, wider).find("this run noise adaptive:1,20"), std::string::npos);
+
+  // HYBPMFC2 by hand: magic, chain id, identity up to alpha, counts, arrays, checksum.
+  std::string c2("HYBPMFC2");
+  const auto put = [&c2](auto v) { c2.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  c2 += fixed.chain;
+  put(fixed.data_hash), put(fixed.rows), put(fixed.cols), put(fixed.test_entries), put(fixed.K);
+  put(fixed.burnin), put(fixed.seed), put(fixed.alpha), put(std::int64_t{7}), put(std::int64_t{2});
+  for (const auto* v : {&state.U, &state.V, &state.prediction_sum, &state.moment_mean, &state.moment_m2}) {
+    put(static_cast<std::int64_t>(v->size()));
+    c2.append(reinterpret_cast<const char*>(v->data()), v->size() * sizeof(double));
+  }
+  put(bpmf::checkpoint_checksum(c2.data(), c2.size()));
+  bpmf::write_file_durably(bpmf::checkpoint_path(dir_), c2);
+  const auto old = bpmf::read_checkpoint(dir_, fixed);
+  EXPECT_EQ(old.iteration, 7);
+  EXPECT_EQ(old.alpha, 2.0);
+  EXPECT_EQ(old.moment_m2, state.moment_m2);
+  EXPECT_NE(error_of(dir_, id).find("other noise: checkpoint noise fixed:2, this run noise adaptive:1,10"),
+            std::string::npos);
+}
+
 TEST_F(CheckpointFiles, NpyRoundTripAndLayout) {
   const double values[6] = {1, 2, 3, 4, 5, 6};
   const std::string path = dir_ + "/m.npy";

@@ -4,6 +4,10 @@
 // and emulated layout the test runs with (HYMPI_* environment). It also checks that
 // the averaged test RMSE on synthetic low-rank data falls below a bound set by the
 // noise. Any failure fails the test on every rank (mpi_check.hpp).
+// With the argument `adaptive` the chain samples its noise precision (--noise
+// adaptive): the precision trace is compared too, and it is part of the resumed state.
+// Mutations caught: the residuals not reduced over the ranks (np 2: every trace
+// differs), restore() without the checkpointed precision (the resumed trace differs).
 #include <mpi.h>
 
 #include <algorithm>
@@ -27,7 +31,7 @@ using hympi::test::check;
 using hympi::test::world_rank;
 
 struct Run {
-  std::vector<double> rmse_sample, rmse_average, predictions, std;  // predictions and std on rank 0 only
+  std::vector<double> rmse_sample, rmse_average, alpha, predictions, std;  // predictions and std on rank 0 only
   bpmf::ChainState middle;  // the chain state after `stop_at` iterations (on rank 0 only)
 };
 
@@ -41,6 +45,7 @@ Run run(const hympi::Topology& topo, const bpmf::SyntheticData& data, bpmf::Samp
     const auto rep = sampler.step();
     r.rmse_sample.push_back(rep.rmse_sample);
     r.rmse_average.push_back(rep.rmse_average);
+    r.alpha.push_back(rep.alpha);
     if (rep.iteration == stop_at) r.middle = sampler.gather_state(0);
   }
   auto p = sampler.gather_predictive(bpmf::PredictiveStd::with_noise, 0);
@@ -81,6 +86,8 @@ int main(int argc, char** argv) {
   config.burnin = 10;
   config.samples = 20;
   config.seed = 2024;
+  const bool adaptive = argc > 1 && std::string(argv[1]) == "adaptive";
+  if (adaptive) config.noise = {bpmf::NoiseKind::adaptive, 1.0, 10.0};
 
   // The plain reference: one rank, private copies, no emulated nodes.
   config.exchange = {hympi::Policy::pure, hympi::SyncKind::barrier};
@@ -111,6 +118,7 @@ int main(int argc, char** argv) {
                              std::to_string(size) + " ranks (" + topo.layout().describe() + ")";
     check(bitwise_equal(r.rmse_sample, reference.rmse_sample), name + ": per-sample RMSE differs from 1 rank");
     check(bitwise_equal(r.rmse_average, reference.rmse_average), name + ": averaged RMSE differs from 1 rank");
+    check(bitwise_equal(r.alpha, reference.alpha), name + ": noise precision trace differs from 1 rank");
     if (rank == 0)
       check(bitwise_equal(r.predictions, reference.predictions), name + ": averaged predictions differ from 1 rank");
     if (rank == 0) check(bitwise_equal(r.std, reference.std), name + ": predictive std differs from 1 rank");
@@ -118,7 +126,8 @@ int main(int argc, char** argv) {
     const Run resumed = run(topo, data, config, -1, &middle);
     const auto rest = static_cast<std::size_t>(config.burnin + config.samples - stop_at);
     check(bitwise_equal(resumed.rmse_sample, tail(reference.rmse_sample, rest)) &&
-              bitwise_equal(resumed.rmse_average, tail(reference.rmse_average, rest)),
+              bitwise_equal(resumed.rmse_average, tail(reference.rmse_average, rest)) &&
+              bitwise_equal(resumed.alpha, tail(reference.alpha, rest)),
           name + ": the RMSE trace resumed from the 1-rank state differs");
     if (rank == 0)
       check(bitwise_equal(resumed.predictions, reference.predictions) && bitwise_equal(resumed.std, reference.std),
@@ -126,8 +135,9 @@ int main(int argc, char** argv) {
     if (rank == 0) std::printf("checked: %s against the 1-rank reference\n", name.c_str());
   }
   if (rank == 0)
-    std::printf("averaged test RMSE %.6f, bound %.6f (noise %.2f, %zu test entries)\n", final_rmse, bound, spec.noise,
-                data.test.entries.size());
+    std::printf("averaged test RMSE %.6f, bound %.6f (noise %.2f, %zu test entries); %s noise, last precision %.6g\n",
+                final_rmse, bound, spec.noise, data.test.entries.size(), adaptive ? "adaptive" : "fixed",
+                reference.alpha.back());
   const int rc = hympi::test::finish("bpmf_reproducibility_test");
   MPI_Finalize();
   return rc;

@@ -6,12 +6,16 @@
 // another chain id where one is expected, a truncated or corrupt file, an iteration
 // count outside 0..INT_MAX - is refused with a message saying what differs.
 //
-// Format (little-endian, native doubles): 8-byte magic "HYBPMFC2", the chain id
+// Format (little-endian, native doubles): 8-byte magic "HYBPMFC3", the chain id
 // (32 hex digits), the rest of the identity (ChainIdentity, field by field as
-// uint64/int64/double), iteration and averaged (int64), then five arrays as int64
-// length + doubles: U, V, prediction_sum, moment_mean, moment_m2; last an 8-byte
-// checksum of everything before it. "HYBPMFC1" (before chain ids, 2026-11-27) is the
-// same without the chain id: it is read, and its chain gets an id when resumed.
+// uint64/int64/double, up to alpha, then noise kind as int64, sn_init, sn_max),
+// iteration and averaged (int64), the noise state (alpha, precision_sum,
+// inverse_precision_sum: doubles), then five arrays as int64 length + doubles: U, V,
+// prediction_sum, moment_mean, moment_m2; last an 8-byte checksum of everything
+// before it. Older formats are read as chains with fixed noise (alpha): "HYBPMFC2"
+// (before adaptive noise, 2026-11-29) is the same without the noise fields,
+// "HYBPMFC1" (before chain ids, 2026-11-27) also without the chain id, whose chain
+// gets an id when resumed.
 #pragma once
 #include <mpi.h>
 
@@ -29,8 +33,10 @@ struct ChainIdentity {
   std::int64_t rows = 0, cols = 0, test_entries = 0;
   std::int64_t K = 0, burnin = 0;
   std::uint64_t seed = 0;
-  double alpha = 0.0;
-  std::string chain;  // 32 hex digits (new_chain_id); empty in `expected`: any chain
+  double alpha = 0.0;  // fixed noise; 0 for adaptive
+  std::string chain;   // 32 hex digits (new_chain_id); empty in `expected`: any chain
+  NoiseKind noise = NoiseKind::fixed;
+  double sn_init = 0.0, sn_max = 0.0;  // adaptive noise; 0 for fixed
 };
 
 // A fresh chain id: 128 random bits as 32 hex digits.

@@ -4,12 +4,12 @@
 // the predictive standard deviation with or without the observation noise, and the
 // coverage of the central 68% and 95% predictive intervals.
 #pragma once
-#include "bpmf/bits.hpp"  // before Eigen: refuses flags that change the bits
 #include <Eigen/Core>
 #include <array>
 #include <cstddef>
 #include <vector>
 
+#include "bpmf/bits.hpp"  // before Eigen: refuses flags that change the bits
 #include "bpmf/ratings.hpp"
 #include "hympi/enums.hpp"
 
@@ -22,7 +22,7 @@ inline double predict_one(double mean, const double* u, const double* v, int K) 
 }
 
 // What the standard deviation describes. with_noise (the default): a new
-// observation, Var = Var_samples(u.v) + 1/alpha, the spread the intervals'
+// observation, Var = Var_samples(u.v) + E_samples[1/alpha], the spread the intervals'
 // coverage is calibrated against. latent: the posterior spread of u.v alone.
 enum class PredictiveStd { with_noise, latent };
 const char* to_string(PredictiveStd kind);  // its name in the table below
@@ -65,9 +65,14 @@ class RunningMoments {
 };
 
 // The predictive standard deviation from the M2 of n samples (the variance of the
-// sampled predictions is M2 / n: the posterior is the mixture of the n samples).
-// NaN when n == 0.
-double predictive_std(double m2, int n, double alpha, PredictiveStd kind);
+// sampled predictions is M2 / n: the posterior is the mixture of the n samples) and
+// the noise variance of that mixture: 1 / alpha for a fixed precision, the mean of
+// 1 / alpha_s over the samples for a sampled one (mixture_noise_variance). NaN when n == 0.
+double predictive_std(double m2, int n, double noise_variance, PredictiveStd kind);
+// The mean of 1 / alpha_s over n samples from their sum (accumulated in sample order).
+inline double mixture_noise_variance(double inverse_precision_sum, int n) {
+  return inverse_precision_sum / n;
+}
 
 // z of the central 68% and 95% intervals of a normal distribution.
 inline constexpr double kZ68 = 0.99445788320975304;

@@ -12,6 +12,7 @@
 
 #include "bpmf/exact_sum.hpp"
 #include "bpmf/item_sampler.hpp"
+#include "bpmf/noise.hpp"
 #include "bpmf/normal_wishart.hpp"
 #include "bpmf/predictive.hpp"
 #include "bpmf/ratings.hpp"
@@ -24,7 +25,8 @@ namespace bpmf {
 
 struct SamplerConfig {
   int K = 32;
-  double alpha = 2.0;  // observation noise precision
+  double alpha = 2.0;  // observation noise precision (noise.kind fixed)
+  NoiseConfig noise;   // fixed (alpha) or adaptive (a precision sampled every iteration)
   int burnin = 50;
   int samples = 200;
   std::uint64_t seed = 42;
@@ -40,6 +42,7 @@ struct IterationReport {
   int samples_averaged = 0;   // post-burn-in samples in the running average
   double rmse_sample = 0.0;   // test RMSE of this sample's predictions
   double rmse_average = 0.0;  // test RMSE of the running average (NaN during burn-in)
+  double alpha = 0.0;         // the noise precision after this iteration (adaptive: its draw)
   double seconds_wall = 0.0;  // this iteration on this rank
   double seconds_sampling = 0.0, seconds_exchange = 0.0, seconds_sync = 0.0;  // max over ranks
   double items_per_second = 0.0;  // (rows + cols) / max wall time over ranks
@@ -60,6 +63,10 @@ struct ChainState {
   // Per test entry, in test-file order: the sum of the predictions (the mean's bits)
   // and their running moments.
   std::vector<double> prediction_sum, moment_mean, moment_m2;
+  // The noise precision drawn in the last iteration (the next one samples with it;
+  // fixed noise: alpha) and, over the post-burn-in samples in order, the sums of
+  // alpha_s and 1 / alpha_s (posterior mean; predictive noise variance).
+  double alpha = 0.0, precision_sum = 0.0, inverse_precision_sum = 0.0;
 };
 
 class Sampler {
@@ -84,6 +91,14 @@ class Sampler {
   int iteration() const { return iteration_; }
   int total_iterations() const { return config_.burnin + config_.samples; }
   const SamplerConfig& config() const { return config_; }
+  // The noise precision the next iteration samples with: alpha (fixed), else the last
+  // draw (SN_INIT / var before the first iteration).
+  double noise_precision() const { return alpha_; }
+  // Adaptive noise: the precision the chain starts at and its cap; fixed: alpha, alpha.
+  double initial_precision() const { return alpha_init_; }
+  double max_precision() const { return alpha_max_; }
+  // The posterior mean of the noise precision over the post-burn-in samples (NaN before the first).
+  double precision_mean() const;
   double train_mean() const { return mean_; }
   // Item ranges [begin, end) of this rank: side 0 = rows, 1 = cols.
   std::int64_t range_begin(int side) const { return sides_[side].begin; }
@@ -128,6 +143,10 @@ class Sampler {
   void initialise();
   double sample_side(int side, double& seconds_sync);  // returns seconds of sampling
   void predict(IterationReport& report, double& seconds_sync);
+  void initialise_noise();  // adaptive: var, start and cap
+  void add_squared_residuals(const double* other, const std::int32_t* index, const double* value, std::int64_t n,
+                             const double* v);  // of one column's ratings, into residuals_
+  void draw_noise(double& seconds_sync);        // adaptive: the precision given this iteration's U, V
   void measure_rmse(IterationReport& report, double& seconds_sync);               // from the current predictions
   double prediction(const TestEntry& e, const double* U, const double* V) const;  // of one sample
   // Rank 0 gets the local per-entry `values` of every rank placed in test-file order.
@@ -141,7 +160,11 @@ class Sampler {
   double mean_ = 0.0;
   std::unique_ptr<TrainingMatrix> train_;
   std::unique_ptr<ExactSumReduction> hyper_stats_, test_errors_;  // count, sum, outer sum; squared errors
-  std::unique_ptr<hympi::Allreduce> timing_max_;                  // seconds: max over ranks
+  std::unique_ptr<ExactSumReduction> residual_stats_;             // adaptive noise: training residuals squared
+  ExactSums residuals_;
+  double train_variance_ = 0.0, alpha_ = 0.0, alpha_init_ = 0.0, alpha_max_ = 0.0;
+  double precision_sum_ = 0.0, inverse_precision_sum_ = 0.0;  // over the post-burn-in samples
+  std::unique_ptr<hympi::Allreduce> timing_max_;              // seconds: max over ranks
   SideData sides_[2];
   std::vector<TestEntry> test_;
   std::vector<double> prediction_sum_, last_prediction_;

@@ -2,18 +2,25 @@
 //   model.txt            "key = value" lines: format, K, alpha, mean (the training
 //                        mean added to every u.v), rows, cols, seed, burnin, data
 //                        (the data hash as 16 hex digits; since 2026-11-29), chain
-//                        (the id of the chain whose samples these are)
+//                        (the id of the chain whose samples these are), noise
+//                        (fixed | adaptive; since 2026-11-29, none = fixed). Adaptive
+//                        noise: format hympi-bpmf-samples-2 (older readers refuse
+//                        it), alpha is the chain's starting precision, and
+//                        sn_init, sn_max are the option's values
 //   chain.lock           held by the chain writing here (directory_lock.hpp)
 //   sample-NNNNNN-U.npy  rows x K latent row vectors of post-burn-in sample NNNNNN (1-based)
 //   sample-NNNNNN-V.npy  cols x K latent column vectors
 //   sample-NNNNNN-mu_U.npy, -Lambda_U.npy, -mu_V.npy, -Lambda_V.npy
 //                        the hyperparameters drawn for that sample (1 x K, K x K)
+//   sample-NNNNNN-alpha.npy  the sample's noise precision (1 x 1; since 2026-11-29,
+//                        required with adaptive noise: predict mixes 1 / alpha_s)
 // (.npy: npy.hpp). The prediction of (i, j) in a sample is mean + U[i] . V[j].
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "bpmf/noise.hpp"
 #include "bpmf/normal_wishart.hpp"
 
 namespace bpmf {
@@ -25,7 +32,9 @@ struct ModelInfo {
   std::uint64_t seed = 0;
   int burnin = 0;
   std::uint64_t data_hash = 0;  // of the training and test data (checkpoint.hpp); 0: not recorded
-};                              // plain bytes: predict broadcasts it as such
+  NoiseKind noise = NoiseKind::fixed;
+  double sn_init = 0.0, sn_max = 0.0;  // adaptive noise
+};                                     // plain bytes: predict broadcasts it as such
 
 // Writes model.txt (making the directory) for the chain `chain` (checkpoint.hpp's
 // chain id). Throws InputError.
@@ -41,12 +50,15 @@ bool model_chain(const std::string& dir, std::string& chain);
 
 // Writes the files of post-burn-in sample `index`. U and V item-major.
 void save_sample(const std::string& dir, int index, const ModelInfo& info, const double* U, const double* V,
-                 const Hyper& rows, const Hyper& cols);
+                 const Hyper& rows, const Hyper& cols, double alpha);
+// The noise precision of sample `index` (its -alpha.npy); throws InputError.
+double read_sample_precision(const std::string& dir, int index);
 
 // Whether `dir` holds any sample file (false also when it does not exist).
 bool holds_samples(const std::string& dir);
-// The indices of the samples in `dir`, ascending; throws InputError when there are none.
-std::vector<int> saved_sample_indices(const std::string& dir);
+// The indices of the samples in `dir`, ascending; throws InputError when there are none
+// or one misses a file (the -alpha file only when `noise` is adaptive).
+std::vector<int> saved_sample_indices(const std::string& dir, NoiseKind noise = NoiseKind::fixed);
 // "dir/sample-NNNNNN-" + what + ".npy"
 std::string sample_file(const std::string& dir, int index, const std::string& what);
 
