@@ -17,7 +17,7 @@ set -euo pipefail
 {  # bash reads all of this before running it: an edit of this file during a long simulation cannot break the run
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-bin="${HYMPI_SMPI_BIN:-}"; machine=bgp; ranks=512; bytes=524288; groups=1,16,32,64; placement=block; reps=1; flat_s=""; out=""
+bin="${HYMPI_SMPI_BIN:-}"; machine=bgp; ranks=512; bytes=524288; groups=1,16,32,64; placement=block; reps=1; flat_s=""; out=""; cores=""
 
 usage() {
   cat <<USAGE
@@ -27,6 +27,8 @@ usage: run-hier-bcast.sh [options]
   --bytes B         message size in bytes                    (default 524288)
   --groups LIST     comma list of G in 1..P or auto, 1 first (balanced groups of P/G rounded) (default 1,16,32,64)
   --placement P     block | xyzt (xyzt: bgp only)             (default block)
+  --cores C         ranks per node (make_platform.py --cores; default the machine's: bgp/graphene 4, xc40 24);
+                    graphene-* only (the thesis' one process per node: --cores 1)
   --reps R          repetitions, the minimum is kept         (default 1)
   --flat-s T        the flat broadcast's time from an earlier run with the same platform and
                     options: --groups then leaves out 1 (at 6142 ranks the flat scatter + ring
@@ -45,7 +47,7 @@ USAGE
   fidelity_usage
 }
 
-script=run-hier-bcast.sh valued="bin machine ranks bytes groups placement reps out flat_s model_bin"
+script=run-hier-bcast.sh valued="bin machine ranks bytes groups placement reps out flat_s model_bin cores"
 source "$here/run-common.sh"
 remodel=0 model_bin=""
 flag_option() { case "$1" in --remodel) remodel=1 ;; *) return 1 ;; esac; }
@@ -59,6 +61,12 @@ case "$machine" in
   *) echo "run-hier-bcast.sh: --machine must be bgp, xc40-dragonfly, graphene-gige or graphene-ib, got '$machine'" >&2; exit 2 ;;
 esac
 fidelity_setup "$machine" "$legacy_bcast"
+cores_args=()
+if [ -n "$cores" ]; then
+  [[ "$machine" == graphene-* ]] || { echo "run-hier-bcast.sh: --cores is for graphene-* only" >&2; exit 2; }
+  [[ "$cores" =~ ^[1-4]$ ]] || { echo "run-hier-bcast.sh: bad --cores '$cores' (expected 1..4: Graphene's nodes have 4 cores)" >&2; exit 2; }
+  cores_args=(--cores "$cores")
+fi
 if [ -z "$out" ]; then
   if [ "$machine" = bgp ]; then
     out="$root/results/simulated/bgp-hier-bcast.csv"; [ "$fidelity_in_use" = 0 ] || out="${out%.csv}-fidelity.csv"
@@ -100,9 +108,9 @@ case "$machine" in
        model_shm_beta=6.666666666666667e-10 ;;
   xc40-dragonfly) model_alpha=1.2e-6 model_beta=2e-10 model_node=24 model_shm_alpha=0.35e-6 model_shm_beta=1.25e-10 ;;
   # Graphene in a cabinet (make_platform.py): 48.06 / 2.4 us, 117.6 MB/s / 1.5 GB/s; on-node 0.4 + 0.1 us, 6 GB/s.
-  graphene-gige) model_alpha=48.06e-6 model_beta=8.504356e-09 model_node=4 model_shm_alpha=0.5e-6
+  graphene-gige) model_alpha=48.06e-6 model_beta=8.504356e-09 model_node=${cores:-4} model_shm_alpha=0.5e-6
                  model_shm_beta=1.6666666666666667e-10 ;;
-  graphene-ib) model_alpha=2.4e-6 model_beta=6.666666666666667e-10 model_node=4 model_shm_alpha=0.5e-6
+  graphene-ib) model_alpha=2.4e-6 model_beta=6.666666666666667e-10 model_node=${cores:-4} model_shm_alpha=0.5e-6
                model_shm_beta=1.6666666666666667e-10 ;;
 esac
 export HYMPI_MODEL_ALPHA="${HYMPI_MODEL_ALPHA:-$model_alpha}" HYMPI_MODEL_BETA="${HYMPI_MODEL_BETA:-$model_beta}" \
@@ -126,7 +134,7 @@ keep_rows() {
 }
 work="$(mktemp -d)"; trap keep_rows EXIT
 platform="$work/$machine-$ranks-$placement.xml"
-python3 "$here/platforms/make_platform.py" "$machine" --ranks "$ranks" --placement "$placement" "${fidelity_platform[@]}" \
+python3 "$here/platforms/make_platform.py" "$machine" --ranks "$ranks" "${cores_args[@]}" --placement "$placement" "${fidelity_platform[@]}" \
   --out "$platform" >/dev/null
 # groups = auto's torus (lib/src/grouped/torus_terms.hpp: link sharing, communicator shapes): the bgp
 # platform's node dimensions and wrap-around, for block placement (the form places ranks by block).
@@ -148,23 +156,27 @@ fi
 fields="kind,machine,placement,platform,smpi_bcast,ranks,bytes,groups,time_s,gain"
 for kv in "${fidelity_labels[@]}"; do fields+=",${kv%%=*}"; done
 [ "$fidelity_in_use" = 0 ] || fields+=",asked,model_s"
+# Graphene rows (no older rows to keep) also carry the ranks per node and the run's host seconds.
+[[ "$machine" != graphene-* ]] || fields+=",ranks_per_node,host_s"
 if [ -s "$out" ] && [ "$(head -1 "$out" | tr -d '\r')" != "$fields" ]; then
   echo "run-hier-bcast.sh: $out has other columns (fidelity $fidelity writes $fields); use another --out" >&2; exit 2
 fi
 if [ "$remodel" = 1 ]; then
   [ "$fidelity_in_use" = 1 ] || { echo "run-hier-bcast.sh: --remodel: legacy rows have no model_s" >&2; exit 2; }
-  python3 - "$out" "$model_bin" "$machine" "$placement" "$ranks" "$bytes" "${fidelity_labels[@]}" <<'PY'
+  # Graphene rows also carry their ranks per node (the machine the form was fed): only those of --cores.
+  python3 - "$out" "$model_bin" "$machine" "$placement" "$ranks" "$bytes" "${cores:-4}" "${fidelity_labels[@]}" <<'PY'
 import csv, os, subprocess, sys
-out, tool, machine, placement, ranks, nbytes = sys.argv[1:7]
-fidelity = dict(kv.split("=", 1) for kv in sys.argv[7:])
+out, tool, machine, placement, ranks, nbytes, per_node = sys.argv[1:8]
+fidelity = dict(kv.split("=", 1) for kv in sys.argv[8:])
 rows = list(csv.DictReader(open(out)))
 if not rows or "model_s" not in rows[0]:
     sys.exit(f"run-hier-bcast.sh: --remodel: {out} has no rows with a model_s column")
 fields = list(rows[0].keys())
 mine = [r for r in rows if (r["machine"], r["placement"], r["ranks"], r["bytes"]) == (machine, placement, ranks, nbytes)
-        and all(r.get(k) == v for k, v in fidelity.items())]
+        and all(r.get(k) == v for k, v in fidelity.items()) and r.get("ranks_per_node", per_node) == per_node]
 if not mine:
-    sys.exit(f"run-hier-bcast.sh: --remodel: no rows of {machine} {placement} {ranks} ranks {nbytes} B {fidelity} in {out}")
+    sys.exit(f"run-hier-bcast.sh: --remodel: no rows of {machine} {placement} {ranks} ranks {nbytes} B {fidelity} "
+             f"{per_node} ranks per node in {out}")
 gs = sorted({int(r["groups"]) for r in mine})
 run = subprocess.run([tool, "--ranks", ranks, "--bytes", nbytes, "--groups", ",".join(map(str, gs))],
                      capture_output=True, text=True)
@@ -189,23 +201,25 @@ os.replace(tmp, out)
 PY
   exit 0
 fi
-t0=$(date +%s)
+t0=$(date +%s.%N)
 # The core's per-rank buffers folded into one (timing only; the payload is never read).
 [ "$bytes" -lt 65536 ] || export HYMPI_SMPI_FOLD_BYTES="$bytes"
 smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}" \
   "${fidelity_cfg[@]}" "$bin/hympi-smpi-hier-bcast" "$bytes" "$groups" "$reps" > "$work/run.out" 2> "$work/log" \
   || { cat "$work/log" >&2; echo "run-hier-bcast.sh: the simulation failed" >&2; exit 1; }
-platform_rec="make_platform.py $machine --ranks $ranks --placement $placement${fidelity_platform[*]:+ ${fidelity_platform[*]}}"
+host_s=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+platform_rec="make_platform.py $machine --ranks $ranks${cores_args[*]:+ ${cores_args[*]}} --placement $placement${fidelity_platform[*]:+ ${fidelity_platform[*]}}"
 grep '^# auto' "$work/run.out" || true
 python3 - "$work/run.out" "$out" "$machine" "$placement" "$smpi_bcast_column" "$platform_rec" "$flat_s" "$fidelity_in_use" \
-  "${fidelity_labels[@]}" <<'PY'
+  "${cores:-4}" "$host_s" "${fidelity_labels[@]}" <<'PY'
 import csv, os, sys
-run, out, machine, placement, bcast, platform, flat_s, in_use = sys.argv[1:9]
-fidelity = dict(kv.split("=", 1) for kv in sys.argv[9:])
+run, out, machine, placement, bcast, platform, flat_s, in_use, per_node, host_s = sys.argv[1:11]
+fidelity = dict(kv.split("=", 1) for kv in sys.argv[11:])
 rows = list(csv.DictReader(line for line in open(run) if not line.startswith("#")))
 flat = float(flat_s) if flat_s else float(rows[0]["time_s"])
 fields = ["kind", "machine", "placement", "platform", "smpi_bcast", "ranks", "bytes", "groups", "time_s", "gain"]
 fields += list(fidelity) + (["asked", "model_s"] if in_use == "1" else [])
+fields += ["ranks_per_node", "host_s"] if machine.startswith("graphene") else []
 new = not os.path.exists(out) or os.path.getsize(out) == 0
 with open(out, "a", newline="") as f:
     w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
@@ -215,10 +229,10 @@ with open(out, "a", newline="") as f:
         w.writerow(dict(kind="simulated", machine=machine, placement=placement, platform=platform, smpi_bcast=bcast,
                         ranks=r["ranks"], bytes=r["bytes"], groups=r["groups"], time_s=r["time_s"],
                         gain=f"{flat / float(r['time_s']):.4f}", asked=r.get("asked", r["groups"]),
-                        model_s=r.get("model_s", ""), **fidelity))
+                        model_s=r.get("model_s", ""), ranks_per_node=per_node, host_s=host_s, **fidelity))
         print(f"P={r['ranks']} {r['bytes']} B G={r.get('asked', '')}->{r['groups']}: {float(r['time_s']) * 1e3:.4f} ms, "
               f"gain {flat / float(r['time_s']):.3f} (model {r.get('model_s', '')} s)")
 PY
-echo "[host $(( $(date +%s) - t0 )) s]"
+echo "[host $host_s s]"
 exit 0
 }

@@ -4,6 +4,7 @@ the run-hier-bcast.sh CSVs with a model_s column is recomputed (run-hier-bcast.s
 row's own settings, no simulation) on a copy whose model_s were blanked, and must equal the committed
 value. A change of lib/src/grouped/auto_groups.cpp or torus_terms.cpp that moves a prediction fails
 here until the rows are remodelled (and the auto rows re-simulated if the pick moved).
+Graphene rows are remodelled with their own ranks_per_node (--cores): the machine the form was fed.
 usage: check_remodel.py MODEL_BIN [CSV ...]   (default: results/simulated/*hier-bcast*.csv with model_s)"""
 import csv
 import glob
@@ -34,11 +35,13 @@ def main(argv):
                 w.writeheader()
                 w.writerows(dict(r, model_s="") for r in rows)
             points = {(r["machine"], r["placement"], r["ranks"], r["bytes"], r["sharing"], r["overheads"],
-                       r["eager_bytes"], r["bcast"], r["ring_merge"]) for r in rows}
-            for m, pl, p, b, sh, ov, eager, bc, merge in sorted(points):
+                       r["eager_bytes"], r["bcast"], r["ring_merge"], r.get("ranks_per_node", "")) for r in rows}
+            for m, pl, p, b, sh, ov, eager, bc, merge, per_node in sorted(points):
                 cmd = [SCRIPT, "--remodel", "--model-bin", tool, "--out", copy, "--machine", m, "--placement", pl,
                        "--ranks", p, "--bytes", b, "--sharing", sh, "--overheads", ov, "--eager-bytes", eager,
                        "--bcast", bc, "--ring-merge", merge]
+                # The machine the form was fed: Graphene rows say their ranks per node (--cores 1: one per node).
+                cmd += ["--cores", per_node] if per_node else []
                 env = {k: v for k, v in os.environ.items() if not k.startswith("HYMPI_MODEL_")}  # the script's machine
                 run = subprocess.run(cmd, capture_output=True, text=True, env=env)
                 if run.returncode != 0:

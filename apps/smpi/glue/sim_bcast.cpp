@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "sim_bcast_algorithms.hpp"
+#include "sim_levels.hpp"
 #include "sim_settings.hpp"
 
 namespace hympi_sim {
@@ -68,8 +69,12 @@ extern "C" int hympi_sim_bcast(void* buf, int count, MPI_Datatype type, int root
     MPI_Comm_test_inter(comm, &inter);
     MPI_Comm_size(comm, &ranks);
   }
-  if (rule == hympi_sim::Bcast::smpi || comm == MPI_COMM_NULL || inter || ranks == 1 || count == 0)
+  if (rule == hympi_sim::Bcast::smpi || comm == MPI_COMM_NULL || inter || ranks == 1 || count == 0) {
+    int rc = MPI_SUCCESS;  // SMPI's: its smpi/bcast setting, or the algorithm named for this level
+    if (rule == hympi_sim::Bcast::smpi && ranks > 1 && count > 0 && hympi_sim::level_bcast(buf, count, type, root, comm, &rc))
+      return rc;
     return PMPI_Bcast(buf, count, type, root, comm);
+  }
   if (root < 0 || root >= ranks) return PMPI_Bcast(buf, count, type, root, comm);  // SMPI's error for a bad root
   if (rule == hympi_sim::Bcast::dcmf) return hympi_sim::bcast_dcmf(buf, count, type, root, comm);
   return hympi_sim::bcast_mpich(buf, count, type, root, comm);

@@ -1,0 +1,240 @@
+// Per-level algorithms for the grouped collectives (SMPI builds only): SimGrid's smpi/<coll>
+// setting is one function pointer per run (colls::set_collectives at start-up), so the thesis'
+// "algorithm X between the group leaders, Y inside the groups" cannot be set through it. The
+// layer's MPI_Bcast/Reduce/Allreduce/Gather/Scatter (and Gatherv/Scatterv with equal blocks, the
+// core's leader level) look at the communicator they are called on and, when the run names an
+// algorithm for that level, call SimGrid's registered collective of that name (its table of
+// algorithms, the one smpi/<coll> itself is set from); otherwise SMPI's PMPI_* (its setting).
+//   HYMPI_SIM_<OP>_BETWEEN / HYMPI_SIM_<OP>_INSIDE   OP = BCAST REDUCE ALLREDUCE GATHER SCATTER
+// Levels: a communicator of every world rank is the flat collective (SMPI's setting); a proper
+// subset of consecutive world ranks is a group (the core groups consecutive ranks,
+// lib/src/grouped/groups.cpp); any other subset is the leaders. HYMPI_SIM_LEVEL_LOG=1: the
+// root (rank 0 for allreduce) of each call with a named algorithm prints it (tests read it).
+// SimGrid's segment sizes are its algorithms' own (no setting exists in 3.32).
+#include <mpi.h>
+#include <smpi/smpi.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "sim_levels.hpp"
+
+namespace simgrid::smpi {
+// SimGrid 3.32's table of registered collectives (src/smpi/include/smpi_coll.hpp, exported):
+// declared here with its layout, as SimGrid's headers for it are not installed.
+struct s_mpi_coll_description_t {
+  std::string name;
+  std::string description;
+  void* coll;
+};
+namespace colls {
+std::vector<s_mpi_coll_description_t>* get_smpi_coll_descriptions(const std::string& name);
+}
+}  // namespace simgrid::smpi
+
+namespace hympi_sim {
+
+namespace {
+
+enum class Level { flat, between, inside };
+
+Level level_of(MPI_Comm comm) {
+  int size = 0, world = 0;
+  PMPI_Comm_size(comm, &size);
+  PMPI_Comm_size(MPI_COMM_WORLD, &world);
+  if (size >= world) return Level::flat;
+  MPI_Group mine = MPI_GROUP_NULL, all = MPI_GROUP_NULL;
+  PMPI_Comm_group(comm, &mine);
+  PMPI_Comm_group(MPI_COMM_WORLD, &all);
+  std::vector<int> ranks(static_cast<std::size_t>(size)), in_world(ranks.size());
+  for (int i = 0; i < size; ++i) ranks[static_cast<std::size_t>(i)] = i;
+  PMPI_Group_translate_ranks(mine, size, ranks.data(), all, in_world.data());
+  PMPI_Group_free(&mine);
+  PMPI_Group_free(&all);
+  for (std::size_t i = 1; i < in_world.size(); ++i)
+    if (in_world[i] != in_world[i - 1] + 1) return Level::between;
+  return Level::inside;
+}
+
+// The named algorithm's function, or nullptr when the level has none; a bad name stops the run.
+void* level_algorithm(const char* op, MPI_Comm comm, std::string* name_out) {
+  if (comm == MPI_COMM_NULL) return nullptr;
+  int inter = 0;
+  PMPI_Comm_test_inter(comm, &inter);
+  if (inter) return nullptr;
+  std::string upper(op);
+  for (char& c : upper) c = static_cast<char>(c - ('a' <= c && c <= 'z' ? 'a' - 'A' : 0));
+  const char* between = std::getenv(("HYMPI_SIM_" + upper + "_BETWEEN").c_str());
+  const char* inside = std::getenv(("HYMPI_SIM_" + upper + "_INSIDE").c_str());
+  if ((!between || !*between) && (!inside || !*inside)) return nullptr;  // the common case: no lookup
+  const Level level = level_of(comm);
+  const char* name = level == Level::between ? between : level == Level::inside ? inside : nullptr;
+  if (!name || !*name) return nullptr;
+  auto* table = simgrid::smpi::colls::get_smpi_coll_descriptions(op);
+  for (auto& desc : *table)
+    if (desc.name == name) {
+      *name_out = name;
+      return desc.coll;
+    }
+  std::string known;
+  for (auto& desc : *table) known += " " + desc.name;
+  std::fprintf(stderr, "hympi sim layer: error: HYMPI_SIM_%s_%s=%s is not a SimGrid %s algorithm (known:%s)\n",
+               upper.c_str(), level == Level::between ? "BETWEEN" : "INSIDE", name, op, known.c_str());
+  std::exit(2);
+}
+
+void log_level(const char* op, MPI_Comm comm, const std::string& name, int root, long long bytes) {
+  static const bool on = [] {
+    const char* v = std::getenv("HYMPI_SIM_LEVEL_LOG");
+    return v && *v == '1';
+  }();
+  if (!on) return;
+  int rank = 0, size = 0;
+  PMPI_Comm_rank(comm, &rank);
+  PMPI_Comm_size(comm, &size);
+  if (rank == root)
+    std::fprintf(stderr, "hympi sim level: %s %s %s ranks=%d bytes=%lld\n", op,
+                 level_of(comm) == Level::between ? "between" : "inside", name.c_str(), size, bytes);
+}
+
+long long bytes_of(int count, MPI_Datatype type) {
+  int size = 0;
+  PMPI_Type_size(type, &size);
+  return static_cast<long long>(size) * count;
+}
+
+// As PMPI_* around SimGrid's collective: host time inside it is not simulated computation.
+template <class Call>
+int benched(Call call) {
+  smpi_bench_end();
+  const int rc = call();
+  smpi_bench_begin();
+  return rc;
+}
+
+// Equal blocks back to back (the core's leader level with balanced groups): a Gather/Scatter.
+bool equal_blocks(const int* counts, const int* displs, int size) {
+  for (int i = 0; i < size; ++i)
+    if (counts[i] != counts[0] || displs[i] != i * counts[0]) return false;
+  return true;
+}
+
+using BcastFn = int (*)(void*, int, MPI_Datatype, int, MPI_Comm);
+using ReduceFn = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, int, MPI_Comm);
+using AllreduceFn = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
+using RootedFn = int (*)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, int, MPI_Comm);
+
+}  // namespace
+
+bool level_bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, int* rc) {
+  std::string name;
+  auto fn = reinterpret_cast<BcastFn>(level_algorithm("bcast", comm, &name));
+  if (!fn) return false;
+  log_level("bcast", comm, name, root, bytes_of(count, type));
+  *rc = benched([&] { return fn(buf, count, type, root, comm); });
+  return true;
+}
+
+}  // namespace hympi_sim
+
+using namespace hympi_sim;
+
+extern "C" int hympi_sim_reduce(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op, int root,
+                                MPI_Comm comm) {
+  std::string name;
+  auto fn = send == MPI_IN_PLACE ? nullptr : reinterpret_cast<ReduceFn>(level_algorithm("reduce", comm, &name));
+  if (!fn) return PMPI_Reduce(send, recv, count, type, op, root, comm);
+  log_level("reduce", comm, name, root, bytes_of(count, type));
+  return benched([&] { return fn(send, recv, count, type, op, root, comm); });
+}
+
+extern "C" int hympi_sim_allreduce(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op,
+                                   MPI_Comm comm) {
+  std::string name;
+  auto fn =
+      send == MPI_IN_PLACE ? nullptr : reinterpret_cast<AllreduceFn>(level_algorithm("allreduce", comm, &name));
+  if (!fn) return PMPI_Allreduce(send, recv, count, type, op, comm);
+  log_level("allreduce", comm, name, 0, bytes_of(count, type));
+  return benched([&] { return fn(send, recv, count, type, op, comm); });
+}
+
+extern "C" int hympi_sim_gather(const void* send, int scount, MPI_Datatype stype, void* recv, int rcount,
+                                MPI_Datatype rtype, int root, MPI_Comm comm) {
+  std::string name;
+  auto fn = send == MPI_IN_PLACE ? nullptr : reinterpret_cast<RootedFn>(level_algorithm("gather", comm, &name));
+  if (!fn) return PMPI_Gather(send, scount, stype, recv, rcount, rtype, root, comm);
+  log_level("gather", comm, name, root, bytes_of(scount, stype));
+  return benched([&] { return fn(send, scount, stype, recv, rcount, rtype, root, comm); });
+}
+
+extern "C" int hympi_sim_scatter(const void* send, int scount, MPI_Datatype stype, void* recv, int rcount,
+                                 MPI_Datatype rtype, int root, MPI_Comm comm) {
+  std::string name;
+  auto fn = recv == MPI_IN_PLACE ? nullptr : reinterpret_cast<RootedFn>(level_algorithm("scatter", comm, &name));
+  if (!fn) return PMPI_Scatter(send, scount, stype, recv, rcount, rtype, root, comm);
+  log_level("scatter", comm, name, root, bytes_of(rcount, rtype));
+  return benched([&] { return fn(send, scount, stype, recv, rcount, rtype, root, comm); });
+}
+
+// Gatherv/Scatterv: the root's counts decide, but every rank must take the same path: the
+// equal-blocks test is agreed on with one allreduce, only when an algorithm is named.
+extern "C" int hympi_sim_gatherv(const void* send, int scount, MPI_Datatype stype, void* recv, const int* rcounts,
+                                 const int* displs, MPI_Datatype rtype, int root, MPI_Comm comm) {
+  std::string name;
+  auto fn = send == MPI_IN_PLACE ? nullptr : reinterpret_cast<RootedFn>(level_algorithm("gather", comm, &name));
+  int size = 0, rank = 0;
+  if (fn) {
+    PMPI_Comm_size(comm, &size);
+    PMPI_Comm_rank(comm, &rank);
+    int ok = rank != root || equal_blocks(rcounts, displs, size), all = 0;
+    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+    if (!all) fn = nullptr;
+  }
+  if (!fn) return PMPI_Gatherv(send, scount, stype, recv, rcounts, displs, rtype, root, comm);
+  log_level("gather", comm, name, root, bytes_of(scount, stype));
+  return benched([&] { return fn(send, scount, stype, recv, scount, rtype, root, comm); });
+}
+
+extern "C" int hympi_sim_scatterv(const void* send, const int* scounts, const int* displs, MPI_Datatype stype,
+                                  void* recv, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
+  std::string name;
+  auto fn = recv == MPI_IN_PLACE ? nullptr : reinterpret_cast<RootedFn>(level_algorithm("scatter", comm, &name));
+  int size = 0, rank = 0;
+  if (fn) {
+    PMPI_Comm_size(comm, &size);
+    PMPI_Comm_rank(comm, &rank);
+    int ok = rank != root || equal_blocks(scounts, displs, size), all = 0;
+    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+    if (!all) fn = nullptr;
+  }
+  if (!fn) return PMPI_Scatterv(send, scounts, displs, stype, recv, rcount, rtype, root, comm);
+  log_level("scatter", comm, name, root, bytes_of(rcount, rtype));
+  return benched([&] { return fn(send, rcount, stype, recv, rcount, rtype, root, comm); });
+}
+
+// For a preloaded layer (an unprivatized program, sim_entry_points.cpp says why).
+extern "C" {
+int MPI_Reduce(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm c) {
+  return hympi_sim_reduce(s, r, n, t, op, root, c);
+}
+int MPI_Allreduce(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c) {
+  return hympi_sim_allreduce(s, r, n, t, op, c);
+}
+int MPI_Gather(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt, int root, MPI_Comm c) {
+  return hympi_sim_gather(s, sn, st, r, rn, rt, root, c);
+}
+int MPI_Scatter(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt, int root, MPI_Comm c) {
+  return hympi_sim_scatter(s, sn, st, r, rn, rt, root, c);
+}
+int MPI_Gatherv(const void* s, int sn, MPI_Datatype st, void* r, const int* rn, const int* d, MPI_Datatype rt, int root,
+                MPI_Comm c) {
+  return hympi_sim_gatherv(s, sn, st, r, rn, d, rt, root, c);
+}
+int MPI_Scatterv(const void* s, const int* sn, const int* d, MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
+                 int root, MPI_Comm c) {
+  return hympi_sim_scatterv(s, sn, d, st, r, rn, rt, root, c);
+}
+}
