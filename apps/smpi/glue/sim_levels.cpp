@@ -217,24 +217,5 @@ extern "C" int hympi_sim_scatterv(const void* send, const int* scounts, const in
 
 // For a preloaded layer (an unprivatized program, sim_entry_points.cpp says why).
 extern "C" {
-int MPI_Reduce(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm c) {
-  return hympi_sim_reduce(s, r, n, t, op, root, c);
-}
-int MPI_Allreduce(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c) {
-  return hympi_sim_allreduce(s, r, n, t, op, c);
-}
-int MPI_Gather(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt, int root, MPI_Comm c) {
-  return hympi_sim_gather(s, sn, st, r, rn, rt, root, c);
-}
-int MPI_Scatter(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt, int root, MPI_Comm c) {
-  return hympi_sim_scatter(s, sn, st, r, rn, rt, root, c);
-}
-int MPI_Gatherv(const void* s, int sn, MPI_Datatype st, void* r, const int* rn, const int* d, MPI_Datatype rt, int root,
-                MPI_Comm c) {
-  return hympi_sim_gatherv(s, sn, st, r, rn, d, rt, root, c);
-}
-int MPI_Scatterv(const void* s, const int* sn, const int* d, MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
-                 int root, MPI_Comm c) {
-  return hympi_sim_scatterv(s, sn, d, st, r, rn, rt, root, c);
-}
+#include "sim_level_forwarders.inc"
 }
