@@ -34,6 +34,8 @@ class hc:  # where the CSVs are and the PNGs go
         for r in csv.DictReader(open(os.path.join(hc.HERE, csv_name))):
             lines[int(r["bytes"])].setdefault(r["algo_flat"], {})[int(r["groups"])] = float(r["time_s"]) * 1e3
             layout = f"p = {r['ranks']} = {int(r['ranks']) // int(r['ranks_per_node'])} nodes x {r['ranks_per_node']}"
+            if r["machine"] == "graphene-ib":  # --machine graphene-ib writes the same files
+                title = title.replace("Graphene GigE", "Graphene InfiniBand")
         sizes = sorted(lines)
         cols = min(len(sizes), 2)
         rows = math.ceil(len(sizes) / cols)
