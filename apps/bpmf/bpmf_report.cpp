@@ -56,8 +56,9 @@ void print_header(const Dataset& data, const Sampler& sampler, const Options& o,
       noise_text(c.noise, c.alpha).c_str(), c.burnin, c.samples, static_cast<unsigned long long>(c.seed), info.ranks,
       info.nodes, info.layout.c_str(), hympi::to_string(c.exchange.policy), hympi::to_string(c.exchange.sync));
   if (c.noise.kind == NoiseKind::adaptive)
-    std::printf("  noise %s: precision sampled every iteration, from %.6g (SN_INIT / training variance) up to %.6g\n",
-                noise_text(c.noise, c.alpha).c_str(), sampler.initial_precision(), sampler.max_precision());
+    std::printf(
+        "  noise %s: precision sampled every iteration, from %.6g ((SN_INIT + 1) / training variance) up to %.6g\n",
+        noise_text(c.noise, c.alpha).c_str(), sampler.initial_precision(), sampler.max_precision());
   std::fflush(stdout);
 }
 

@@ -121,8 +121,10 @@ void Sampler::initialise_noise() {
     throw hympi::Error(
         hympi::ErrorCode::invalid_argument,
         "adaptive noise needs training values that vary (total variance " + std::to_string(train_variance_) + ")");
-  alpha_ = alpha_init_ = config_.noise.sn_init / train_variance_;
-  alpha_max_ = config_.noise.sn_max / train_variance_;
+  // SMURFF's signal-to-noise ratio: Var(noise) = Var(total) / (SN + 1), so the
+  // precision is (SN + 1) / var (before 2026-11-29 this was SN / var: a cap 10% low).
+  alpha_ = alpha_init_ = precision_of_sn(config_.noise.sn_init, train_variance_);
+  alpha_max_ = precision_of_sn(config_.noise.sn_max, train_variance_);
 }
 
 void Sampler::add_squared_residuals(const double* other, const std::int32_t* index, const double* value, std::int64_t n,

@@ -92,7 +92,7 @@ class Sampler {
   int total_iterations() const { return config_.burnin + config_.samples; }
   const SamplerConfig& config() const { return config_; }
   // The noise precision the next iteration samples with: alpha (fixed), else the last
-  // draw (SN_INIT / var before the first iteration).
+  // draw ((SN_INIT + 1) / var before the first iteration).
   double noise_precision() const { return alpha_; }
   // Adaptive noise: the precision the chain starts at and its cap; fixed: alpha, alpha.
   double initial_precision() const { return alpha_init_; }
