@@ -112,6 +112,7 @@ Record trace_record(const Options& o, const hympi::apps::RunInfo& info, const It
       .add("rmse_average", r.rmse_average, 10)
       .add("noise", noise_text(o.sampler.noise, o.sampler.alpha))
       .add("alpha", r.alpha, 10)
+      .add("alpha_conditional", r.alpha_conditional, 10)
       .add("items_per_s", r.items_per_second)
       .add("seconds", r.seconds_wall)
       .add("sampling", r.seconds_sampling)

@@ -137,13 +137,15 @@ void Sampler::add_squared_residuals(const double* other, const std::int32_t* ind
   }
 }
 
-void Sampler::draw_noise(double& seconds_sync) {
+double Sampler::draw_noise(double& seconds_sync) {
   const double t0 = now();
   residual_stats_->run(residuals_);
   seconds_sync += now() - t0;
   Stream stream(config_.seed, static_cast<std::uint64_t>(iteration_), kNoiseSide, kHyperItem);
-  alpha_ = draw_noise_precision(residuals_.value(0), train_->ratings(), train_variance_, alpha_max_, stream);
+  const double sse = residuals_.value(0);
+  alpha_ = draw_noise_precision(sse, train_->ratings(), train_variance_, alpha_max_, stream);
   residuals_.clear();
+  return (static_cast<double>(train_->ratings()) + 1.0) / (train_variance_ + sse);
 }
 
 double Sampler::precision_mean() const {
@@ -278,7 +280,7 @@ IterationReport Sampler::step() {
     sides_[side].exchange->run();
     exchange += now() - t0;
   }
-  if (config_.noise.kind == NoiseKind::adaptive) draw_noise(sync);
+  if (config_.noise.kind == NoiseKind::adaptive) report.alpha_conditional = draw_noise(sync);
   if (!report.burnin) {
     precision_sum_ += alpha_;
     inverse_precision_sum_ += 1.0 / alpha_;

@@ -13,6 +13,7 @@
 //     training entries, U and V of that iteration) - 1e-9 relative (the exact sums and
 //     plain doubles differ in the last bits only). Caught: residuals of the last
 //     iteration's v (0.836 vs 0.973 at iteration 1), the prior's rate without var.
+//     The same for the reported conditional mean (n + 1) / (var + sse) (caught: n / sse).
 // (2) the predictive std mixes the sampled noise: std^2 = latent std^2 + mean of
 //     1 / alpha_s over the samples the reports gave (not the last alpha).
 // (3) SN_MAX caps every draw: with SN_MAX below the truth each draw is the cap, and
@@ -89,6 +90,11 @@ void conditional_matches_direct_draw(const hympi::Topology& topo, const bpmf::Sy
     check(std::fabs(r.alpha - want) <= 1e-9 * want, "iteration " + std::to_string(r.iteration) + ": precision " +
                                                         std::to_string(r.alpha) + ", direct draw " +
                                                         std::to_string(want));
+    // The reported mean of that conditional before the cap: (n + 1) / (var + sse).
+    const double mean_conditional = (static_cast<double>(n) + 1.0) / (var + sse);
+    check(std::fabs(r.alpha_conditional - mean_conditional) <= 1e-9 * mean_conditional,
+          "iteration " + std::to_string(r.iteration) + ": conditional mean " + std::to_string(r.alpha_conditional) +
+              ", direct " + std::to_string(mean_conditional));
   }
 }
 
