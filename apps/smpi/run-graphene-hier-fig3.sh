@@ -124,7 +124,11 @@ case "$fig" in
         for m in "$machine" graphene-ib; do for b in $(full "4096 65536 $MiB" 4096); do
           run --machine $m --op allreduce --ranks 128 --cores 4 --bytes $b --groups 1,4,16,32,128 --flat ompi_ring_segmented \
             --algo-between ompi_ring_segmented --out "$out" --timeout 300
-        done; done ;;
+        done; done
+        # sizing: the thesis' 512 ranks at 4 KiB (75 s of host): does coarsening explain the gain's size?
+        sizing="$sim/graphene-thesis-fig3_25-sizing-512.csv"; rm -f "$sizing"
+        run --op allreduce --ranks 512 --cores 4 --bytes 4096 --groups 1,4,16,32,64,128,512 --flat ompi_ring_segmented \
+          --algo-between ompi_ring_segmented --out "$sizing" --timeout 300 ;;
       fig3_26)  # six allreduce algorithms (native, BL stand-in default, NOV redbcast, RD rdb, RG lr, SRG) 16 and 256 KiB
         out="$sim/graphene-thesis-fig3_26-allreduce-algorithms.csv"; rm -f "$out"
         for a in $(full "ompi default redbcast rdb lr ompi_ring_segmented" "default rdb"); do for b in $(full "16384 262144" 16384); do
