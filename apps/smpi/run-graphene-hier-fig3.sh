@@ -97,14 +97,15 @@ case "$fig" in
         for b in $(full "16384 262144 $MiB $((4 * MiB)) $((16 * MiB))" 16384); do
           big --op bcast --ranks 512 --cores 4 --bytes $b --groups 1,2,4,8,16,32,64,128,256 "${ALL[@]}" --out "$out" --timeout 300
         done ;;
-      fig3_16)  # 32 nodes x 4 (coarsened from 512): native 1 KiB with the group-creation cost; pipeline 16 KiB
+      fig3_16)  # 512 ranks = 128 nodes x 4 as the thesis: native 1 KiB with the group-creation cost; pipeline 16 KiB
         out="$sim/graphene-thesis-fig3_16-reduce.csv"; rm -f "$out"
-        run "${IB[@]}" --op reduce --ranks 128 --cores 4 --bytes 1024 --groups 1,2,4,8,16,32,64,128 --out "$out" --timeout 200
-        run "${IB[@]}" --op reduce --ranks 128 --cores 4 --bytes 16384 --groups 1,2,4,8,16,32,64,128 "${ALL[@]}" --out "$out" --timeout 200
+        gl=1,2,4,8,16,32,64,128,256,512
+        run "${IB[@]}" --op reduce --ranks 512 --cores 4 --bytes 1024 --groups $gl --out "$out" --timeout 300
+        run "${IB[@]}" --op reduce --ranks 512 --cores 4 --bytes 16384 --groups $gl "${ALL[@]}" --out "$out" --timeout 300
         split="$sim/graphene-thesis-fig3_16-split.csv"; rm -f "$split"
-        sr=128; [ -z "$tiny" ] || sr=8
+        sr=512; [ -z "$tiny" ] || { sr=8; gl=1,2,4; }
         nice -n 5 "$here/run-split-cost.sh" --machine graphene-ib "${extra[@]}" --ranks $sr --cores 4 --op reduce --bytes 1024 \
-          --groups "$([ -z "$tiny" ] && echo 1,2,4,8,16,32,64,128 || echo 1,2,4)" --out "$split" --timeout 200 ;;
+          --groups $gl --out "$split" --timeout 300 ;;
       fig3_18)  # seven reduce algorithms at every level, 32 nodes x 4 (coarsened from 256 and 512), 16 KiB and 1 MiB
         out="$sim/graphene-thesis-fig3_18-reduce-algorithms.csv"; rm -f "$out"
         for a in $(full "$reduce_algos" "ompi_basic_linear ompi_in_order_binary"); do for b in $(full "16384 $MiB" 16384); do
