@@ -106,12 +106,13 @@ case "$fig" in
         sr=512; [ -z "$tiny" ] || { sr=8; gl=1,2,4; }
         nice -n 5 "$here/run-split-cost.sh" --machine graphene-ib "${extra[@]}" --ranks $sr --cores 4 --op reduce --bytes 1024 \
           --groups $gl --out "$split" --timeout 300 ;;
-      fig3_18)  # seven reduce algorithms at every level, 32 nodes x 4 (coarsened from 256 and 512), 16 KiB and 1 MiB
+      fig3_18)  # seven reduce algorithms at every level, 256 and 512 ranks (64 and 128 nodes x 4) as the thesis, 16 KiB and 1 MiB
         out="$sim/graphene-thesis-fig3_18-reduce-algorithms.csv"; rm -f "$out"
+        for p in $(full "256 512" 256); do
         for a in $(full "$reduce_algos" "ompi_basic_linear ompi_in_order_binary"); do for b in $(full "16384 $MiB" 16384); do
-          run "${IB[@]}" --op reduce --ranks 128 --cores 4 --bytes $b --groups 1,4,16,32 --flat $a --algo-between $a --algo-inside $a \
-            --out "$out" --timeout 300
-        done; done ;;
+          run "${IB[@]}" --op reduce --ranks $p --cores 4 --bytes $b --groups 1,4,16,32,64,128 --flat $a --algo-between $a \
+            --algo-inside $a --out "$out" --timeout 300
+        done; done; done ;;
       fig3_21)  # the same, one per node, 64 and 128 nodes
         out="$sim/graphene-thesis-fig3_21-reduce-1pernode.csv"; rm -f "$out"
         for p in $(full "64 128" 64); do for a in $(full "$reduce_algos" "ompi_basic_linear ompi_in_order_binary"); do
@@ -130,16 +131,19 @@ case "$fig" in
         sizing="$sim/graphene-thesis-fig3_25-sizing-512.csv"; rm -f "$sizing"
         run --op allreduce --ranks 512 --cores 4 --bytes 4096 --groups 1,4,16,32,64,128,512 --flat ompi_ring_segmented \
           --algo-between ompi_ring_segmented --out "$sizing" --timeout 300 ;;
-      fig3_26)  # six allreduce algorithms (native, BL stand-in default, NOV redbcast, RD rdb, RG lr, SRG) 16 and 256 KiB
+      fig3_26)  # six allreduce algorithms (native, BL stand-in default, NOV redbcast, RD rdb, RG lr, SRG), 512 ranks as the
+        # thesis, 16 KiB (the left panel's size) and 256 KiB
         out="$sim/graphene-thesis-fig3_26-allreduce-algorithms.csv"; rm -f "$out"
         for a in $(full "ompi default redbcast rdb lr ompi_ring_segmented" "default rdb"); do for b in $(full "16384 262144" 16384); do
-          run --op allreduce --ranks 128 --cores 4 --bytes $b --groups 1,4,16,32,128 --flat $a --algo-between $a \
+          run --op allreduce --ranks 512 --cores 4 --bytes $b --groups 1,4,16,32,64,128,512 --flat $a --algo-between $a \
             --out "$out" --timeout 300
         done; done
-        # sizing: recursive doubling with one rank per node (no node link shared by 4 senders)
+        # sizing: recursive doubling on 128 nodes with 4 ranks per node, then one (no node link shared by 4 senders)
         sizing="$sim/graphene-thesis-fig3_26-sizing-rdb-1pernode.csv"; rm -f "$sizing"
-        run --op allreduce --ranks 128 --cores 1 --bytes 16384 --groups 1,4,16,32,128 --flat rdb --algo-between rdb \
-          --out "$sizing" --timeout 120 ;;
+        for c in 4 1; do
+          run --op allreduce --ranks 128 --cores $c --bytes 16384 --groups 1,4,16,32,128 --flat rdb --algo-between rdb \
+            --out "$sizing" --timeout 120
+        done ;;
     esac
     /usr/bin/python3 "$root/results/simulated/plot_graphene_ch3_bcast_reduce.py" --only "$(basename "${out%.csv}").png" \
       ${tiny:+--dir "$tiny"}
