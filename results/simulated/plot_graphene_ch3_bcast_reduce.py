@@ -48,7 +48,9 @@ def plot(csv_name, png_name, title, only, split_csv=None):
         return
     lines = read(csv_name)
     ranks = sorted({k[0] for k in lines})
-    sweep_p = len(ranks) > 1
+    commons = [b for b in {k[2] for k in lines} if all(any(k[0] == p and k[2] == b for k in lines) for p in ranks)]
+    sweep_p = len(ranks) > 1 and bool(commons)
+    mixed = len(ranks) > 1 and not commons  # each size at its own p (Fig 3.26): every layout in the size panel
     n = 3 if sweep_p else 2
     fig, axes = plt.subplots(1, n, figsize=(5.6 * n, 4.4))
     ax = axes[0]
@@ -57,7 +59,7 @@ def plot(csv_name, png_name, title, only, split_csv=None):
         for r in csv.DictReader(open(os.path.join(HERE, split_csv))):
             split[int(r["groups"])] = (float(r["split_s"]), float(r["hympi_create_s"]))
     for (p, c, b, a), pts in sorted(lines.items()):
-        if sweep_p and p != max(ranks):
+        if len(ranks) > 1 and p != max(ranks) and not mixed:
             continue
         gs = sorted(pts)
         gain, g = best_gain(pts)
@@ -73,12 +75,12 @@ def plot(csv_name, png_name, title, only, split_csv=None):
     ax.set_yscale("log")
     ax.set_xlabel("G (groups; G = 1: the flat collective)")
     ax.set_ylabel("time (ms, simulated)")
-    ax.set_title(f"time vs G, p = {max(ranks)}")
+    ax.set_title("time vs G" + ("" if mixed else f", p = {max(ranks)}"))
     ax.legend(fontsize=6)
     ax = axes[1]  # best speedup vs size at the largest p
     by_algo = collections.defaultdict(dict)
     for (p, c, b, a), pts in lines.items():
-        if p == max(ranks):
+        if p == max(ranks) or mixed:
             by_algo[a][b] = best_gain(pts)[0]
     for a, pts in sorted(by_algo.items()):
         bs = sorted(pts)
@@ -87,11 +89,11 @@ def plot(csv_name, png_name, title, only, split_csv=None):
     ax.axhline(1, color="grey", lw=0.5)
     ax.set_xlabel("message (bytes)")
     ax.set_ylabel("best speedup over the flat collective")
-    ax.set_title(f"best speedup vs size, p = {max(ranks)}")
+    ax.set_title("best speedup vs size" + (" (p as in the left panel)" if mixed else f", p = {max(ranks)}"))
     ax.legend(fontsize=7)
     if sweep_p:  # best speedup vs p at the largest size run at every p
         ax = axes[2]
-        common = max(b for b in {k[2] for k in lines} if all(any(k[0] == p and k[2] == b for k in lines) for p in ranks))
+        common = max(commons)
         by_algo = collections.defaultdict(dict)
         for (p, c, b, a), pts in lines.items():
             if b == common:
@@ -152,7 +154,7 @@ def main():
     plot("graphene-thesis-fig3_18-reduce-algorithms.csv", "graphene-thesis-fig3_18-reduce-algorithms.png", "thesis Fig 3.18 (simulated on Graphene 20G InfiniBand, SimGrid): seven Open MPI reduce algorithms at every level, 256 and 512 ranks (64 and 128 nodes x 4), 16 KiB and 1 MiB", args.only)
     plot("graphene-thesis-fig3_21-reduce-1pernode.csv", "graphene-thesis-fig3_21-reduce-1pernode.png", "thesis Fig 3.21 (simulated on Graphene 20G InfiniBand, SimGrid): seven Open MPI reduce algorithms at every level, 64 and 128 nodes x 1, 16 KiB and 1 MiB", args.only)
     plot("graphene-thesis-fig3_25-allreduce-segring.csv", "graphene-thesis-fig3_25-allreduce-segring.png", "thesis Fig 3.25 (simulated on Graphene, SimGrid): segmented ring allreduce (ompi_ring_segmented, 1 MiB segments; thesis 1 and 4 KB), GigE and IB, 128 ranks = 32 nodes x 4 (thesis: 512)", args.only)
-    plot("graphene-thesis-fig3_26-allreduce-algorithms.csv", "graphene-thesis-fig3_26-allreduce-algorithms.png", "thesis Fig 3.26 (simulated on Graphene GigE, SimGrid): allreduce native, linear (stand-in default), non-overlapping (redbcast), rdb, ring (lr), segmented ring, 128 ranks = 32 nodes x 4 (thesis: 512)", args.only)
+    plot("graphene-thesis-fig3_26-allreduce-algorithms.csv", "graphene-thesis-fig3_26-allreduce-algorithms.png", "thesis Fig 3.26 (simulated on Graphene GigE, SimGrid): allreduce native, linear (stand-in default), non-overlapping (redbcast), rdb, ring (lr), segmented ring; 16 KiB on 512 ranks = 128 nodes x 4, 256 KiB on 128 = 32 x 4", args.only)
 
 
 if __name__ == "__main__":

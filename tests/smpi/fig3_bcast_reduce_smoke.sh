@@ -33,7 +33,7 @@ want = {  # figure: (op, the runs' flat algorithms in order; --tiny shortens the
     "fig3_18": ("reduce", ["ompi_basic_linear", "ompi_in_order_binary"]),
     "fig3_21": ("reduce", ["ompi_basic_linear", "ompi_in_order_binary"]),
     "fig3_25": ("allreduce", ["ompi_ring_segmented"] * 2),
-    "fig3_26": ("allreduce", ["default", "rdb"]),
+    "fig3_26": ("allreduce", ["default", "rdb"] * 2),
 }
 for fig, (op, algos) in want.items():
     [path] = [p for p in glob.glob(os.path.join(d, f"graphene-thesis-{fig}-*.csv"))
