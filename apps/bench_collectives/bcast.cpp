@@ -56,7 +56,7 @@ std::unique_ptr<Data> make(const Topology& topo, const Variant& variant, const D
 }  // namespace
 
 OperationKind bcast_kind() {
-  return {"bcast", "Bcast", make};
+  return {"bcast", "Bcast", make, false, true};
 }
 
 }  // namespace hympi::bench

@@ -48,8 +48,10 @@ void add_bench_options(CLI::App& app, BenchOptions& o) {
                  "so every iteration starts with evicted buffers")
       ->check(CLI::IsMember({"warm", "cold"}))
       ->capture_default_str();
-  app.add_option("--root", o.root, "Root rank of bcast and reduce")->capture_default_str();
-  app.add_option("--ops", o.ops, "Operations, comma separated (allreduce and reduce: elements of --type, by --op)")
+  app.add_option("--root", o.root, "Root rank of bcast, reduce, gather and scatter (any rank)")->capture_default_str();
+  app.add_option("--ops", o.ops,
+                 "Operations, comma separated (allreduce and reduce: elements of --type, by --op; gather and "
+                 "scatter: size doubles per rank to / from --root, the root holding size x ranks)")
       ->delimiter(',')
       ->check(CLI::IsMember(operation_names()))
       ->capture_default_str();

@@ -1,5 +1,5 @@
 // hympi-bench-collectives: OSU-style latency of hympi's Allgather(v), Bcast,
-// Allreduce and Reduce under the pure and hybrid policies, against MPI_Barrier on the node
+// Allreduce, Reduce, Gather and Scatter under the pure and hybrid policies, against MPI_Barrier on the node
 // communicator (Zhou et al., ICPP'19, Figs 7-10). One object per variant is
 // created per operation and reused across sizes; variants are interleaved size
 // by size so that they see the same machine conditions.
@@ -30,8 +30,8 @@ namespace {
 constexpr apps::AppInfo kApp{
     "hympi-bench-collectives",
     "OSU-style latency benchmark of hympi's collectives: Allgather, Allgatherv (irregular counts), Bcast, "
-    "Allreduce and Reduce under the pure (MPI collective) and hybrid (one shared copy per node; barrier or flag sync) "
-    "policies, with "
+    "Allreduce, Reduce, Gather and Scatter (to / from --root) under the pure (MPI collective) and hybrid (one "
+    "shared copy per node; barrier or flag sync) policies, with "
     "MPI_Barrier on the node communicator as the floor. Prints OSU tables on stdout, the target ratios at the "
     "end, and optionally a CSV."};
 
@@ -40,7 +40,7 @@ std::vector<Result> run_operation(const OperationKind& kind, const std::vector<V
                                   const BenchOptions& o, const Topology& topo, const apps::RunInfo& info,
                                   const std::string& baseline_setting, apps::RecordCsv& csv, Progress& progress,
                                   CacheEvictor* evictor) {
-  const int root = kind.name == "bcast" || kind.name == "reduce" ? o.root : -1;
+  const int root = kind.rooted ? o.root : -1;
   std::vector<std::unique_ptr<Operation>> ops;
   for (const auto& v : variants)
     ops.push_back(std::make_unique<Operation>(v.runs_collective ? kind.make(topo, v, DataSetting{o.root})
@@ -63,10 +63,7 @@ std::vector<Result> run_operation(const OperationKind& kind, const std::vector<V
           o.baseline,
           baseline_setting};
       if (variants[v].runs_collective) {
-        // What one call moves: the vector (bcast, reductions) or the whole result (allgather(v)).
-        const std::int64_t bytes = kind.name == "allgather" || kind.name == "allgatherv"
-                                       ? r.m.result_doubles * static_cast<std::int64_t>(sizeof(double))
-                                       : size * static_cast<std::int64_t>(bytes_of(r.type));
+        const std::int64_t bytes = grouping_bytes(kind, size, r.m.result_doubles, topo.size(), bytes_of(r.type));
         const int leader_root = std::max(r.root, 0);  // rootless operations: -1
         r.groups = effective_groups(topo, variants[v].options, bytes, leader_root);
         r.groups_model_s = grouped_model_seconds(topo, variants[v].options, bytes, leader_root);

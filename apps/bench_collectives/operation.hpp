@@ -1,7 +1,7 @@
 // What the measurement loop times: one collective under one variant, through the
 // core's request model (hympi::PersistentCollective). Each operation lives in its
 // own small file (gather_operation.cpp, bcast.cpp, reduce_operation.cpp,
-// node_barrier.cpp) and only says how its data look (a Data); the write, run,
+// rooted_operation.cpp, node_barrier.cpp) and only says how its data look (a Data); the write, run,
 // check, timing and output are the same for all of them (Operation, measure.hpp,
 // report.hpp, osu_mode.cpp).
 #pragma once
@@ -33,7 +33,7 @@ inline constexpr const char* kNodeBarrier = "node-barrier";
 std::vector<std::string> variant_names();
 Variant parse_variant(const std::string& name);
 
-// The element the gathers and the broadcast move: doubles (the default mode) or
+// The element the gathers, scatter and the broadcast move: doubles (the default mode) or
 // bytes (OSU mode, as OSU's MPI_CHAR). The reductions move elements of --type.
 enum class Element { f64, byte };
 
@@ -113,8 +113,8 @@ using CountsRule = std::vector<std::int64_t> (*)(std::int64_t size, int ranks);
 
 // What an operation's data depend on besides the variant.
 struct DataSetting {
-  int root = 0;                    // bcast, reduce
-  Element element = Element::f64;  // allgather(v), bcast
+  int root = 0;                    // bcast, reduce, gather, scatter
+  Element element = Element::f64;  // allgather(v), bcast, gather, scatter
 };
 
 struct OperationKind {
@@ -123,6 +123,7 @@ struct OperationKind {
   // One object per variant, created once and bound to each size in turn.
   std::function<std::unique_ptr<Data>(const Topology& topo, const Variant& variant, const DataSetting& setting)> make;
   bool reduces = false;  // combines by --op on elements of --type
+  bool rooted = false;   // has a --root (bcast, reduce, gather, scatter)
 };
 
 // --type and --op of the reductions (reduce_types.hpp).
@@ -137,9 +138,17 @@ OperationKind allgatherv_kind();
 OperationKind bcast_kind();
 OperationKind allreduce_kind(const Reduction& reduction);
 OperationKind reduce_kind(const Reduction& reduction);
+OperationKind gather_kind();
+OperationKind scatter_kind();
 std::vector<OperationKind> operation_kinds(const Reduction& reduction);
 std::vector<std::string> operation_names();  // what --ops accepts
 OperationKind find_operation(const std::string& name, const Reduction& reduction);
+
+// The bytes of one call by which the core picks its groups (effective_groups):
+// the whole result of allgather(v), the whole gathered / scattered vector, the
+// vector of bcast and the reductions. `result_elements` is Data::result_elements().
+std::int64_t grouping_bytes(const OperationKind& kind, std::int64_t size, std::int64_t result_elements, int ranks,
+                            std::size_t element_bytes);
 
 // MPI_Barrier on the node communicator, for any operation.
 std::unique_ptr<Data> make_node_barrier(const Topology& topo);

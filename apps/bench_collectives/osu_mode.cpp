@@ -28,7 +28,9 @@ constexpr const char* kMethod =
     "ranks; the same loop as the default mode (with -c every iteration moves new data). "
     "Differences from OSU 7.4 itself: the data are MPI_BYTE (OSU: MPI_CHAR, the same bytes); pure allgather is "
     "hympi's pure policy, an in-place MPI_Allgather into one result buffer (OSU: MPI_Allgather from a separate "
-    "send buffer); pure bcast is MPI_Bcast from the root's buffer, as OSU; allreduce/reduce reduce "
+    "send buffer); pure bcast is MPI_Bcast from the root's buffer, as OSU; pure gather / scatter are "
+    "MPI_Gather / MPI_Scatter on private buffers (as osu_gather / osu_scatter; -m is the bytes per rank); "
+    "allreduce/reduce reduce "
     "elements of --type by --op (default MPI_DOUBLE, sum; OSU 7.4: MPI_CHAR, sum, -T mpi_float for float) "
     "and sizes below one element are "
     "skipped; hybrid variants add the node synchronization of the shared copy. "
@@ -71,8 +73,8 @@ void add_osu_options(CLI::App& app, OsuOptions& osu) {
                "latency averaged over ranks; robust to the time slices a loaded machine steals)");
   app.add_flag("--vs-mpi", osu.vs_mpi,
                "OSU mode: also time the MPI call the pure policy makes (in-place MPI_Allgather, MPI_Bcast, "
-               "MPI_Allreduce, MPI_Reduce), alternating with the variant iteration by iteration, and print both "
-               "per-rank medians and their ratio (variant / MPI): the wrapper's cost");
+               "MPI_Allreduce, MPI_Reduce, MPI_Gather, MPI_Scatter), alternating with the variant iteration by "
+               "iteration, and print both per-rank medians and their ratio (variant / MPI): the wrapper's cost");
 }
 
 std::string check_osu_options(OsuOptions& osu, const BenchOptions& o, const CLI::App& app) {
@@ -90,7 +92,7 @@ std::string check_osu_options(OsuOptions& osu, const BenchOptions& o, const CLI:
   osu.variant = app.count("--variants") ? o.variants.front() : "pure";
   if (app.count("--ops") && o.ops.size() != 1) return "--osu measures one operation per run (as an OSU binary)";
   if (app.count("--variants") && o.variants.size() != 1) return "--osu measures one variant per run";
-  if (osu.op == "allgatherv") return "--osu: --ops must be allgather, bcast, allreduce or reduce";
+  if (osu.op == "allgatherv") return "--osu: --ops must be allgather, bcast, allreduce, reduce, gather or scatter";
   if (osu.variant == kNodeBarrier) return "--osu: --variants must be pure, hybrid-barrier or hybrid-flags";
   return "";
 }
@@ -104,6 +106,8 @@ const char* osu_title(const std::string& op) {
   if (op == "bcast") return "Broadcast";
   if (op == "allreduce") return "Allreduce";
   if (op == "reduce") return "Reduce";
+  if (op == "gather") return "Gather";
+  if (op == "scatter") return "Scatter";
   return "Allgather";
 }
 }  // namespace

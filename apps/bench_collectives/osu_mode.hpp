@@ -22,7 +22,7 @@ struct OsuOptions {
   bool vs_mpi = false;   // --vs-mpi: medians of the variant and of the plain MPI call, and their ratio
   std::int64_t min_bytes = 1;
   std::int64_t max_bytes = std::int64_t{1} << 20;  // OSU's MAX_MESSAGE_SIZE
-  std::string op;                                  // allgather | bcast | allreduce | reduce
+  std::string op;                                  // allgather | bcast | allreduce | reduce | gather | scatter
   std::string variant;                             // pure | hybrid-barrier | hybrid-flags
 };
 

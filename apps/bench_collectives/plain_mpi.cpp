@@ -24,6 +24,15 @@ void PlainMpi::resize(std::int64_t bytes) {
   if (op_ == "allgather") {
     recv_.assign(static_cast<std::size_t>(bytes) * p, 1);
     contribution_ = recv_.data() + static_cast<std::size_t>(bytes) * topo_.rank();
+  } else if (op_ == "gather" || op_ == "scatter") {
+    // The pure policy's buffers: the root's whole vector, one part elsewhere.
+    const bool root = topo_.rank() == options_.root;
+    const std::size_t whole = static_cast<std::size_t>(bytes) * p;
+    send_.assign(op_ == "scatter" && root ? whole : static_cast<std::size_t>(bytes), 1);
+    recv_.assign(op_ == "gather" && root ? whole : static_cast<std::size_t>(bytes), 0);
+    contribution_ = op_ == "gather" || root ? send_.data() : nullptr;
+    source_.assign(contribution_ ? send_.size() : 0, 2);
+    return;
   } else {
     send_.assign(static_cast<std::size_t>(bytes), 1);
     recv_.assign(static_cast<std::size_t>(bytes), 0);
@@ -43,6 +52,10 @@ void PlainMpi::run() {
     MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, recv_.data(), count_, MPI_BYTE, comm);
   else if (op_ == "bcast")
     MPI_Bcast(send_.data(), count_, MPI_BYTE, options_.root, comm);
+  else if (op_ == "gather")
+    MPI_Gather(send_.data(), count_, MPI_BYTE, recv_.data(), count_, MPI_BYTE, options_.root, comm);
+  else if (op_ == "scatter")
+    MPI_Scatter(send_.data(), count_, MPI_BYTE, recv_.data(), count_, MPI_BYTE, options_.root, comm);
   else if (op_ == "allreduce")
     MPI_Allreduce(send_.data(), recv_.data(), count_, type_, mpi_op_, comm);
   else

@@ -1,6 +1,6 @@
 // --vs-mpi (OSU mode): the wrapper's cost. Times the pure variant and the very
 // MPI call it makes (in-place MPI_Allgather, MPI_Bcast, MPI_Allreduce,
-// MPI_Reduce on the same sizes, type and op) alternately, iteration by
+// MPI_Reduce, MPI_Gather, MPI_Scatter on the same sizes, type and op) alternately, iteration by
 // iteration, so that load on a shared machine hits both alike; prints the
 // medians and their ratio (pure / MPI).
 #pragma once
@@ -15,7 +15,7 @@
 
 namespace hympi::bench {
 
-// The MPI call the pure policy makes for `op` (allgather, bcast, allreduce, reduce).
+// The MPI call the pure policy makes for `op` (allgather, bcast, allreduce, reduce, gather, scatter).
 class PlainMpi {
  public:
   PlainMpi(std::string op, const BenchOptions& options, const Topology& topo);

@@ -4,8 +4,8 @@
 //   pure / hybrid at the largest size          (target >= 10x for allgather @32768)
 //   hybrid / node-barrier, worst over sizes    (target <= 2x: the sync is the floor)
 //   hybrid-barrier / hybrid-flags, small sizes (target > 1x: flags are cheaper)
-// The targets are Zhou's, for the gathers and bcast: allreduce/reduce ratios are
-// printed without a verdict.
+// The targets are Zhou's, for allgather(v) and bcast: allreduce/reduce and
+// gather/scatter ratios are printed without a verdict.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -108,7 +108,7 @@ void print_ratios(std::ostream& out, const apps::RunInfo& info, const Table& t, 
       << " (ranks " << info.ranks << ", nodes " << info.nodes << ", ranks per node " << info.ranks_per_node
       << ", layout " << info.layout << ")" << (judge ? "" : "; targets are judged on one node only") << "\n";
   for (const auto& op : t.ops()) {
-    const bool judged = judge && op != "allreduce" && op != "reduce";
+    const bool judged = judge && (op == "allgather" || op == "allgatherv" || op == "bcast");
     pure_over_hybrid(out, t, op, judged);
     hybrid_over_floor(out, t, op, judged);
     flags_vs_barrier(out, t, op, judged);

@@ -78,7 +78,7 @@ OperationKind reduce_kind(const Reduction& reduction) {
           [reduction](const Topology& topo, const Variant& variant, const DataSetting& setting) {
             return make(topo, variant, reduction, setting.root);
           },
-          true};
+          true, true};
 }
 
 }  // namespace hympi::bench

@@ -16,7 +16,7 @@ namespace hympi::bench {
 struct Result {
   std::string op;
   Variant variant;
-  int root = -1;  // bcast and reduce only
+  int root = -1;  // bcast, reduce, gather and scatter only
   std::int64_t size = 0;
   Measurement m;
   std::string type = "double";   // element type (--type for the reductions)

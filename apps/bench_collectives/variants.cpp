@@ -62,7 +62,16 @@ std::vector<std::string> operation_names() {
 }
 
 std::vector<OperationKind> operation_kinds(const Reduction& reduction) {
-  return {allgather_kind(), allgatherv_kind(), bcast_kind(), allreduce_kind(reduction), reduce_kind(reduction)};
+  return {allgather_kind(), allgatherv_kind(), bcast_kind(), allreduce_kind(reduction), reduce_kind(reduction),
+          gather_kind(),     scatter_kind()};
+}
+
+std::int64_t grouping_bytes(const OperationKind& kind, std::int64_t size, std::int64_t result_elements, int ranks,
+                            std::size_t element_bytes) {
+  const auto element = static_cast<std::int64_t>(element_bytes);
+  if (kind.name == "allgather" || kind.name == "allgatherv") return result_elements * element;
+  if (kind.name == "gather" || kind.name == "scatter") return size * ranks * element;  // as the core's create
+  return size * element;
 }
 
 OperationKind find_operation(const std::string& name, const Reduction& reduction) {

@@ -55,7 +55,8 @@ void add_options(CLI::App& app, Options& o) {
                  "fixed:ALPHA (the default, fixed:2 = --alpha 2: what runs and checkpoints before this option meant) "
                  "| adaptive[:SN_INIT,SN_MAX] (recommended for real data; default 1,10): the precision drawn every "
                  "iteration from its Gamma conditional given the training residuals (prior: one observation with the "
-                 "training data's variance var), started at SN_INIT/var, capped at SN_MAX/var")
+                 "training data's variance var), started at (SN_INIT+1)/var, capped at (SN_MAX+1)/var (SMURFF's SN: "
+                 "noise variance var/(SN+1))")
       ->excludes(alpha)
       ->group("Model");
 

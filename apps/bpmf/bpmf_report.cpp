@@ -56,8 +56,9 @@ void print_header(const Dataset& data, const Sampler& sampler, const Options& o,
       noise_text(c.noise, c.alpha).c_str(), c.burnin, c.samples, static_cast<unsigned long long>(c.seed), info.ranks,
       info.nodes, info.layout.c_str(), hympi::to_string(c.exchange.policy), hympi::to_string(c.exchange.sync));
   if (c.noise.kind == NoiseKind::adaptive)
-    std::printf("  noise %s: precision sampled every iteration, from %.6g (SN_INIT / training variance) up to %.6g\n",
-                noise_text(c.noise, c.alpha).c_str(), sampler.initial_precision(), sampler.max_precision());
+    std::printf(
+        "  noise %s: precision sampled every iteration, from %.6g ((SN_INIT + 1) / training variance) up to %.6g\n",
+        noise_text(c.noise, c.alpha).c_str(), sampler.initial_precision(), sampler.max_precision());
   std::fflush(stdout);
 }
 
@@ -111,6 +112,7 @@ Record trace_record(const Options& o, const hympi::apps::RunInfo& info, const It
       .add("rmse_average", r.rmse_average, 10)
       .add("noise", noise_text(o.sampler.noise, o.sampler.alpha))
       .add("alpha", r.alpha, 10)
+      .add("alpha_conditional", r.alpha_conditional, 10)
       .add("items_per_s", r.items_per_second)
       .add("seconds", r.seconds_wall)
       .add("sampling", r.seconds_sampling)

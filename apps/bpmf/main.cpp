@@ -65,7 +65,7 @@ bool stopped_before_start(const Options& o, MPI_Comm world, int rank) {
   return stop.requested != 0;
 }
 
-// Adaptive noise: alpha is the chain's starting precision (SN_INIT / var).
+// Adaptive noise: alpha is the chain's starting precision ((SN_INIT + 1) / var).
 ModelInfo model_info(const Options& o, const Dataset& data, const Sampler& sampler) {
   ModelInfo m{o.sampler.K,          sampler.initial_precision(),
               sampler.train_mean(), data.train.rows,

@@ -6,12 +6,13 @@
 # (flock /work/sim.lock ...); each run is bounded by --timeout.
 # usage: run-graphene-hier-fig3.sh FIGURE [--bin DIR] [--machine graphene-gige|graphene-ib] [--tiny DIR]
 #   FIGURE: fig3_19-3_20 | fig3_15-3_17 | fig3_24 | fig3_36 | fig3_40
+#   broadcast/reduce/allreduce: fig3_6 (BG/P) | fig3_8-3_9 | fig3_10 | fig3_11-3_12 | fig3_16 | fig3_18 | fig3_21 | fig3_25 | fig3_26
 #   --tiny DIR: the same runs at 8 ranks, <= 64 KiB, G = 1,2,4, CSV and plot into DIR (the ctest smoke)
 set -euo pipefail
 {
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-usage() { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; }
 [ $# -ge 1 ] || { usage >&2; exit 2; }
 case "$1" in -h|--help) usage; exit 0 ;; esac
 fig="$1"; shift
@@ -45,6 +46,113 @@ run() {
 }
 MiB=1048576
 case "$fig" in
+  # ---- broadcast, reduce, allreduce (wt-ch3bcast): each block writes its CSV and plots it
+  # (plot_graphene_ch3_bcast_reduce.py), then exits. Stand-ins for the thesis' Open MPI 1.4.5/1.8.4
+  # algorithms SimGrid 3.32 lacks are named in apps/smpi/README.md "Chapter 3 on Graphene, broadcast".
+  fig3_6|fig3_8-3_9|fig3_10|fig3_11-3_12|fig3_16|fig3_18|fig3_21|fig3_25|fig3_26)
+    P="ompi_pipeline"; ALL=(--flat "$P" --algo-between "$P" --algo-inside "$P")
+    reduce_algos="ompi ompi_basic_linear ompi_chain ompi_pipeline ompi_binary ompi_binomial ompi_in_order_binary"
+    # The thesis' reduce ran on 20G InfiniBand (section 3.2's setup): these figures run graphene-ib (a later
+    # --machine given on the command line does not change it; bcast and allreduce take --machine, GigE default).
+    IB=(--machine graphene-ib)
+    # The core's aligned buffers folded too (glue/fold_shared.cpp; timing only): a 64-rank 16 MiB pipeline
+    # bcast kept its simulated times (230.74 / 324.97 ms) with 95 MB and 1.7 s of host instead of 1.1 GB, 5.8 s.
+    export HYMPI_SMPI_FOLD_SCOPE=all
+    # A 16 MiB broadcast takes ~1 min and 2.2 GB at 128 ranks: with HYMPI_SIM_LOCK=FILE each such run waits
+    # for flock(FILE) (the shared host's one-simulation-at-a-time rule), the lock taken per run.
+    big() { if [ -n "${HYMPI_SIM_LOCK:-}" ] && [ -z "$tiny" ]; then ( flock 9; run "$@" ) 9>"$HYMPI_SIM_LOCK"; else run "$@"; fi; }
+    full() { [ -z "$tiny" ] && echo "$1" || echo "$2"; }  # full FULL TINY: a loop's list, shortened by --tiny (the smoke)
+    case "$fig" in
+      fig3_6)  # BG/P (not Graphene): the left panel, the group-creation cost, on 512 ranks (coarsened from 2048:
+        # 512 took 15 s and 1.4 GB; SMPI's split is a gather at one rank, linear in p). The right panel (6142
+        # ranks, 1 KiB-16 MiB): not run (one 2048-rank 1 MiB run-hier-bcast.sh took 104 s of host)
+        out="$sim/bgp-thesis-fig3_6-split.csv"; rm -f "$out"
+        sr=512; gl=1,2,4,8,16,32,64,128,256,512; [ -z "$tiny" ] || { sr=8; gl=1,2,4; }
+        nice -n 5 "$here/run-split-cost.sh" --machine bgp "${extra[@]}" --ranks $sr --op bcast --bytes 2097152 --groups $gl \
+          --reps 1 --out "$out" --timeout 200 ;;
+      fig3_8-3_9)  # 128 nodes x 1; chain and pipeline both run SimGrid's ompi_pipeline (a chain of fanout 1)
+        out="$sim/graphene-thesis-fig3_8-3_9-bcast-128.csv"; rm -f "$out"
+        run --op bcast --ranks 128 --cores 1 --bytes 16384 --groups 1,2,4,8,16,32,64,128 "${ALL[@]}" --out "$out" --timeout 120
+        big --op bcast --ranks 128 --cores 1 --bytes $((16 * MiB)) --groups 1,2,4,8,16,32,64 "${ALL[@]}" --out "$out" --timeout 300 ;;
+      fig3_10)  # 1 per node: 16 MiB over p (left), sizes on 128 nodes (right); pipeline and native (ompi)
+        out="$sim/graphene-thesis-fig3_10-bcast-1pernode.csv"; rm -f "$out"
+        for p in $(full "16 32 64 128" 16); do
+          gl=1; g=2; while [ $g -lt $p ]; do gl="$gl,$g"; g=$((g * 2)); done
+          big --op bcast --ranks $p --cores 1 --bytes $((16 * MiB)) --groups "$gl" "${ALL[@]}" --out "$out" --timeout 300
+        done
+        for b in $(full "16384 262144 $MiB $((4 * MiB))" 16384); do
+          big --op bcast --ranks 128 --cores 1 --bytes $b --groups 1,2,4,8,16,32,64 "${ALL[@]}" --out "$out" --timeout 300
+        done
+        # native: G = 16 and 64 at 16 MiB left out (run-hier-bcast.sh's G = 16 did not finish, Fig 3.7's row)
+        for b in $(full "16384 262144 $MiB $((4 * MiB)) $((16 * MiB))" 16384); do
+          big --op bcast --ranks 128 --cores 1 --bytes $b --groups 1,2,4,8,32 --out "$out" --timeout 300
+        done ;;
+      fig3_11-3_12)  # 1 per core (4 per node), the thesis' sizes: p = 512 at 16 KiB and 16 MiB (3.11), 16 MiB over
+        # p = 32..512 and 16 KiB..16 MiB at 512 (3.12); the 16 KiB and 16 MiB runs at 512 serve both figures
+        out="$sim/graphene-thesis-fig3_11-3_12-bcast-percore.csv"; rm -f "$out"
+        for p in $(full "32 64 128 256" 32); do
+          gl=1; g=2; while [ $g -lt $p ]; do gl="$gl,$g"; g=$((g * 2)); done
+          big --op bcast --ranks $p --cores 4 --bytes $((16 * MiB)) --groups "$gl" "${ALL[@]}" --out "$out" --timeout 300
+        done
+        for b in $(full "16384 262144 $MiB $((4 * MiB)) $((16 * MiB))" 16384); do
+          big --op bcast --ranks 512 --cores 4 --bytes $b --groups 1,2,4,8,16,32,64,128,256 "${ALL[@]}" --out "$out" --timeout 300
+        done ;;
+      fig3_16)  # 512 ranks = 128 nodes x 4 as the thesis: native 1 KiB with the group-creation cost; pipeline 16 KiB
+        out="$sim/graphene-thesis-fig3_16-reduce.csv"; rm -f "$out"
+        gl=1,2,4,8,16,32,64,128,256,512
+        run "${IB[@]}" --op reduce --ranks 512 --cores 4 --bytes 1024 --groups $gl --out "$out" --timeout 300
+        run "${IB[@]}" --op reduce --ranks 512 --cores 4 --bytes 16384 --groups $gl "${ALL[@]}" --out "$out" --timeout 300
+        split="$sim/graphene-thesis-fig3_16-split.csv"; rm -f "$split"
+        sr=512; [ -z "$tiny" ] || { sr=8; gl=1,2,4; }
+        nice -n 5 "$here/run-split-cost.sh" --machine graphene-ib "${extra[@]}" --ranks $sr --cores 4 --op reduce --bytes 1024 \
+          --groups $gl --out "$split" --timeout 300 ;;
+      fig3_18)  # seven reduce algorithms at every level, 256 and 512 ranks (64 and 128 nodes x 4) as the thesis, 16 KiB and 1 MiB
+        out="$sim/graphene-thesis-fig3_18-reduce-algorithms.csv"; rm -f "$out"
+        for p in $(full "256 512" 256); do
+        for a in $(full "$reduce_algos" "ompi_basic_linear ompi_in_order_binary"); do for b in $(full "16384 $MiB" 16384); do
+          run "${IB[@]}" --op reduce --ranks $p --cores 4 --bytes $b --groups 1,4,16,32,64,128 --flat $a --algo-between $a \
+            --algo-inside $a --out "$out" --timeout 300
+        done; done; done ;;
+      fig3_21)  # the same, one per node, 64 and 128 nodes
+        out="$sim/graphene-thesis-fig3_21-reduce-1pernode.csv"; rm -f "$out"
+        for p in $(full "64 128" 64); do for a in $(full "$reduce_algos" "ompi_basic_linear ompi_in_order_binary"); do
+        for b in $(full "16384 $MiB" 16384); do
+          run "${IB[@]}" --op reduce --ranks $p --cores 1 --bytes $b --groups 1,2,4,8,16,32 --flat $a --algo-between $a --algo-inside $a \
+            --out "$out" --timeout 300
+        done; done; done ;;
+      fig3_25)  # segmented ring among the leaders and flat (SimGrid's segment: 1 MiB), 4 KiB, 64 KiB, 1 MiB; the
+        # thesis does not name the allreduce network: --machine's (GigE), then graphene-ib beside it
+        out="$sim/graphene-thesis-fig3_25-allreduce-segring.csv"; rm -f "$out"
+        for m in "$machine" graphene-ib; do for b in $(full "4096 65536 $MiB" 4096); do
+          run --machine $m --op allreduce --ranks 128 --cores 4 --bytes $b --groups 1,4,16,32,128 --flat ompi_ring_segmented \
+            --algo-between ompi_ring_segmented --out "$out" --timeout 300
+        done; done
+        # sizing: the thesis' 512 ranks at 4 KiB (75 s of host): does coarsening explain the gain's size?
+        sizing="$sim/graphene-thesis-fig3_25-sizing-512.csv"; rm -f "$sizing"
+        run --op allreduce --ranks 512 --cores 4 --bytes 4096 --groups 1,4,16,32,64,128,512 --flat ompi_ring_segmented \
+          --algo-between ompi_ring_segmented --out "$sizing" --timeout 300 ;;
+      fig3_26)  # six allreduce algorithms (native, BL stand-in default, NOV redbcast, RD rdb, RG lr, SRG): 16 KiB (the left
+        # panel's size) on 512 ranks as the thesis; 256 KiB on 128 = 32 x 4 (coarsened: at 512 ranks redbcast passed 300 s)
+        out="$sim/graphene-thesis-fig3_26-allreduce-algorithms.csv"; rm -f "$out"
+        algos=$(full "ompi default redbcast rdb lr ompi_ring_segmented" "default rdb")
+        for a in $algos; do
+          run --op allreduce --ranks 512 --cores 4 --bytes 16384 --groups 1,4,16,32,64,128,512 --flat $a --algo-between $a \
+            --out "$out" --timeout 300
+        done
+        for a in $algos; do
+          run --op allreduce --ranks 128 --cores 4 --bytes 262144 --groups 1,4,16,32,128 --flat $a --algo-between $a \
+            --out "$out" --timeout 300
+        done
+        # sizing: recursive doubling on 128 nodes with 4 ranks per node, then one (no node link shared by 4 senders)
+        sizing="$sim/graphene-thesis-fig3_26-sizing-rdb-1pernode.csv"; rm -f "$sizing"
+        for c in 4 1; do
+          run --op allreduce --ranks 128 --cores $c --bytes 16384 --groups 1,4,16,32,128 --flat rdb --algo-between rdb \
+            --out "$sizing" --timeout 120
+        done ;;
+    esac
+    /usr/bin/python3 "$root/results/simulated/plot_graphene_ch3_bcast_reduce.py" --only "$(basename "${out%.csv}").png" \
+      ${tiny:+--dir "$tiny"}
+    exit 0 ;;
   fig3_19-3_20)  # reduce, 128 nodes x 1: native 16 KiB; native and pipeline 4 MiB (coarsened from 16 MiB)
     out="$sim/graphene-thesis-fig3_19-3_20-reduce-128.csv"; rm -f "$out"
     run --op reduce --ranks 128 --cores 1 --bytes 16384 --groups 1,2,4,8,16,32,64,128 --out "$out" --timeout 120

@@ -14,7 +14,9 @@ namespace bpmf {
 
 namespace {
 
-constexpr char kMagic[8] = {'H', 'Y', 'B', 'P', 'M', 'F', 'C', '3'};
+constexpr char kMagic[8] = {'H', 'Y', 'B', 'P', 'M', 'F', 'C', '4'};
+// The same layout, written while adaptive noise's SN meant a precision SN / var.
+constexpr char kMagicSnOverVar[8] = {'H', 'Y', 'B', 'P', 'M', 'F', 'C', '3'};
 constexpr char kMagicBeforeNoise[8] = {'H', 'Y', 'B', 'P', 'M', 'F', 'C', '2'};
 constexpr char kMagicBeforeChainIds[8] = {'H', 'Y', 'B', 'P', 'M', 'F', 'C', '1'};
 constexpr std::size_t kChainIdLength = 32;
@@ -215,7 +217,8 @@ ChainState read_checkpoint(const std::string& dir, const ChainIdentity& expected
   const auto starts_with = [&bytes](const char(&magic)[8]) {
     return bytes.size() >= sizeof magic + 8 && std::memcmp(bytes.data(), magic, sizeof magic) == 0;
   };
-  const bool has_noise = starts_with(kMagic);
+  const bool sn_over_var = starts_with(kMagicSnOverVar);
+  const bool has_noise = starts_with(kMagic) || sn_over_var;
   const bool has_chain_id = has_noise || starts_with(kMagicBeforeNoise);
   if (!has_chain_id && !starts_with(kMagicBeforeChainIds))
     throw InputError("'" + path + "' is not a hympi-bpmf checkpoint");
@@ -243,6 +246,11 @@ ChainState read_checkpoint(const std::string& dir, const ChainIdentity& expected
     found.noise = static_cast<NoiseKind>(kind);
     found.sn_init = in.get<double>();
     found.sn_max = in.get<double>();
+    // Its precisions were drawn below another cap: going on would mix two models.
+    if (sn_over_var && found.noise == NoiseKind::adaptive)
+      throw InputError("checkpoint '" + path +
+                       "' is an adaptive-noise chain of format HYBPMFC3, whose SN_INIT and SN_MAX meant the precisions "
+                       "SN / var (before 2026-11-29); they now mean (SN + 1) / var, as in SMURFF: start a new chain");
   }
   const std::string differs = difference(found, expected);
   if (!differs.empty()) throw InputError("checkpoint '" + path + "' belongs to another chain: " + differs);

@@ -121,8 +121,10 @@ void Sampler::initialise_noise() {
     throw hympi::Error(
         hympi::ErrorCode::invalid_argument,
         "adaptive noise needs training values that vary (total variance " + std::to_string(train_variance_) + ")");
-  alpha_ = alpha_init_ = config_.noise.sn_init / train_variance_;
-  alpha_max_ = config_.noise.sn_max / train_variance_;
+  // SMURFF's signal-to-noise ratio: Var(noise) = Var(total) / (SN + 1), so the
+  // precision is (SN + 1) / var (before 2026-11-29 this was SN / var: a cap 10% low).
+  alpha_ = alpha_init_ = precision_of_sn(config_.noise.sn_init, train_variance_);
+  alpha_max_ = precision_of_sn(config_.noise.sn_max, train_variance_);
 }
 
 void Sampler::add_squared_residuals(const double* other, const std::int32_t* index, const double* value, std::int64_t n,
@@ -135,13 +137,15 @@ void Sampler::add_squared_residuals(const double* other, const std::int32_t* ind
   }
 }
 
-void Sampler::draw_noise(double& seconds_sync) {
+double Sampler::draw_noise(double& seconds_sync) {
   const double t0 = now();
   residual_stats_->run(residuals_);
   seconds_sync += now() - t0;
   Stream stream(config_.seed, static_cast<std::uint64_t>(iteration_), kNoiseSide, kHyperItem);
-  alpha_ = draw_noise_precision(residuals_.value(0), train_->ratings(), train_variance_, alpha_max_, stream);
+  const double sse = residuals_.value(0);
+  alpha_ = draw_noise_precision(sse, train_->ratings(), train_variance_, alpha_max_, stream);
   residuals_.clear();
+  return (static_cast<double>(train_->ratings()) + 1.0) / (train_variance_ + sse);
 }
 
 double Sampler::precision_mean() const {
@@ -276,7 +280,7 @@ IterationReport Sampler::step() {
     sides_[side].exchange->run();
     exchange += now() - t0;
   }
-  if (config_.noise.kind == NoiseKind::adaptive) draw_noise(sync);
+  if (config_.noise.kind == NoiseKind::adaptive) report.alpha_conditional = draw_noise(sync);
   if (!report.burnin) {
     precision_sum_ += alpha_;
     inverse_precision_sum_ += 1.0 / alpha_;

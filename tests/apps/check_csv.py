@@ -2,7 +2,8 @@
 """Checks a CSV written by hympi-bench-collectives: exactly one row per
 operation x variant x size, every collective validated (Pass, 0 errors), the
 run-info and size columns consistent with what was asked, timings sane; the
-reductions' type/op and the --baseline the MPI reports using."""
+reductions' type/op and the --baseline the MPI reports using; the grouped
+variants' (VARIANT@G) groups column."""
 import argparse
 import csv
 import re
@@ -23,11 +24,14 @@ def expected_result_doubles(op, variant, size, ranks):
         return size * ranks
     if op == "allgatherv":
         return size * sum(1 + r % 3 for r in range(ranks))
-    return size  # bcast, allreduce, reduce
+    if op == "gather":
+        return size * ranks  # the root's whole vector
+    return size  # bcast, allreduce, reduce, scatter (one rank's part)
 
 
 ELEMENT_BYTES = {"double": 8, "float": 4, "int32": 4, "int64": 8}
 REDUCTIONS = ("allreduce", "reduce")
+ROOTED = ("bcast", "reduce", "gather", "scatter")
 
 
 def hierarchical_setting(mpi):
@@ -109,12 +113,19 @@ def main():
         else:
             expect("evictions", 0)
             expect("evict_bytes", 0)
-        expect("root", a.root if op in ("bcast", "reduce") else "")
+        expect("root", a.root if op in ROOTED else "")
         expect("result_doubles", expected_result_doubles(op, variant, size, a.ranks))
+        base, _, g = variant.partition("@")
         policy, sync = {"pure": ("pure", ""), "hybrid-barrier": ("hybrid", "barrier"),
-                        "hybrid-flags": ("hybrid", "flags"), "node-barrier": ("none", "barrier")}[variant]
+                        "hybrid-flags": ("hybrid", "flags"), "node-barrier": ("none", "barrier")}[base]
         expect("policy", policy)
         expect("sync", sync)
+        # Grouped: the G used is at least 1 and at most the G asked (fewer units: reduced); flat otherwise.
+        groups = int(row["groups"])
+        if not g:
+            expect("groups", 1)
+        elif groups < 1 or (g != "auto" and groups > int(g)) or not row["groups_model"]:
+            problems.append(f"{where}: groups = {groups}, groups_model = {row['groups_model']!r} for {variant}")
         if variant == "node-barrier":
             expect("validation", "-")
         else:
@@ -130,6 +141,13 @@ def main():
         rpn = int(row["ranks_per_node"])
         if op == "reduce":
             continue  # the result lives on the root only: no per-node lower bound
+        if op in ("gather", "scatter"):
+            # The root's node holds the whole vector: 2 copies under flat hybrid, one buffer under pure.
+            whole = element * size * a.ranks
+            copies = 2 if variant.startswith("hybrid") and not g else 1
+            if variant != "node-barrier" and held < copies * whole:
+                problems.append(f"{where}: {held} bytes per node, less than {copies} x the whole {whole}")
+            continue
         if variant == "pure" and held < result_bytes * rpn:
             problems.append(f"{where}: pure holds {held} bytes per node, less than {rpn} copies of {result_bytes}")
         if variant.startswith("hybrid") and held < result_bytes:

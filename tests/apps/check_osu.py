@@ -20,6 +20,8 @@ def main():
     p.add_argument("--iterations", type=int, help="with --full: the iterations column")
     p.add_argument("--validate", action="store_true", help="-c was given: a Validation column of Pass")
     p.add_argument("--tail", action="store_true", help="-z was given: P50, P90, P99 columns, in that order")
+    p.add_argument("--vs-mpi", action="store_true",
+                   help="--vs-mpi was given: the variant's and MPI's medians and their ratio, last")
     p.add_argument("command", nargs=argparse.REMAINDER)
     a = p.parse_args()
     command = a.command[1:] if a.command[:1] == ["--"] else a.command
@@ -38,6 +40,7 @@ def main():
     want = ["Avg Latency(us)"] + (["Min Latency(us)", "Max Latency(us)", "Iterations"] if a.full else [])
     want += ["Validation"] if a.validate else []
     want += ["P50 Tail Lat(us)", "P90 Tail Lat(us)", "P99 Tail Lat(us)"] if a.tail else []
+    want += ["Median(us)", "MPI Median(us)", "Ratio"] if a.vs_mpi else []
     if len(header) != 1 or re.split(r"\s{2,}", header[0].strip())[1:] != want:
         problems.append(f"header {header} does not list {want}")
     rows = [l for l in lines if ROW.match(l)]
@@ -67,6 +70,10 @@ def main():
             tail = [float(f) for f in fields[at + a.validate:at + a.validate + 3]]
             if not 0 < tail[0] <= tail[1] <= tail[2]:
                 problems.append(f"not 0 < P50 <= P90 <= P99: {line}")
+        if a.vs_mpi:
+            ours, mpi, ratio = (float(f) for f in fields[-3:])
+            if not (ours > 0 and mpi > 0 and abs(ratio - ours / mpi) <= 0.02 * ratio + 2e-3):
+                problems.append(f"--vs-mpi columns not positive medians and their ratio: {line}")
     for problem in problems:
         print(f"check_osu: {problem}", file=sys.stderr)
     return 1 if problems else 0

@@ -2,17 +2,22 @@
 # (check_osu.py), validated data (-c) over emulated layouts for each operation and
 # variant, and -m / mode errors that must fail with one clear message.
 
-# osu_test(<np> <name> <env|env...> <min> <max> [benchmark options]): -c -f, 3 iterations.
+# osu_test(<np> <name> <env|env...> <min> <max> [benchmark options] [CHECK_VS_MPI]): -c -f, 3 iterations.
 function(osu_test np name envs min max)
   if(np GREATER HYMPI_TEST_MAX_NP)
     return()
+  endif()
+  cmake_parse_arguments(PARSE_ARGV 5 arg "CHECK_VS_MPI" "" "")  # CHECK_VS_MPI: --vs-mpi's columns
+  set(check)
+  if(arg_CHECK_VS_MPI)
+    set(check --vs-mpi)
   endif()
   string(REPLACE "|" ";" env "${envs}")
   set(test bench.osu.np${np}.${name})
   add_test(NAME ${test}
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/check_osu.py --min ${min} --max ${max} --full
-                   --iterations 3 --validate -- ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np}
-                   ${HYMPI_LAUNCH_FLAGS} ${_bench} --osu -f -c -i 3 -x 2 -m ${min}:${max} ${ARGN})
+                   --iterations 3 --validate ${check} -- ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np}
+                   ${HYMPI_LAUNCH_FLAGS} ${_bench} --osu -f -c -i 3 -x 2 -m ${min}:${max} ${arg_UNPARSED_ARGUMENTS})
   set(procs ${np})
   if(procs GREATER 2)
     set(procs 2)
@@ -29,6 +34,14 @@ osu_test(2 bcast.pure.2nodes "HYMPI_RANKS_PER_NODE=1" 1 16384 --ops bcast --root
 osu_test(3 bcast.hybrid-flags.irregular21 "HYMPI_NODE_SIZES=2,1" 1 4096 --ops bcast --root 2 --variants hybrid-flags)
 # Reductions: sizes below one element are skipped, so the checked range starts at 8 bytes.
 osu_test(2 allreduce.pure "" 8 131072 --ops allreduce)
+# Gather and Scatter (osu_gather / osu_scatter) to / from a non-zero root, in bytes; two with
+# --vs-mpi: MPI_Gather / MPI_Scatter timed beside them (check_osu.py --vs-mpi reads the columns).
+osu_test(3 gather.hybrid-flags.irregular21.vsmpi "HYMPI_NODE_SIZES=2,1" 1 4096 --ops gather --root 2
+         --variants hybrid-flags --vs-mpi CHECK_VS_MPI)
+osu_test(4 scatter.pure.rr2nodes.vsmpi "HYMPI_RANKS_PER_NODE=2|HYMPI_PLACEMENT=roundrobin" 1 4096 --ops scatter
+         --root 3 --vs-mpi CHECK_VS_MPI)
+osu_test(4 scatter.hybrid-barrier2.rr2nodes "HYMPI_RANKS_PER_NODE=2|HYMPI_PLACEMENT=roundrobin" 1 4096
+         --ops scatter --root 1 --variants hybrid-barrier@2)
 # -z: OSU's tail latencies after the Validation column (check_osu.py --tail reads them).
 function(osu_tail_test np name min max)
   set(test bench.osu.np${np}.${name})
@@ -66,5 +79,6 @@ osu_expect_failure(too_large "-m: the largest size must be <= 1073741824 bytes" 
 osu_expect_failure(m_without_osu "-m, -f, -z and --vs-mpi belong to OSU mode: add --osu" -m 64)
 osu_expect_failure(z_without_osu "-m, -f, -z and --vs-mpi belong to OSU mode: add --osu" -z)
 osu_expect_failure(two_ops "--osu measures one operation per run" --osu --ops allgather,bcast)
-osu_expect_failure(allgatherv "--osu: --ops must be allgather, bcast, allreduce or reduce" --osu --ops allgatherv)
+osu_expect_failure(allgatherv "--osu: --ops must be allgather, bcast, allreduce, reduce, gather or scatter" --osu
+                   --ops allgatherv)
 osu_expect_failure(node_barrier "--osu: --variants must be pure" --osu --variants node-barrier)

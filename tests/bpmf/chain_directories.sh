@@ -123,6 +123,6 @@ else
   grep -q "(bits: target)" "$work/v1.out" || { cat "$work/v1.out"; fail "the summary names no bits"; }
   echo "HYMPI_BPMF_BITS=target: the resumed HYBPMFC1 chain's digests are this CPU target's (not compared)"
 fi
-[ "$(head -c 8 "$work/v1/chain.ckpt")" = HYBPMFC3 ] || fail "the resumed chain did not write the new format"
+[ "$(head -c 8 "$work/v1/chain.ckpt")" = HYBPMFC4 ] || fail "the resumed chain did not write the new format"
 echo "resumed a HYBPMFC1 checkpoint: $(grep -o "resumed chain [0-9a-f]*" "$work/v1.out")"
 echo "chain directories: all cases as expected"

@@ -112,8 +112,9 @@ TEST_F(CheckpointFiles, RoundTripAndRefusals) {
 }
 
 // Adaptive noise (issue 53): the identity's noise and the drawn precision with its sums
-// read back (HYBPMFC3); another noise is refused; a HYBPMFC2 file (written before
-// adaptive noise) reads as a fixed-noise chain at its alpha.
+// read back (HYBPMFC4); another noise is refused; a HYBPMFC3 file (SN meant SN / var)
+// is refused for adaptive noise and read for fixed noise; a HYBPMFC2 file (written
+// before adaptive noise) reads as a fixed-noise chain at its alpha.
 TEST_F(CheckpointFiles, NoiseStateAndOlderFormat) {
   auto id = small_identity();
   id.alpha = 0.0;
@@ -125,7 +126,7 @@ TEST_F(CheckpointFiles, NoiseStateAndOlderFormat) {
   state.precision_sum = 6.5;
   state.inverse_precision_sum = 0.625;
   bpmf::write_checkpoint(dir_, id, state);
-  EXPECT_EQ(bpmf::read_whole_file(bpmf::checkpoint_path(dir_)).substr(0, 8), "HYBPMFC3");
+  EXPECT_EQ(bpmf::read_whole_file(bpmf::checkpoint_path(dir_)).substr(0, 8), "HYBPMFC4");
   const auto back = bpmf::read_checkpoint(dir_, id);
   EXPECT_EQ(back.alpha, 3.25);
   EXPECT_EQ(back.precision_sum, 6.5);
@@ -138,6 +139,23 @@ TEST_F(CheckpointFiles, NoiseStateAndOlderFormat) {
   auto wider = id;
   wider.sn_max = 20.0;
   EXPECT_NE(error_of(dir_, wider).find("this run noise adaptive:1,20"), std::string::npos);
+
+  // The same bytes as HYBPMFC3 (its checksum renewed): adaptive refused, fixed read.
+  const auto as_c3 = [this]() {
+    std::string bytes = bpmf::read_whole_file(bpmf::checkpoint_path(dir_));
+    bytes[7] = '3';
+    bytes.resize(bytes.size() - 8);
+    const std::uint64_t sum = bpmf::checkpoint_checksum(bytes.data(), bytes.size());
+    bytes.append(reinterpret_cast<const char*>(&sum), sizeof sum);
+    bpmf::write_file_durably(bpmf::checkpoint_path(dir_), bytes);
+  };
+  as_c3();
+  EXPECT_NE(error_of(dir_, id).find("format HYBPMFC3, whose SN_INIT and SN_MAX meant the precisions SN / var"),
+            std::string::npos)
+      << error_of(dir_, id);
+  bpmf::write_checkpoint(dir_, fixed, state);
+  as_c3();
+  EXPECT_EQ(bpmf::read_checkpoint(dir_, fixed).U, state.U);
 
   // HYBPMFC2 by hand: magic, chain id, identity up to alpha, counts, arrays, checksum.
   std::string c2("HYBPMFC2");

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Adaptive noise in the driver (issue 53): a chain stopped hard and resumed on another
-# rank count and policy from its checkpoint (format HYBPMFC3, with the noise state)
+# rank count and policy from its checkpoint (format HYBPMFC4, with the noise state)
 # ends with the digests and the precision of the uninterrupted chain; predict from its
 # saved samples (each with its -alpha.npy) gives the same digests on 1 and 3 ranks; a
 # sample without its precision is refused, and so is a resume with another noise.
@@ -32,7 +32,7 @@ grep -qx "noise = adaptive" "$work/samples/model.txt" && grep -qx "sn_max = 20" 
 # Stopped hard after iteration 8 (checkpoint at 6, within the samples), resumed on 3 ranks, hybrid.
 "${launch[@]}" 2 "$bpmf" "${model[@]}" --policy pure --checkpoint-every 3 --checkpoint-dir "$work/ckpt" \
   --stop-after 8 > "$work/stopped.out" 2>&1
-[ "$(head -c 8 "$work/ckpt/chain.ckpt")" = HYBPMFC3 ] || fail "no HYBPMFC3 checkpoint"
+[ "$(head -c 8 "$work/ckpt/chain.ckpt")" = HYBPMFC4 ] || fail "no HYBPMFC4 checkpoint"
 "${launch[@]}" 3 "$bpmf" "${model[@]}" --policy hybrid --checkpoint-every 3 --resume "$work/ckpt" \
   > "$work/resumed.out" 2>&1 || { cat "$work/resumed.out"; fail "resume"; }
 grep -q "at iteration 6 of 15" "$work/resumed.out" || { cat "$work/resumed.out"; fail "not resumed at iteration 6"; }

@@ -13,9 +13,12 @@
 //     training entries, U and V of that iteration) - 1e-9 relative (the exact sums and
 //     plain doubles differ in the last bits only). Caught: residuals of the last
 //     iteration's v (0.836 vs 0.973 at iteration 1), the prior's rate without var.
+//     The same for the reported conditional mean (n + 1) / (var + sse) (caught: n / sse).
 // (2) the predictive std mixes the sampled noise: std^2 = latent std^2 + mean of
 //     1 / alpha_s over the samples the reports gave (not the last alpha).
-// (3) SN_MAX caps every draw: with SN_MAX below the truth each draw is the cap.
+// (3) SN_MAX caps every draw: with SN_MAX below the truth each draw is the cap, and
+//     the start and the cap are SMURFF's (SN + 1) / var with var summed directly here.
+//     Caught: SN / var (the definition before 2026-11-29: start 0.01/var, cap 0.02/var).
 #include <mpi.h>
 
 #include <cmath>
@@ -87,6 +90,11 @@ void conditional_matches_direct_draw(const hympi::Topology& topo, const bpmf::Sy
     check(std::fabs(r.alpha - want) <= 1e-9 * want, "iteration " + std::to_string(r.iteration) + ": precision " +
                                                         std::to_string(r.alpha) + ", direct draw " +
                                                         std::to_string(want));
+    // The reported mean of that conditional before the cap: (n + 1) / (var + sse).
+    const double mean_conditional = (static_cast<double>(n) + 1.0) / (var + sse);
+    check(std::fabs(r.alpha_conditional - mean_conditional) <= 1e-9 * mean_conditional,
+          "iteration " + std::to_string(r.iteration) + ": conditional mean " + std::to_string(r.alpha_conditional) +
+              ", direct " + std::to_string(mean_conditional));
   }
 }
 
@@ -131,10 +139,17 @@ void posterior_and_coverage(const hympi::Topology& topo, const bpmf::SyntheticDa
 }
 
 void capped(const hympi::Topology& topo, const bpmf::SyntheticData& d, int rank) {
-  auto config = adaptive(0.5, 1.0);  // cap 1/var, var ~ 1.3: far below the truth 4
+  auto config = adaptive(0.01, 0.02);  // cap 1.02/var, var ~ 1.2: far below the truth 4
   config.burnin = 2;
   config.samples = 3;
   bpmf::Sampler sampler(topo, d.train, d.test, config);
+  double var = 0.0;
+  for (const auto& e : d.train.entries) var += (e.value - sampler.train_mean()) * (e.value - sampler.train_mean());
+  var /= static_cast<double>(d.train.entries.size());
+  const auto near = [](double a, double b) { return std::fabs(a / b - 1.0) < 1e-12; };
+  check(near(sampler.initial_precision(), 1.01 / var) && near(sampler.max_precision(), 1.02 / var),
+        "start " + std::to_string(sampler.initial_precision()) + " and cap " + std::to_string(sampler.max_precision()) +
+            " are not (SN + 1) / var = " + std::to_string(1.01 / var) + ", " + std::to_string(1.02 / var));
   for (int i = 0; i < sampler.total_iterations(); ++i) {
     const auto r = sampler.step();
     check(r.alpha == sampler.max_precision(), "iteration " + std::to_string(r.iteration) + ": precision " +

@@ -6,13 +6,15 @@
 // another chain id where one is expected, a truncated or corrupt file, an iteration
 // count outside 0..INT_MAX - is refused with a message saying what differs.
 //
-// Format (little-endian, native doubles): 8-byte magic "HYBPMFC3", the chain id
+// Format (little-endian, native doubles): 8-byte magic "HYBPMFC4", the chain id
 // (32 hex digits), the rest of the identity (ChainIdentity, field by field as
 // uint64/int64/double, up to alpha, then noise kind as int64, sn_init, sn_max),
 // iteration and averaged (int64), the noise state (alpha, precision_sum,
 // inverse_precision_sum: doubles), then five arrays as int64 length + doubles: U, V,
 // prediction_sum, moment_mean, moment_m2; last an 8-byte checksum of everything
-// before it. Older formats are read as chains with fixed noise (alpha): "HYBPMFC2"
+// before it. "HYBPMFC3" is the same layout written while adaptive noise's SN meant
+// the precision SN / var (now (SN + 1) / var, SMURFF's): read for fixed noise, refused
+// for adaptive noise. Older formats are read as chains with fixed noise (alpha): "HYBPMFC2"
 // (before adaptive noise, 2026-11-29) is the same without the noise fields,
 // "HYBPMFC1" (before chain ids, 2026-11-27) also without the chain id, whose chain
 // gets an id when resumed.

@@ -2,8 +2,9 @@
 // (SMURFF's "adaptive Gaussian noise") drawn in every iteration from its Gamma
 // conditional given the training residuals. Its prior is weak: worth one
 // observation with the training data's total variance var (shape 1/2, rate var/2);
-// the chain starts at SN_INIT / var and a draw above SN_MAX / var is cut to it
-// (SN: signal-to-noise ratios, so the options do not depend on the data's scale).
+// the chain starts at (SN_INIT + 1) / var and a draw above (SN_MAX + 1) / var is cut
+// to it (SN: signal-to-noise ratios as SMURFF defines them, Var(noise) = var / (SN + 1),
+// so the options do not depend on the data's scale).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -31,6 +32,11 @@ std::string noise_text(const NoiseConfig& noise, double alpha);
 // Stream "side" of the noise draw (item kHyperItem): disjoint from rows (0), cols (1)
 // and the synthetic generator's sides (100-102).
 constexpr std::uint64_t kNoiseSide = 2;
+
+// The precision of the noise whose signal-to-noise ratio is sn: (sn + 1) / var.
+inline double precision_of_sn(double sn, double var) {
+  return (sn + 1.0) / var;
+}
 
 // One draw of the adaptive precision: Gamma(1/2 + n/2, rate var/2 + sse/2), at most
 // alpha_max. `sse` is the sum of the n training residuals squared. Only + - * / and

@@ -7,6 +7,7 @@
 // where the training ratings live (TrainingMatrix): once per node for hybrid.
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -43,7 +44,10 @@ struct IterationReport {
   double rmse_sample = 0.0;   // test RMSE of this sample's predictions
   double rmse_average = 0.0;  // test RMSE of the running average (NaN during burn-in)
   double alpha = 0.0;         // the noise precision after this iteration (adaptive: its draw)
-  double seconds_wall = 0.0;  // this iteration on this rank
+  // Adaptive: the mean (n + 1) / (var + SSE) of the Gamma conditional that draw came
+  // from, before the cap (when it lies above SN_MAX's cap, the cap binds); fixed: NaN.
+  double alpha_conditional = std::numeric_limits<double>::quiet_NaN();
+  double seconds_wall = 0.0;                                                  // this iteration on this rank
   double seconds_sampling = 0.0, seconds_exchange = 0.0, seconds_sync = 0.0;  // max over ranks
   double items_per_second = 0.0;  // (rows + cols) / max wall time over ranks
 };
@@ -92,7 +96,7 @@ class Sampler {
   int total_iterations() const { return config_.burnin + config_.samples; }
   const SamplerConfig& config() const { return config_; }
   // The noise precision the next iteration samples with: alpha (fixed), else the last
-  // draw (SN_INIT / var before the first iteration).
+  // draw ((SN_INIT + 1) / var before the first iteration).
   double noise_precision() const { return alpha_; }
   // Adaptive noise: the precision the chain starts at and its cap; fixed: alpha, alpha.
   double initial_precision() const { return alpha_init_; }
@@ -146,7 +150,7 @@ class Sampler {
   void initialise_noise();  // adaptive: var, start and cap
   void add_squared_residuals(const double* other, const std::int32_t* index, const double* value, std::int64_t n,
                              const double* v);  // of one column's ratings, into residuals_
-  void draw_noise(double& seconds_sync);        // adaptive: the precision given this iteration's U, V
+  double draw_noise(double& seconds_sync);  // adaptive: the precision given this iteration's U, V; its conditional mean
   void measure_rmse(IterationReport& report, double& seconds_sync);               // from the current predictions
   double prediction(const TestEntry& e, const double* U, const double* V) const;  // of one sample
   // Rank 0 gets the local per-entry `values` of every rank placed in test-file order.
