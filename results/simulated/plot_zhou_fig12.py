@@ -61,7 +61,7 @@ def main():
     r0 = rows[0]
     sync = next((r["sync"] for r in rows if r["policy"] == "hybrid"), "-")
     fig.suptitle(f"Zhou Fig 12, SIMULATED on xc40-dragonfly (BPMF skeleton): {r0['train']}, K = {r0['K']}, "
-                 f"{r0['iterations']} iterations, hybrid sync {sync}",
+                 f"{'/'.join(sorted({r['iterations'] for r in rows}, key=int))} iterations (per-iteration time), hybrid sync {sync}",
                  fontsize=10)
     fig.tight_layout()
     out = a.out or os.path.splitext(a.csv)[0] + ".png"
