@@ -94,6 +94,9 @@ upper="${op^^}"
 unset HYMPI_SIM_BCAST_BETWEEN HYMPI_SIM_BCAST_INSIDE HYMPI_SIM_REDUCE_BETWEEN HYMPI_SIM_REDUCE_INSIDE \
   HYMPI_SIM_ALLREDUCE_BETWEEN HYMPI_SIM_ALLREDUCE_INSIDE HYMPI_SIM_GATHER_BETWEEN HYMPI_SIM_GATHER_INSIDE \
   HYMPI_SIM_SCATTER_BETWEEN HYMPI_SIM_SCATTER_INSIDE
+# Gather/scatter's leader level is an MPI_Gatherv/Scatterv (SMPI's gatherv setting, not --flat's):
+# name --flat's algorithm there too, so the recorded algo_between is what ran (equal blocks).
+case "$op" in gather|scatter) algo_between="${algo_between:-$flat}" ;; esac
 [ -z "$algo_between" ] || export "HYMPI_SIM_${upper}_BETWEEN=$algo_between"
 [ -z "$algo_inside" ] || export "HYMPI_SIM_${inside_op^^}_INSIDE=$algo_inside"
 [ "$op" != allreduce ] || export HYMPI_SIM_BCAST_INSIDE="${algo_inside_bcast:-ompi}"
