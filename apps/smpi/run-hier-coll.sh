@@ -25,7 +25,7 @@ usage: run-hier-coll.sh [options]
   --bytes B          the message: the vector (bcast/reduce/allreduce) or the root's whole
                      buffer (gather/scatter, B/P per rank)               (default 16384)
   --groups LIST      comma list of G in 1..P, 1 first (the flat collective) (default 1,2,4,8)
-  --flat ALG         SimGrid's OP algorithm for G = 1 and every level not named (default ompi:
+  --flat ALG         SimGrid's OP algorithm for G = 1 and every level not named, or a bcast's hympi_chain:F:SEG (default ompi:
                      Open MPI's decision as SimGrid 3.32 has it)
   --algo-between ALG SimGrid's OP algorithm among the group leaders       (default: --flat's)
   --algo-inside ALG  SimGrid's algorithm inside the groups (allreduce: its reduce) (default: --flat's; allreduce ompi)
@@ -33,7 +33,9 @@ usage: run-hier-coll.sh [options]
                      names (SimGrid 3.32's; a bad one is refused with the list), e.g. bcast ompi_pipeline binomial_tree ompi_split_bintree;
                      reduce ompi_chain ompi_pipeline ompi_binary ompi_binomial ompi_in_order_binary
                      ompi_basic_linear; allreduce rdb lr ompi_ring_segmented redbcast; gather/scatter
-                     ompi_binomial ompi_basic_linear, gather ompi_linear_sync
+                     ompi_binomial ompi_basic_linear, gather ompi_linear_sync; and for a bcast level the
+                     layer's own hympi_chain:F:SEG (Open MPI's chain, which SimGrid lacks: F chains,
+                     SEG-byte segments, 0 = unsegmented; hympi_chain:1:SEG is Open MPI's pipeline)
   --reps R           repetitions, the minimum is kept                    (default 1)
   --timeout S        stop the simulation after S host seconds (exit 1)   (default 300)
   --out FILE         CSV to append to (default results/simulated/graphene-thesis-fig3-coll.csv)
@@ -74,9 +76,14 @@ require_smpi_bin hympi-smpi-hier-coll
 # Names: SimGrid refuses a bad --flat, the layer (glue/sim_levels.cpp) a bad level name, each listing
 # the known ones; here only their form.
 for a in "$flat" "$algo_between" "$algo_inside" "$algo_inside_bcast"; do
-  [[ "$a" =~ ^[A-Za-z0-9_]*$ ]] || die "bad algorithm name '$a' (letters, digits, _)"
+  [[ "$a" =~ ^[A-Za-z0-9_]*(:[0-9]+:[0-9]+)?$ ]] || die "bad algorithm name '$a' (letters, digits, _; or hympi_chain:F:SEG)"
 done
 [ -n "$flat" ] || die "--flat needs a name"
+chain_flat=""  # --flat hympi_chain:F:SEG (bcast): the layer's chain for G = 1 and every level not named
+if [[ "$flat" == *:* ]]; then
+  [ "$op" = bcast ] && [[ "$flat" == hympi_chain:* ]] || die "--flat '$flat': only a bcast takes hympi_chain:F:SEG"
+  chain_flat="$flat"; algo_between="${algo_between:-$flat}"; algo_inside="${algo_inside:-$flat}"
+fi
 inside_op="$op"; [ "$op" = allreduce ] && inside_op=reduce
 # An unnamed inside level runs smpi/<its op>: --flat's for the same op, Open MPI's decision for allreduce's reduce.
 inside_default="$flat"; [ "$op" != allreduce ] || inside_default=ompi
@@ -89,14 +96,16 @@ python3 "$here/platforms/make_platform.py" "$machine" --ranks "$ranks" --cores "
 # Open MPI's decision (ompi) for every collective not named, then the flat one's setting.
 cfg=("${HYMPI_SMPI_FLAGS[@]}" "${fidelity_cfg[@]}")
 for c in reduce allreduce gather scatter; do cfg+=(--cfg=smpi/$c:ompi); done
-[ "$op" = bcast ] && cfg+=(--cfg=smpi/bcast:"$flat") || cfg+=(--cfg=smpi/"$op":"$flat")
+smpi_flat="$flat"; [ -z "$chain_flat" ] || smpi_flat=ompi  # a chain runs in the layer (HYMPI_SIM_BCAST_FLAT)
+[ "$op" = bcast ] && cfg+=(--cfg=smpi/bcast:"$smpi_flat") || cfg+=(--cfg=smpi/"$op":"$flat")
 upper="${op^^}"
-unset HYMPI_SIM_BCAST_BETWEEN HYMPI_SIM_BCAST_INSIDE HYMPI_SIM_REDUCE_BETWEEN HYMPI_SIM_REDUCE_INSIDE \
+unset HYMPI_SIM_BCAST_FLAT HYMPI_SIM_BCAST_BETWEEN HYMPI_SIM_BCAST_INSIDE HYMPI_SIM_REDUCE_BETWEEN HYMPI_SIM_REDUCE_INSIDE \
   HYMPI_SIM_ALLREDUCE_BETWEEN HYMPI_SIM_ALLREDUCE_INSIDE HYMPI_SIM_GATHER_BETWEEN HYMPI_SIM_GATHER_INSIDE \
   HYMPI_SIM_SCATTER_BETWEEN HYMPI_SIM_SCATTER_INSIDE
 # Gather/scatter's leader level is an MPI_Gatherv/Scatterv (SMPI's gatherv setting, not --flat's):
 # name --flat's algorithm there too, so the recorded algo_between is what ran (equal blocks).
 case "$op" in gather|scatter) algo_between="${algo_between:-$flat}" ;; esac
+[ -z "$chain_flat" ] || export HYMPI_SIM_BCAST_FLAT="$chain_flat"
 [ -z "$algo_between" ] || export "HYMPI_SIM_${upper}_BETWEEN=$algo_between"
 [ -z "$algo_inside" ] || export "HYMPI_SIM_${inside_op^^}_INSIDE=$algo_inside"
 [ "$op" != allreduce ] || export HYMPI_SIM_BCAST_INSIDE="${algo_inside_bcast:-ompi}"

@@ -9,6 +9,12 @@
 #  - reduce inside the groups (G = 2, 8 ranks each): ompi_basic_linear slower than ompi_binomial;
 #  - bcast between the 8 leaders: binomial_tree (3 rounds of the whole vector) slower than
 #    ompi_pipeline (segments overlap along a chain) at G = 8;
+#  - the layer's own chain broadcast between the 8 leaders (hympi_chain:F:SEG, Open MPI's chain that
+#    SimGrid lacks) against its hand-computed schedule, in units of one whole-message hop h (binomial
+#    between + inside = 3 + 1 hops): fanout 1 unsegmented = 7 + 1 hops (2x binomial's total, 2%),
+#    fanout 2 = 4 + 1 (chains of 4 and 3, the root's two sends in turn; 1.25x, 2%), fanout 1 in 16
+#    segments of 64 KiB = (7 + 15) segment hops + 1 (h + 22 h / 16, 10%: each segment also pays the
+#    latency); a bad spelling stops the run, named;
 #  - the CSV names the algorithm that ran at each level; a name SimGrid lacks fails the run, named.
 # < 10 s; 77 without SimGrid. usage: hier_levels_test.sh SMPI_BIN_DIR
 set -euo pipefail
@@ -27,6 +33,15 @@ run r_bin_between --op reduce --algo-between ompi_binomial --algo-inside ompi_bi
 run r_lin_inside --op reduce --algo-between ompi_binomial --algo-inside ompi_basic_linear
 run b_binomial --op bcast --algo-between binomial_tree --algo-inside binomial_tree
 run b_pipeline --op bcast --algo-between ompi_pipeline --algo-inside binomial_tree
+run b_chain1 --op bcast --algo-between hympi_chain:1:0 --algo-inside binomial_tree --groups 1,8
+run b_chain2 --op bcast --algo-between hympi_chain:2:0 --algo-inside binomial_tree --groups 1,8
+run b_chain1s --op bcast --algo-between hympi_chain:1:65536 --algo-inside binomial_tree --groups 1,8
+if "$root/apps/smpi/run-hier-coll.sh" --machine graphene-gige --ranks 16 --cores 1 --op bcast --groups 1,8 \
+    --algo-between hympi_chain:0:0 --timeout 60 --bin "$bin" --out "$work/bad2.csv" > "$work/bad2.log" 2>&1; then
+  echo "hympi_chain with fanout 0 was accepted"; exit 1
+fi
+grep -q "'hympi_chain:0:0' is not hympi_chain:FANOUT:SEGMENT_BYTES" "$work/bad2.log" ||
+  { cat "$work/bad2.log"; echo "the bad chain spelling was not named"; exit 1; }
 if "$root/apps/smpi/run-hier-coll.sh" --machine graphene-gige --ranks 16 --cores 1 --op reduce --groups 1,8 \
     --algo-between no_such_algo --timeout 60 --bin "$bin" --out "$work/bad.csv" > "$work/bad.log" 2>&1; then
   echo "a level algorithm SimGrid lacks was accepted"; exit 1
@@ -48,7 +63,13 @@ assert abs(t("r_lin_between", 2) / t("r_bin_between", 2) - 1) < 0.05, (t("r_lin_
 assert t("r_lin_inside", 2) > 1.5 * t("r_bin_between", 2), (t("r_lin_inside", 2), t("r_bin_between", 2))
 assert t("b_binomial", 8) > 1.2 * t("b_pipeline", 8), (t("b_binomial", 8), t("b_pipeline", 8))
 assert rows("b_pipeline")[8]["seg_between"] == "16384", rows("b_pipeline")[8]
+hop = t("b_binomial", 8) / 4  # a whole-message hop: binomial's 3 rounds between + 1 inside
+for name, hops, tol in (("b_chain1", 8, 0.02), ("b_chain2", 5, 0.02), ("b_chain1s", 1 + 22 / 16, 0.10)):
+    assert rows(name)[8]["algo_between"].startswith("hympi_chain:"), rows(name)[8]
+    assert abs(t(name, 8) / (hops * hop) - 1) < tol, (name, t(name, 8), hops * hop)
+    assert t(name, 1) == t("b_binomial", 1), "the flat broadcast moved with a level's name"
 print("hier levels: ok; reduce G=8 between linear/binomial %.2f/%.2f ms, G=2 inside linear/binomial %.2f/%.2f ms, "
-      "bcast G=8 between binomial/pipeline %.2f/%.2f ms" % (t("r_lin_between", 8) * 1e3, t("r_bin_between", 8) * 1e3,
-      t("r_lin_inside", 2) * 1e3, t("r_bin_between", 2) * 1e3, t("b_binomial", 8) * 1e3, t("b_pipeline", 8) * 1e3))
+      "bcast G=8 between binomial/pipeline %.2f/%.2f ms, chain 1/2/1 in 16 segments %.2f/%.2f/%.2f ms" % (t("r_lin_between", 8) * 1e3, t("r_bin_between", 8) * 1e3,
+      t("r_lin_inside", 2) * 1e3, t("r_bin_between", 2) * 1e3, t("b_binomial", 8) * 1e3, t("b_pipeline", 8) * 1e3,
+      t("b_chain1", 8) * 1e3, t("b_chain2", 8) * 1e3, t("b_chain1s", 8) * 1e3))
 PY

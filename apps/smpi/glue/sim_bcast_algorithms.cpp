@@ -26,7 +26,7 @@ namespace hympi_sim {
 namespace {
 
 constexpr int tag_binomial = tag_base + 1, tag_scatter = tag_base + 2, tag_ring = tag_base + 3,
-              tag_rdb = tag_base + 4;
+              tag_rdb = tag_base + 4, tag_chain = tag_base + 5;
 
 struct Ranks {
   int rank, size, root, rel;  // rel: the rank relative to the root
@@ -227,7 +227,69 @@ int scatter_ring_bytes(char* b, int n, const Ranks& r, MPI_Comm comm) {
   return ring_bytes(b, n, piece, r, comm, key, shared);
 }
 
+// The chain's neighbours of relative rank `rel` (-1: none): the first `long_chains` of the
+// `chains` chains hold `length` + 1 ranks, the others `length`; chain k starts after the ones before it.
+struct ChainPlace {
+  int parent = -1, child = -1;
+};
+
+ChainPlace chain_place(int rel, int size, int fanout) {
+  ChainPlace p;
+  const int others = size - 1, chains = std::min(fanout, others);
+  if (rel == 0 || chains < 1) return p;
+  const int length = others / chains, long_chains = others % chains;
+  int first = 1;
+  for (int k = 0; k < chains; ++k) {
+    const int len = length + (k < long_chains ? 1 : 0);
+    if (rel < first + len) {
+      p.parent = rel == first ? 0 : rel - 1;
+      p.child = rel + 1 < first + len ? rel + 1 : -1;
+      return p;
+    }
+    first += len;
+  }
+  return p;
+}
+
+int chain_bytes(char* b, int n, long long segment, int fanout, const Ranks& r, MPI_Comm comm) {
+  const int seg = segment <= 0 || segment >= n ? n : static_cast<int>(segment);
+  const int segments = (n + seg - 1) / seg;
+  auto part = [&](int s) { return b + static_cast<long long>(s) * seg; };
+  auto bytes = [&](int s) { return std::min(seg, n - s * seg); };
+  if (r.rel == 0) {  // each segment to every chain head in turn
+    const int others = r.size - 1, chains = std::min(fanout, others);
+    for (int s = 0; s < segments; ++s) {
+      int head = 1;
+      for (int k = 0; k < chains; ++k) {
+        const int rc = send(part(s), bytes(s), MPI_BYTE, r.abs(head), tag_chain, comm);
+        if (rc != MPI_SUCCESS) return rc;
+        head += others / chains + (k < others % chains ? 1 : 0);
+      }
+    }
+    return MPI_SUCCESS;
+  }
+  const ChainPlace p = chain_place(r.rel, r.size, fanout);
+  int rc = recv(part(0), bytes(0), MPI_BYTE, r.abs(p.parent), tag_chain, comm);
+  for (int s = 0; rc == MPI_SUCCESS && s < segments; ++s) {
+    const bool next = s + 1 < segments;
+    if (p.child >= 0 && next)  // forward segment s while segment s + 1 comes in
+      rc = sendrecv(part(s), bytes(s), MPI_BYTE, r.abs(p.child), tag_chain, part(s + 1), bytes(s + 1), MPI_BYTE,
+                    r.abs(p.parent), tag_chain, comm);
+    else if (p.child >= 0)
+      rc = send(part(s), bytes(s), MPI_BYTE, r.abs(p.child), tag_chain, comm);
+    else if (next)
+      rc = recv(part(s + 1), bytes(s + 1), MPI_BYTE, r.abs(p.parent), tag_chain, comm);
+  }
+  return rc;
+}
+
 }  // namespace
+
+int bcast_chain(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, int fanout, long long segment) {
+  const Ranks r = ranks_of(comm, root);
+  return on_bytes(buf, count, type, root, comm,
+                  [&](char* b, int n) { return chain_bytes(b, n, segment, fanout, r, comm); });
+}
 
 int bcast_binomial(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
   const Ranks r = ranks_of(comm, root);

@@ -16,6 +16,12 @@ int bcast_scatter_ring(void* buf, int count, MPI_Datatype type, int root, MPI_Co
 // binomial scatter + recursive-doubling allgather (a size that is not a power of two:
 // bcast_scatter_ring).
 int bcast_scatter_rdb(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm);
+// Open MPI's chain broadcast (coll_tuned_bcast_algorithm 2; 1 = its pipeline, a chain of fanout 1),
+// which SimGrid 3.32 does not have: the non-root ranks in `fanout` chains of consecutive relative
+// ranks (the first chains one longer when they do not divide evenly), the root sending each
+// segment to every chain head in turn, each rank forwarding a segment to its successor while it
+// receives the next (a sendrecv); `segment` bytes per segment, 0 = the whole message at once.
+int bcast_chain(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, int fanout, long long segment);
 // BG/P's DCMF selection by the communicator's (x,y,z,t) shape, with its rectangle broadcast.
 int bcast_dcmf(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm);
 

@@ -6,6 +6,8 @@
 // algorithm for that level, call SimGrid's registered collective of that name (its table of
 // algorithms, the one smpi/<coll> itself is set from); otherwise SMPI's PMPI_* (its setting).
 //   HYMPI_SIM_<OP>_BETWEEN / HYMPI_SIM_<OP>_INSIDE   OP = BCAST REDUCE ALLREDUCE GATHER SCATTER
+//   HYMPI_SIM_<OP>_FLAT   the same for a communicator of every world rank (else smpi/<op>): for a
+//                         broadcast the layer's hympi_chain:F:SEG, which smpi/bcast cannot name
 // Levels: a communicator of every world rank is the flat collective (SMPI's setting); a proper
 // subset of consecutive world ranks is a group (the core groups consecutive ranks,
 // lib/src/grouped/groups.cpp); any other subset is the leaders. HYMPI_SIM_LEVEL_LOG=1: the
@@ -20,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "sim_bcast_algorithms.hpp"
 #include "sim_levels.hpp"
 
 namespace simgrid::smpi {
@@ -59,20 +62,35 @@ Level level_of(MPI_Comm comm) {
   return Level::inside;
 }
 
-// The named algorithm's function, or nullptr when the level has none; a bad name stops the run.
-void* level_algorithm(const char* op, MPI_Comm comm, std::string* name_out) {
+std::string upper_of(const char* op) {
+  std::string upper(op);
+  for (char& c : upper) c = static_cast<char>(c - ('a' <= c && c <= 'z' ? 'a' - 'A' : 0));
+  return upper;
+}
+
+// The algorithm named for the communicator's level, or nullptr (none, or the flat level).
+const char* level_name(const char* op, MPI_Comm comm, Level* level_out) {
   if (comm == MPI_COMM_NULL) return nullptr;
   int inter = 0;
   PMPI_Comm_test_inter(comm, &inter);
   if (inter) return nullptr;
-  std::string upper(op);
-  for (char& c : upper) c = static_cast<char>(c - ('a' <= c && c <= 'z' ? 'a' - 'A' : 0));
+  const std::string upper = upper_of(op);
   const char* between = std::getenv(("HYMPI_SIM_" + upper + "_BETWEEN").c_str());
   const char* inside = std::getenv(("HYMPI_SIM_" + upper + "_INSIDE").c_str());
-  if ((!between || !*between) && (!inside || !*inside)) return nullptr;  // the common case: no lookup
+  const char* flat = std::getenv(("HYMPI_SIM_" + upper + "_FLAT").c_str());
+  if ((!between || !*between) && (!inside || !*inside) && (!flat || !*flat)) return nullptr;  // the common case
   const Level level = level_of(comm);
-  const char* name = level == Level::between ? between : level == Level::inside ? inside : nullptr;
-  if (!name || !*name) return nullptr;
+  *level_out = level;
+  const char* name = level == Level::between ? between : level == Level::inside ? inside : flat;
+  return name && *name ? name : nullptr;
+}
+
+// The named algorithm's function, or nullptr when the level has none; a bad name stops the run.
+void* level_algorithm(const char* op, MPI_Comm comm, std::string* name_out) {
+  Level level = Level::flat;
+  const char* name = level_name(op, comm, &level);
+  if (!name) return nullptr;
+  const std::string upper = upper_of(op);
   auto* table = simgrid::smpi::colls::get_smpi_coll_descriptions(op);
   for (auto& desc : *table)
     if (desc.name == name) {
@@ -82,7 +100,8 @@ void* level_algorithm(const char* op, MPI_Comm comm, std::string* name_out) {
   std::string known;
   for (auto& desc : *table) known += " " + desc.name;
   std::fprintf(stderr, "hympi sim layer: error: HYMPI_SIM_%s_%s=%s is not a SimGrid %s algorithm (known:%s)\n",
-               upper.c_str(), level == Level::between ? "BETWEEN" : "INSIDE", name, op, known.c_str());
+               upper.c_str(), level == Level::between ? "BETWEEN" : level == Level::inside ? "INSIDE" : "FLAT", name, op,
+               known.c_str());
   std::exit(2);
 }
 
@@ -97,7 +116,11 @@ void log_level(const char* op, MPI_Comm comm, const std::string& name, int root,
   PMPI_Comm_size(comm, &size);
   if (rank == root)
     std::fprintf(stderr, "hympi sim level: %s %s %s ranks=%d bytes=%lld\n", op,
-                 level_of(comm) == Level::between ? "between" : "inside", name.c_str(), size, bytes);
+                 [&] {
+                   const Level level = level_of(comm);
+                   return level == Level::between ? "between" : level == Level::inside ? "inside" : "flat";
+                 }(),
+                 name.c_str(), size, bytes);
 }
 
 long long bytes_of(int count, MPI_Datatype type) {
@@ -129,7 +152,30 @@ using RootedFn = int (*)(const void*, int, MPI_Datatype, void*, int, MPI_Datatyp
 
 }  // namespace
 
+// "hympi_chain:F:SEG": Open MPI's chain broadcast, which SimGrid 3.32 lacks (the layer's own,
+// sim_bcast_algorithms.hpp): F chains, SEG-byte segments (0: unsegmented). A bad spelling stops the run.
+bool chain_of(const char* name, int* fanout, long long* segment) {
+  if (std::strncmp(name, "hympi_chain", 11) != 0) return false;
+  char tail = 0;
+  if (std::sscanf(name, "hympi_chain:%d:%lld%c", fanout, segment, &tail) != 2 || *fanout < 1 || *segment < 0) {
+    std::fprintf(stderr,
+                 "hympi sim layer: error: '%s' is not hympi_chain:FANOUT:SEGMENT_BYTES (FANOUT >= 1, SEGMENT >= 0)\n",
+                 name);
+    std::exit(2);
+  }
+  return true;
+}
+
 bool level_bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, int* rc) {
+  Level level = Level::flat;
+  const char* chain = level_name("bcast", comm, &level);
+  int fanout = 0;
+  long long segment = 0;
+  if (chain && chain_of(chain, &fanout, &segment)) {
+    log_level("bcast", comm, chain, root, bytes_of(count, type));
+    *rc = bcast_chain(buf, count, type, root, comm, fanout, segment);
+    return true;
+  }
   std::string name;
   auto fn = reinterpret_cast<BcastFn>(level_algorithm("bcast", comm, &name));
   if (!fn) return false;
