@@ -19,7 +19,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 script=run-bpmf-xc40.sh
-usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
 ranks_list=24,48,96,192,384,768,1024; cores=24; iterations=20; train="$root/data/chembl/chembl-IC50-train.mm"
 K=32; ns_per_cost=1.93e-9; compute_scale=1; sync=flags; limit=1800; bin=""; out=""
 valued="ranks_list cores iterations train K ns_per_cost compute_scale sync limit bin out"
@@ -31,10 +31,16 @@ done
 read_options ${args[@]+"${args[@]}"}
 [ -r "$train" ] || { echo "$script: error: cannot read --train '$train' (data/fetch-chembl.sh fetches ChEMBL-346)" >&2; exit 2; }
 case "$sync" in flags|barrier) ;; *) echo "$script: error: --sync is flags or barrier, not '$sync'" >&2; exit 2 ;; esac
-for r in ${ranks_list//,/ }; do
-  [[ "$r" =~ ^[1-9][0-9]*$ ]] || { echo "$script: error: --ranks takes positive integers, not '$r'" >&2; exit 2; }
+[[ "$ranks_list" =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] ||
+  { echo "$script: error: --ranks takes a comma list of positive integers, not '$ranks_list'" >&2; exit 2; }
+for v in cores iterations K limit; do
+  flag="--$v"; [ "$v" != K ] || flag=-K
+  [[ "${!v}" =~ ^[1-9][0-9]*$ ]] || { echo "$script: error: $flag takes a positive integer, not '${!v}'" >&2; exit 2; }
 done
-[[ "$cores" =~ ^[1-9][0-9]*$ ]] || { echo "$script: error: --cores takes a positive integer, not '$cores'" >&2; exit 2; }
+for v in ns_per_cost compute_scale; do
+  python3 -c "import math, sys; x = float(sys.argv[1]); sys.exit(not (x > 0 and math.isfinite(x)))" "${!v}" 2>/dev/null ||
+    { echo "$script: error: --${v//_/-} takes a positive number, not '${!v}'" >&2; exit 2; }
+done
 ranks="${ranks_list##*,}"
 require_smpi_bin hympi-smpi-bpmf-skeleton
 out="${out:-$root/results/simulated/zhou-fig12-bpmf-xc40.csv}"

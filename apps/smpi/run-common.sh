@@ -283,3 +283,27 @@ sweep_platform() {  # sweep_platform WORK: the SUMMA runners' platform, kept bes
   fi
   platform_rec="${platform_rec#"$root"/}"
 }
+
+# Result files a run rewrites: `fresh FILE...` moves each aside; when the script exits they are
+# dropped if it succeeded and put back if it failed, so a bad option or a failed simulation never
+# loses a committed CSV. Call fresh_on_exit once, before the first fresh (it sets the EXIT trap).
+fresh_kept=()
+fresh() {
+  local f
+  for f; do if [ -e "$f" ]; then mv -f "$f" "$f.kept.$$"; fresh_kept+=("$f"); fi; done
+}
+fresh_finish() {
+  local rc="$1" f
+  for f in ${fresh_kept[@]+"${fresh_kept[@]}"}; do
+    if [ "$rc" -eq 0 ]; then rm -f "$f.kept.$$"; else rm -f "$f"; mv -f "$f.kept.$$" "$f"; fi
+  done
+}
+fresh_on_exit() { trap 'fresh_finish $?' EXIT; }
+
+# The chapter-3 runners' options checked before anything is run or rewritten (exit 2).
+check_graphene_options() {  # check_graphene_options MACHINE BIN_OR_EMPTY
+  case "$1" in graphene-gige|graphene-ib) ;; *)
+    echo "$script: error: --machine is graphene-gige or graphene-ib, not '$1'" >&2; exit 2 ;; esac
+  [ -z "$2" ] || [ -x "$2/hympi-smpi-hier-coll" ] ||
+    { echo "$script: error: --bin '$2' holds no hympi-smpi-hier-coll (an SMPI build's bin/)" >&2; exit 2; }
+}

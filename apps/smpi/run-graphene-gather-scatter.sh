@@ -30,6 +30,10 @@ while [ $# -gt 0 ]; do
   esac
   shift 2
 done
+script="$me"; source "$here/run-common.sh"
+check_graphene_options "$machine" "$(for ((i = 1; i < ${#extra[@]}; i += 2)); do echo "${extra[i]}"; done)"
+[ -z "$tiny" ] || [ -d "$tiny" ] || { echo "$me: error: --tiny '$tiny' is not a directory" >&2; exit 2; }
+fresh_on_exit  # a CSV rewritten below comes back if the figure's runs fail
 sim="$root/results/simulated"; [ -z "$tiny" ] || sim="$tiny"
 run() {
   local a=() v
@@ -62,29 +66,29 @@ sweep() {
 }
 case "$fig" in
   fig3_31)  # linear-with-sync gather, 512 cores, 128 / 256 MB (thesis: 4 KB segments; SimGrid's 32 KiB)
-    out="$sim/graphene-thesis-fig3_31-gather-linsync-512.csv"; rm -f "$out"
+    out="$sim/graphene-thesis-fig3_31-gather-linsync-512.csv"; fresh "$out"
     sweep "$out" gather 512 4 $G512 ompi_linear_sync 128 256 ;;
   fig3_32-3_33)  # the same on 64 cores: 3.32 (4 KB segments) and 3.33 (32 KB) are one run: SimGrid's 32 KiB
-    out="$sim/graphene-thesis-fig3_32-3_33-gather-linsync-64.csv"; rm -f "$out"
+    out="$sim/graphene-thesis-fig3_32-3_33-gather-linsync-64.csv"; fresh "$out"
     sweep "$out" gather 64 4 $G64 ompi_linear_sync 128 256 ;;
   fig3_34)  # linear-with-sync gather, 512 cores, 2 / 4 MB, 1 KB segments (SimGrid's 1 KiB below 90 KiB blocks)
-    out="$sim/graphene-thesis-fig3_34-gather-linsync-512-small.csv"; rm -f "$out"
+    out="$sim/graphene-thesis-fig3_34-gather-linsync-512-small.csv"; fresh "$out"
     sweep "$out" gather 512 4 $G512 ompi_linear_sync 2 4 ;;
   fig3_35)  # the same on 64 cores (32 / 64 KB blocks: SimGrid's 1 KiB)
-    out="$sim/graphene-thesis-fig3_35-gather-linsync-64-small.csv"; rm -f "$out"
+    out="$sim/graphene-thesis-fig3_35-gather-linsync-64-small.csv"; fresh "$out"
     sweep "$out" gather 64 4 $G64 ompi_linear_sync 2 4 ;;
   fig3_37)  # native gather (the decision at every level), 512 cores, 2 / 4 / 128 / 256 MB
-    out="$sim/graphene-thesis-fig3_37-gather-native-512.csv"; rm -f "$out"
+    out="$sim/graphene-thesis-fig3_37-gather-native-512.csv"; fresh "$out"
     sweep "$out" gather 512 4 $G512 ompi 2 4 128 256 ;;
   fig3_38-3_39)  # linear-with-sync gather, 128 nodes x 1, 128 / 256 MB (thesis: 1, 32, 64 KB segments; SimGrid's 32 KiB)
-    out="$sim/graphene-thesis-fig3_38-3_39-gather-linsync-128.csv"; rm -f "$out"
+    out="$sim/graphene-thesis-fig3_38-3_39-gather-linsync-128.csv"; fresh "$out"
     sweep "$out" gather 128 1 $G128 ompi_linear_sync 128 256 ;;
   fig3_41-3_42)  # linear (3.41) and native (3.42) scatter, 512 cores, 2 / 4 / 128 / 256 MB
-    out="$sim/graphene-thesis-fig3_41-3_42-scatter-512.csv"; rm -f "$out"
+    out="$sim/graphene-thesis-fig3_41-3_42-scatter-512.csv"; fresh "$out"
     sweep "$out" scatter 512 4 $G512 ompi_basic_linear 2 4 128 256
     sweep "$out" scatter 512 4 $G512 ompi 2 4 128 256 ;;
   fig3_43-3_45)  # binomial (3.43), linear (3.44), native (3.45) scatter, 64 cores, 2 / 4 / 128 / 256 MB
-    out="$sim/graphene-thesis-fig3_43-3_45-scatter-64.csv"; rm -f "$out"
+    out="$sim/graphene-thesis-fig3_43-3_45-scatter-64.csv"; fresh "$out"
     for a in ompi_binomial ompi_basic_linear ompi; do sweep "$out" scatter 64 4 $G64 $a 2 4 128 256; done ;;
   *) echo "$me: error: unknown FIGURE '$fig' (fig3_31 fig3_32-3_33 fig3_34 fig3_35 fig3_37 fig3_38-3_39 fig3_41-3_42 fig3_43-3_45)" >&2
      exit 2 ;;

@@ -50,6 +50,9 @@ fi
 [[ "$bytes" =~ ^[0-9]+$ ]] && [ "$bytes" -ge 8 ] || die "bad --bytes '$bytes' (>= 8)"
 [[ "$reps" =~ ^[1-9][0-9]*$ ]] || die "bad --reps '$reps'"
 [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || die "bad --timeout '$timeout'"
+[[ "$groups" =~ ^[0-9]+(,[0-9]+)*$ ]] || die "--groups takes a comma list of G, not '$groups'"
+out_dir="$(dirname "$out")"
+[ -d "$out_dir" ] && [ -w "$out_dir" ] || die "cannot write --out '$out' (no such writable folder)"
 for g in ${groups//,/ }; do
   [[ "$g" =~ ^[0-9]+$ ]] && [ "$g" -ge 1 ] && [ "$g" -le "$ranks" ] || die "bad G '$g' in --groups (expected 1..$ranks)"
 done

@@ -15,8 +15,8 @@
 set -euo pipefail
 if [ $# -lt 2 ] || [ "$1" = --help ] || [ "$1" = -h ]; then
   sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
-  [ $# -ge 2 ] || exit 2
-  exit 0
+  case "${1:-}" in --help|-h) exit 0 ;; esac
+  exit 2
 fi
 bpmf=$1 out=$2 pairs=${3:-5}
 shift $(($# < 3 ? $# : 3))

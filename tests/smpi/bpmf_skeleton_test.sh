@@ -76,6 +76,13 @@ fig12() {  # fig12 OUT ARGS...
   HYMPI_SIM_LOCK="$work/lock" "$root/apps/smpi/run-bpmf-xc40.sh" --bin "$bin" --train "$work/train.mm" --ranks 2,3 \
     --cores 2 --iterations 2 -K 8 --out "$out" "$@" > "$work/log" 2>&1 || { cat "$work/log"; echo "FAIL: run-bpmf-xc40.sh $*"; exit 1; }
 }
+for args in "--ranks ''|--ranks takes a comma list" "--compute-scale -1|--compute-scale takes a positive number" \
+            "-K 0|-K takes a positive integer"; do  # refused before any simulation, nothing written
+  eval "set -- ${args%%|*}"
+  rc=0; "$root/apps/smpi/run-bpmf-xc40.sh" --bin "$bin" --train "$work/train.mm" --out "$work/bad.csv" "$@" > "$work/err" 2>&1 || rc=$?
+  [ "$rc" -eq 2 ] && grep -q -- "${args#*|}" "$work/err" && [ ! -e "$work/bad.csv" ] ||
+    { cat "$work/err"; echo "FAIL: run-bpmf-xc40.sh $* (exit $rc)"; exit 1; }
+done
 fig12 "$work/f1.csv"
 fig12 "$work/f2.csv" --compute-scale 2
 fig12 "$work/f3.csv" --ns-per-cost 3.86e-9

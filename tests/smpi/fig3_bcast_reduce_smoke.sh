@@ -26,7 +26,7 @@ ROOT="$root" python3 - "$work" <<'PY'
 import csv, glob, os, sys
 d = sys.argv[1]
 want = {  # figure: (op, the runs' flat algorithms in order; --tiny shortens the loops to one p and size)
-    "fig3_8-3_9": ("bcast", ["ompi_pipeline"] * 2),
+    "fig3_8-3_9": ("bcast", ["ompi_pipeline"] * 2 + ["hympi_chain:1:0"] * 2 + ["hympi_chain:4:0"] * 2),
     "fig3_10": ("bcast", ["ompi_pipeline"] * 2 + ["ompi"]),
     "fig3_11-3_12": ("bcast", ["ompi_pipeline"] * 2),
     "fig3_16": ("reduce", ["ompi", "ompi_pipeline"]),

@@ -18,7 +18,8 @@ for f in $figs; do
   "$root/apps/smpi/run-graphene-gather-scatter.sh" "$f" --bin "$bin" --tiny "$work" > "$work/$f.log" 2>&1 ||
     { cat "$work/$f.log"; echo "$f failed"; exit 1; }
 done
-"$root/apps/smpi/run-graphene-gather-scatter.sh" fig3_99 --tiny "$work" > /dev/null 2>&1 && { echo "a bad FIGURE was accepted"; exit 1; }
+rc=0; "$root/apps/smpi/run-graphene-gather-scatter.sh" fig3_99 --tiny "$work" > "$work/bad.log" 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "error: unknown FIGURE 'fig3_99'" "$work/bad.log" || { cat "$work/bad.log"; echo "a bad FIGURE was not refused (exit $rc)"; exit 1; }
 python3 - "$work" <<'PY'
 import csv, glob, os, sys
 LS, BL, BI = "ompi_linear_sync", "ompi_basic_linear", "ompi_binomial"

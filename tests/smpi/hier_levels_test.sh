@@ -15,6 +15,8 @@
 #    fanout 2 = 4 + 1 (chains of 4 and 3, the root's two sends in turn; 1.25x, 2%), fanout 1 in 16
 #    segments of 64 KiB = (7 + 15) segment hops + 1 (h + 22 h / 16, 10%: each segment also pays the
 #    latency); a bad spelling stops the run, named;
+#  - a scatter with no --algo-between runs --flat's algorithm among the leaders (their level is an
+#    MPI_Scatterv, which would otherwise run SMPI's scatterv setting): the same time as naming it;
 #  - the CSV names the algorithm that ran at each level; a name SimGrid lacks fails the run, named.
 # < 10 s; 77 without SimGrid. usage: hier_levels_test.sh SMPI_BIN_DIR
 set -euo pipefail
@@ -36,6 +38,8 @@ run b_pipeline --op bcast --algo-between ompi_pipeline --algo-inside binomial_tr
 run b_chain1 --op bcast --algo-between hympi_chain:1:0 --algo-inside binomial_tree --groups 1,8
 run b_chain2 --op bcast --algo-between hympi_chain:2:0 --algo-inside binomial_tree --groups 1,8
 run b_chain1s --op bcast --algo-between hympi_chain:1:65536 --algo-inside binomial_tree --groups 1,8
+run s_unnamed --op scatter --flat ompi_binomial --algo-inside ompi_binomial --groups 1,4
+run s_named --op scatter --flat ompi_binomial --algo-between ompi_binomial --algo-inside ompi_binomial --groups 1,4
 if "$root/apps/smpi/run-hier-coll.sh" --machine graphene-gige --ranks 16 --cores 1 --op bcast --groups 1,8 \
     --algo-between hympi_chain:0:0 --timeout 60 --bin "$bin" --out "$work/bad2.csv" > "$work/bad2.log" 2>&1; then
   echo "hympi_chain with fanout 0 was accepted"; exit 1
@@ -63,6 +67,7 @@ assert abs(t("r_lin_between", 2) / t("r_bin_between", 2) - 1) < 0.05, (t("r_lin_
 assert t("r_lin_inside", 2) > 1.5 * t("r_bin_between", 2), (t("r_lin_inside", 2), t("r_bin_between", 2))
 assert t("b_binomial", 8) > 1.2 * t("b_pipeline", 8), (t("b_binomial", 8), t("b_pipeline", 8))
 assert rows("b_pipeline")[8]["seg_between"] == "16384", rows("b_pipeline")[8]
+assert t("s_unnamed", 4) == t("s_named", 4), ("an unnamed leaders' scatter did not run --flat's", t("s_unnamed", 4), t("s_named", 4))
 hop = t("b_binomial", 8) / 4  # a whole-message hop: binomial's 3 rounds between + 1 inside
 for name, hops, tol in (("b_chain1", 8, 0.02), ("b_chain2", 5, 0.02), ("b_chain1s", 1 + 22 / 16, 0.10)):
     assert rows(name)[8]["algo_between"].startswith("hympi_chain:"), rows(name)[8]
