@@ -307,3 +307,22 @@ check_graphene_options() {  # check_graphene_options MACHINE BIN_OR_EMPTY
   [ -z "$2" ] || [ -x "$2/hympi-smpi-hier-coll" ] ||
     { echo "$script: error: --bin '$2' holds no hympi-smpi-hier-coll (an SMPI build's bin/)" >&2; exit 2; }
 }
+
+# The chapter-3 runners' one run of run-hier-coll.sh (globals: here, machine, extra = --bin ...,
+# tiny = the smoke's directory or empty, lock = a flock file or empty): --tiny shrinks it to 8 ranks,
+# at most 64 KiB, G = 1,2,4.
+hier_coll_run() {
+  local a=() v
+  while [ $# -gt 0 ]; do
+    v="${2:-}"
+    case "$1" in
+      --ranks) [ -z "$tiny" ] || v=8 ;;
+      --bytes) [ -z "$tiny" ] || [ "$v" -le 65536 ] || v=65536 ;;
+      --groups) [ -z "$tiny" ] || v=1,2,4 ;;
+      *) a+=("$1"); shift; continue ;;
+    esac
+    a+=("$1" "$v"); shift 2
+  done
+  local cmd=(nice -n 5 "$here/run-hier-coll.sh" --machine "$machine" ${extra[@]+"${extra[@]}"} "${a[@]}")
+  if [ -n "${lock:-}" ]; then flock "$lock" "${cmd[@]}"; else "${cmd[@]}"; fi
+}

@@ -35,21 +35,7 @@ check_graphene_options "$machine" "$(for ((i = 1; i < ${#extra[@]}; i += 2)); do
 [ -z "$tiny" ] || [ -d "$tiny" ] || { echo "$me: error: --tiny '$tiny' is not a directory" >&2; exit 2; }
 fresh_on_exit  # a CSV rewritten below comes back if the figure's runs fail
 sim="$root/results/simulated"; [ -z "$tiny" ] || sim="$tiny"
-run() {
-  local a=() v
-  while [ $# -gt 0 ]; do  # --tiny: 8 ranks, at most 64 KiB, G = 1,2,4
-    v="${2:-}"
-    case "$1" in
-      --ranks) [ -z "$tiny" ] || v=8 ;;
-      --bytes) [ -z "$tiny" ] || [ "$v" -le 65536 ] || v=65536 ;;
-      --groups) [ -z "$tiny" ] || v=1,2,4 ;;
-      *) a+=("$1"); shift; continue ;;
-    esac
-    a+=("$1" "$v"); shift 2
-  done
-  local cmd=(nice -n 5 "$here/run-hier-coll.sh" --machine "$machine" "${extra[@]}" "${a[@]}")
-  if [ -n "$lock" ]; then flock "$lock" "${cmd[@]}"; else "${cmd[@]}"; fi
-}
+run() { hier_coll_run "$@"; }  # run-common.sh
 MiB=1048576
 G512=1,2,4,8,16,32,64,128,256; G64=1,2,4,8,16,32; G128=1,2,4,8,16,32,64
 # sweep OUT OP RANKS CORES GROUPS ALGO SIZE_MIB...: ALGO flat and at both levels (ompi: the decision everywhere).

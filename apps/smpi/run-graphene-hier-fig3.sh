@@ -39,20 +39,7 @@ sim="$root/results/simulated"; [ -z "$tiny" ] || sim="$tiny"
 # ~45 MB per rank. Fewer G than the thesis' 1..p (the powers of 4 and 32). The broadcast/reduce/allreduce
 # block states its own layouts (several at the thesis' 512 ranks).
 case "$fig" in fig3_19-3_20|fig3_15-3_17|fig3_24|fig3_36|fig3_40) echo "coarsened: the thesis' 512-core runs on 128 ranks (32 nodes x 4)" ;; esac
-run() {
-  local a=() v
-  while [ $# -gt 0 ]; do  # --tiny: 8 ranks, at most 64 KiB, G = 1,2,4
-    v="${2:-}"
-    case "$1" in
-      --ranks) [ -z "$tiny" ] || v=8 ;;
-      --bytes) [ -z "$tiny" ] || [ "$v" -le 65536 ] || v=65536 ;;
-      --groups) [ -z "$tiny" ] || v=1,2,4 ;;
-      *) a+=("$1"); shift; continue ;;
-    esac
-    a+=("$1" "$v"); shift 2
-  done
-  nice -n 5 "$here/run-hier-coll.sh" --machine "$machine" "${extra[@]}" "${a[@]}"
-}
+run() { hier_coll_run "$@"; }  # run-common.sh
 MiB=1048576
 case "$fig" in
   # ---- broadcast, reduce, allreduce (wt-ch3bcast): each block writes its CSV and plots it
