@@ -23,15 +23,9 @@
 #include "hympi/reduce.hpp"
 #include "hympi/topology.hpp"
 
-namespace {
+#include "probe_args.hpp"
 
-std::vector<int> parse_groups(const char* text) {
-  std::vector<int> groups;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) groups.push_back(std::atoi(item.c_str()));
-  return groups;
-}
+namespace {
 
 // Minimum over reps of the slowest rank's time for `body` (which frees what it made).
 double timed(int reps, const std::function<void()>& body) {
@@ -81,10 +75,11 @@ MPI_Comm create_group(const std::vector<int>& members, int tag) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  const std::string op = argc > 1 ? argv[1] : "";
-  const long long bytes = argc > 2 ? std::atoll(argv[2]) : 0;
-  const std::vector<int> groups = argc > 3 ? parse_groups(argv[3]) : std::vector<int>{};
-  const int reps = argc > 4 ? std::atoi(argv[4]) : 1;
+  const hympi_probe::ProbeArgs args = hympi_probe::probe_args(argc, argv);
+  const std::string& op = args.op;
+  const long long bytes = args.bytes;
+  const std::vector<int>& groups = args.groups;
+  const int reps = args.reps;
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
