@@ -75,11 +75,7 @@ MPI_Comm create_group(const std::vector<int>& members, int tag) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  const hympi_probe::ProbeArgs args = hympi_probe::probe_args(argc, argv);
-  const std::string& op = args.op;
-  const long long bytes = args.bytes;
-  const std::vector<int>& groups = args.groups;
-  const int reps = args.reps;
+  const auto [op, bytes, groups, reps] = hympi_probe::probe_args(argc, argv);
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
