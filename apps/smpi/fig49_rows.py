@@ -9,7 +9,9 @@ A step-limited run of S units (steps or chunks) is extrapolated from the slope o
 at S/2 and S (apps/smpi/step_slope.py's rule, on the marks of one run):
     T = T(S) + (U - S) * (T(S) - T(S/2)) / (S/2),   U = the call's units.
 The slope check: the same rule from the marks at S/4 and S/2 predicts T(S); check_rel is
-that prediction / T(S) - 1 (S = 4: marks 1, 2 -> 4; S = 8: 2, 4 -> 8). A run of every
+that prediction / T(S) - 1 (S = 4: marks 1, 2 -> 4; S = 8: 2, 4 -> 8); half_fit_rel is the
+whole call extrapolated from S/4 and S/2 over the one from S/2 and S - 1 (what a run of half
+the units would have reported). A run of every
 unit is taken as is (fit 'all'). comm_s = time_s - dgemm_s (the thesis' communication).
 --check-band F: exit 1 if any |check_rel| > F (the runs' own acceptance, default none).
 """
@@ -20,6 +22,7 @@ SETTINGS = ["kind", "figure", "machine", "platform", "placement", "fidelity", "s
             "eager_bytes", "bcast", "ring_merge", "privatization", "dgemm_model", "gflops_per_core"]
 OUT = SETTINGS + ["algorithm", "ranks", "P", "Q", "I", "J", "G", "n", "b", "kb", "unit", "units_run",
                   "units_total", "fit", "time_s", "comm_s", "dgemm_s", "time_run_s", "check", "check_rel",
+                  "half_fit_rel",
                   "host_wall_s", "host_cpu_s", "host_max_rss_kb", "date", "git", "command"]
 
 
@@ -35,18 +38,20 @@ def extrapolate(marks, units):
     S = max(marks)
     if S >= units:
         t, d = marks[units]
-        return t, d, "all", "", ""
+        return t, d, "all", "", "", ""
     if S < 2 or S % 2:
         raise SystemExit(f"fig49_rows.py: a step-limited run needs an even number of units >= 2, got {S}")
     h = S // 2
     slope = [(marks[S][i] - marks[h][i]) / h for i in (0, 1)]
     t, d = (marks[S][i] + (units - S) * slope[i] for i in (0, 1))
-    check = rel = ""
+    check = rel = half = ""
     if S % 4 == 0:
         q = S // 4
-        pred = marks[h][0] + (S - h) * (marks[h][0] - marks[q][0]) / (h - q)
+        step = (marks[h][0] - marks[q][0]) / (h - q)
+        pred = marks[h][0] + (S - h) * step
         check, rel = f"{q},{h}->{S}", f"{pred / marks[S][0] - 1:+.4f}"
-    return t, d, f"{h},{S}", check, rel
+        half = f"{(marks[h][0] + (units - h) * step) / t - 1:+.4f}"
+    return t, d, f"{h},{S}", check, rel, half
 
 
 def rows_pdgemm(raw):
@@ -63,12 +68,13 @@ def rows_pdgemm(raw):
             if int(end["chunks"]) != units:
                 continue
             marks = {units: (float(end["time_s"]), float(end["max_dgemm_s"]))}
-        t, d, fit, check, rel = extrapolate(marks, units)
+        t, d, fit, check, rel, half = extrapolate(marks, units)
         row = {k: end[k] for k in SETTINGS}
         row.update(algorithm="pdgemm", ranks=end["ranks"], P=end["P"], Q=end["Q"], I="-", J="-", G="-",
                    n=end["M"], b=end["nb"], kb=end["kb"], unit="chunk", units_run=max(marks), units_total=units,
                    fit=fit, time_s=f"{t:.6g}", comm_s=f"{t - d:.6g}", dgemm_s=f"{d:.6g}",
-                   time_run_s=f"{marks[max(marks)][0]:.9g}", check=check, check_rel=rel)
+                   time_run_s=f"{marks[max(marks)][0]:.9g}", check=check, check_rel=rel,
+                   half_fit_rel=half)
         row.update({k: end[k] for k in ["host_wall_s", "host_cpu_s", "host_max_rss_kb", "date", "git", "command"]})
         out.append(row)
     return out
@@ -85,13 +91,14 @@ def rows_summa(raw):
                  if r["step_basis"] == "mark"}
         end = [r for r in run if r["step_basis"] == "barrier"][-1]
         units = int(end["n"]) // int(end["b"])
-        t, d, fit, check, rel = extrapolate(marks, units)
+        t, d, fit, check, rel, half = extrapolate(marks, units)
         G = int(end["I"]) * int(end["J"])
         row = {k: end[k] for k in SETTINGS}
         row.update(algorithm=end["algorithm"] if G > 1 else "summa", ranks=end["ranks"], P=end["P"], Q=end["Q"],
                    I=end["I"], J=end["J"], G=G, n=end["n"], b=end["b"], kb="-", unit="step",
                    units_run=max(marks), units_total=units, fit=fit, time_s=f"{t:.6g}", comm_s=f"{t - d:.6g}",
-                   dgemm_s=f"{d:.6g}", time_run_s=f"{marks[max(marks)][0]:.9g}", check=check, check_rel=rel)
+                   dgemm_s=f"{d:.6g}", time_run_s=f"{marks[max(marks)][0]:.9g}", check=check, check_rel=rel,
+                   half_fit_rel=half)
         row.update({k: end[k] for k in ["host_wall_s", "host_cpu_s", "host_max_rss_kb", "date", "git", "command"]})
         out.append(row)
     return out
@@ -124,7 +131,7 @@ def main():
     bad = [r for r in rows if band is not None and r["check_rel"] and abs(float(r["check_rel"])) > band]
     for r in rows:
         print(f"{r['ranks']:>6} {r['algorithm']:7} G={r['G']:>5} {r['dgemm_model'][:12]:12} time {r['time_s']:>9} s "
-              f"comm {r['comm_s']:>9} s  fit {r['fit']:6} check {r['check_rel'] or '-'}")
+              f"comm {r['comm_s']:>9} s  fit {r['fit']:6} check {r['check_rel'] or '-'} half-run fit {r['half_fit_rel'] or '-'}")
     if bad:
         sys.exit(f"fig49_rows.py: {len(bad)} row(s) outside the slope check band {band}")
 

@@ -18,7 +18,8 @@ usage() {
   --out PREFIX      raw rows to PREFIX-pdgemm.csv and PREFIX-summa.csv (default results/simulated/fig4.9-bgp)
   --dgemm MODEL     flat (every shape at the host speed) or a rate table CSV (HYMPI_SMPI_DGEMM_TABLE:
                     efficiency by shape relative to its best, glue/sim_dgemm.cpp)          (default flat)
-  --what LIST       pdgemm,summa (default both): which simulations to run
+  --what LIST       pdgemm,summa (default): which simulations to run; hsumma = the G of --groups
+                    without SUMMA (pdgemm,hsumma: no SUMMA multiply; summa: SUMMA and the G)
   --shm-costs on|off  on-node copies and overheads charged (make_platform.py; default on)
   --no-privatization  smpi/privatization:no, the simulated MPI layer preloaded (16384 ranks' memory)
   --lock FILE       the host's simulation lock, taken per simulation (default /work/sim.lock; '' = none)
@@ -73,10 +74,11 @@ echo "# SIMULATED (SimGrid SMPI) Fig 4.9 $machine P=$ranks (${P}x$Q) n=$n b=M=$b
 simulate() {  # simulate NAME CMD...: one simulation under the lock, timed; sets host_wall host_cpu host_rss
   local name="$1"; shift
   if [ "$dry" = 1 ]; then echo "$(env | grep -E '^HYMPI_(SIM|SMPI)_' | sort | tr '\n' ' ')$*"; return 1; fi
-  local t0; t0=$(date +%s)
   "${lock_cmd[@]}" /usr/bin/time -v -o "$work/time.txt" timeout "$timeout" "$@" > "$work/$name.log" 2>&1 ||
     { tail -20 "$work/$name.log" >&2; echo "run-fig49.sh: $name failed" >&2; exit 1; }
-  host_wall=$(( $(date +%s) - t0 ))
+  # the simulation's own wall time (not the wait for the lock): time's h:mm:ss or m:ss
+  host_wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i];
+                             printf "%.1f", s}' "$work/time.txt")
   host_cpu=$(awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} END {printf "%.1f", u + s}' "$work/time.txt")
   host_rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time.txt")
 }
@@ -95,9 +97,10 @@ if [[ ",$what," == *,pdgemm,* ]]; then
       command="run-fig49.sh --machine $machine --ranks $ranks -n $n -b $b --steps $steps --dgemm $dgemm (pdgemm)"
   fi
 fi
-if [[ ",$what," == *,summa,* ]]; then
+if [[ ",$what," == *,summa,* || ",$what," == *,hsumma,* ]]; then
+  variants="$split_list"; [[ ",$what," != *,summa,* ]] || variants="summa,$split_list"
   cmd=("${runner[@]}" "$bin/hympi-smpi-summa-skeleton" --grid "${P}x$Q" -n "$n" -b "$b" --steps "$steps"
-       --groups "summa,$split_list" --csv "$work/summa.csv")
+       --groups "$variants" --csv "$work/summa.csv")
   if simulate summa "${cmd[@]}"; then
     echo "SUMMA/HSUMMA: $(grep -E '^(summa|hsumma) ' "$work/summa.log" | awk '{printf "%s/%s %.4gs  ", $1, $3, $6}')[host ${host_wall} s, ${host_rss} KB]"
     # shellcheck disable=SC2046
