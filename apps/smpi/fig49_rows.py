@@ -14,6 +14,10 @@ whole call extrapolated from S/4 and S/2 over the one from S/2 and S - 1 (what a
 the units would have reported). A run of every
 unit is taken as is (fit 'all'). comm_s = time_s - dgemm_s (the thesis' communication).
 --check-band F: exit 1 if any |check_rel| > F (the runs' own acceptance, default none).
+--import CSV KEY=VALUE...: also take run-skeleton.sh's rows (app=skeleton, same marks) from
+CSV, with the labels they lack given here (figure, privatization, dgemm_model, gflops_per_core,
+host_*; command defaults to 'imported from CSV'): committed runs of the same platform and
+settings enter the figure without being simulated again, and say so.
 """
 import csv
 import sys
@@ -111,11 +115,26 @@ def main():
         i = args.index("--check-band")
         band = float(args[i + 1])
         del args[i:i + 2]
+    imported = []
+    while "--import" in args:
+        i = args.index("--import")
+        j = i + 2
+        while j < len(args) and "=" in args[j] and not args[j].startswith("-"):
+            j += 1
+        path, labels = args[i + 1], dict(a.split("=", 1) for a in args[i + 2:j])
+        labels.setdefault("command", f"imported from {path}")
+        for r in read(path):
+            if r.get("app") == "skeleton":
+                r.update(labels)
+                for k in SETTINGS + ["host_wall_s", "host_cpu_s", "host_max_rss_kb"]:
+                    r.setdefault(k, "")
+                imported.append(r)
+        del args[i:j]
     if len(args) != 1 or args[0].startswith("-"):
         print(__doc__, file=sys.stderr if args != ["-h"] and args != ["--help"] else sys.stdout)
         sys.exit(0 if args in (["-h"], ["--help"]) else 2)
     prefix = args[0].removesuffix(".csv")
-    rows = rows_pdgemm(read(prefix + "-pdgemm.csv")) + rows_summa(read(prefix + "-summa.csv"))
+    rows = rows_pdgemm(read(prefix + "-pdgemm.csv")) + rows_summa(read(prefix + "-summa.csv") + imported)
     if not rows:
         sys.exit(f"fig49_rows.py: error: no rows in {prefix}-pdgemm.csv or {prefix}-summa.csv")
     latest = {}
