@@ -130,13 +130,17 @@ def main():
                     r.setdefault(k, "")
                 imported.append(r)
         del args[i:j]
+    if args in (["-h"], ["--help"]):
+        print(__doc__)
+        sys.exit(0)
     if len(args) != 1 or args[0].startswith("-"):
-        print(__doc__, file=sys.stderr if args != ["-h"] and args != ["--help"] else sys.stdout)
-        sys.exit(0 if args in (["-h"], ["--help"]) else 2)
+        print(f"fig49_rows.py: error: expected one PREFIX, got {args!r} (--help)", file=sys.stderr)
+        sys.exit(2)
     prefix = args[0].removesuffix(".csv")
     rows = rows_pdgemm(read(prefix + "-pdgemm.csv")) + rows_summa(read(prefix + "-summa.csv") + imported)
     if not rows:
-        sys.exit(f"fig49_rows.py: error: no rows in {prefix}-pdgemm.csv or {prefix}-summa.csv")
+        print(f"fig49_rows.py: error: no rows in {prefix}-pdgemm.csv or {prefix}-summa.csv", file=sys.stderr)
+        sys.exit(2)
     latest = {}
     for r in sorted(rows, key=lambda r: r["date"]):  # the latest run of each point wins
         latest[tuple(r[k] for k in SETTINGS + ["algorithm", "ranks", "I", "J", "n", "b"])] = r

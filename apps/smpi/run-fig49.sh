@@ -25,7 +25,8 @@ usage() {
   --lock FILE       the host's simulation lock, taken per simulation (default /work/sim.lock; '' = none)
   --timeout SEC     bound each simulation (default 7200)
   --dry-run         print the commands only
---steps S counts panel steps of b; PDGEMM runs the same share of K (S * b / 32 chunks); 0 = all.
+--machine defaults to bgp here. --steps S counts panel steps of b; PDGEMM runs the same share of K
+(S * b / 32 chunks); 0 = all.
 USAGE
 }
 
@@ -62,8 +63,7 @@ source "$here/smpi-flags.sh"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 out_dir="$(dirname "$out")"; mkdir -p "$out_dir"
 sweep_platform "$work"
-gflops=$(grep -o 'speed="[0-9.]*Gf' "$platform" | head -1 | grep -o '[0-9.]*' || echo "")
-[ -n "$gflops" ] || gflops=$(grep -o 'speed="[0-9.]*Gf' "$(dirname "$out")/platforms/$(basename "$platform")" 2>/dev/null | head -1 | grep -o '[0-9.]*' || echo "?")
+gflops=$(grep -o 'speed="[0-9.]*Gf' "$platform" | head -1 | grep -o '[0-9.]*' || echo "?")  # the host speed (per core)
 git_rev=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 labels=(kind=simulated figure="thesis Fig 4.9" machine="$machine" platform="$platform_rec" placement="$placement"
         "${fidelity_labels[@]}" privatization="$([ ${#privatization[@]} -gt 0 ] && echo no || echo yes)"
