@@ -137,58 +137,39 @@ void run_ab(const Case& c, int rank, Sink& sink) {
   }
 }
 
-// AC (TN): M walked by owner pair (C's row p, A's column q), each pair's rows in
-// equal chunks of at most kb; per chunk A's columns (local K x chunk) go along the
-// process row by the ring, every rank multiplies them with its B, and the partial
-// C rows are summed down the process column onto row p by MPI_Reduce (BLACS' default
-// combine topology, which PBLAS keeps for combines).
-void run_ac(const Case& c, int rank, Sink& sink) {
+// AC (TN) and BC (NT), one the other's mirror. TN: M walked by owner pair (C's row p
+// fastest, A's column q), each pair's rows in equal chunks of at most kb; per chunk A's
+// columns (local K x chunk) go along the process row by the ring, every rank multiplies
+// them with its B, and the partial C rows are summed down the process column onto row p
+// by MPI_Reduce (BLACS' default combine topology, which PBLAS keeps for combines). NT:
+// the same with N, B's rows down the process column and C's columns summed along the row.
+void run_summed(const Case& c, int rank, Sink& sink) {
+  const bool tn = c.transa == 'T';
   const int myrow = rank / c.Q, mycol = rank % c.Q;
-  const long bmp = local_extent(c.K, c.nb, myrow, c.P), bnq = local_extent(c.N, c.nb, mycol, c.Q);
-  const bool a_repl = c.Q == 1, c_repl = c.P == 1;
-  const int maxp = c_repl ? 1 : c.P;
-  const std::vector<long> held = pair_counts(c.M, c.nb, maxp, a_repl ? 1 : c.Q);
-  const auto row_world = [&](int col) { return myrow * c.Q + col; };
-  long m = c.M, done = 0;
-  for (std::size_t pair = 0; m > 0 && (c.chunk_limit == 0 || done < c.chunk_limit); ++pair) {
+  const int ring_n = tn ? c.Q : c.P, ring_me = tn ? mycol : myrow;  // who passes the moving operand
+  const int sum_n = tn ? c.P : c.Q;                                  // who sums C
+  const long kloc = tn ? local_extent(c.K, c.nb, myrow, c.P) : local_extent(c.K, c.nb, mycol, c.Q);
+  const long other = tn ? local_extent(c.N, c.nb, mycol, c.Q) : local_extent(c.M, c.nb, myrow, c.P);
+  const bool ring_repl = ring_n == 1, sum_repl = sum_n == 1;
+  const int maxp = sum_repl ? 1 : sum_n;
+  const std::vector<long> held = pair_counts(tn ? c.M : c.N, c.nb, maxp, ring_repl ? 1 : ring_n);
+  const auto world = [&](int i) { return tn ? myrow * c.Q + i : i * c.Q + mycol; };
+  long left_total = tn ? c.M : c.N, done = 0;
+  for (std::size_t pair = 0; left_total > 0 && (c.chunk_limit == 0 || done < c.chunk_limit); ++pair) {
     long npq = held[pair];
-    m -= npq;
+    left_total -= npq;
     const int p = static_cast<int>(pair % maxp), q = static_cast<int>(pair / maxp);
     long chunk = npq > 0 ? npq / ((npq - 1) / c.kb + 1) : 0;
     while (npq > 0 && (c.chunk_limit == 0 || done < c.chunk_limit)) {
       ++done;
       chunk = std::min(chunk, npq);
-      if (!a_repl && bmp > 0) ring_bcast(sink, c.Q, mycol, q, bmp * chunk * kDouble, true, c.ring_up, row_world);
-      if (bmp > 0 && bnq > 0) sink.dgemm('T', 'N', chunk, bnq, bmp);
-      if (!c_repl && bnq > 0) sink.reduce(p * c.Q + mycol, c.P, chunk * bnq * kDouble);
-      npq -= chunk;
-    }
-  }
-}
-
-// BC (NT), run_ac's mirror: N walked by owner pair (C's column p fastest, B's row q),
-// each pair's columns in equal chunks of at most kb; per chunk B's rows (chunk x local
-// K) go down the process column by the ring, every rank multiplies A with them, and the
-// partial C columns are summed along the process row onto column p by MPI_Reduce.
-void run_bc(const Case& c, int rank, Sink& sink) {
-  const int myrow = rank / c.Q, mycol = rank % c.Q;
-  const long amp = local_extent(c.M, c.nb, myrow, c.P), anq = local_extent(c.K, c.nb, mycol, c.Q);
-  const bool b_repl = c.P == 1, c_repl = c.Q == 1;
-  const int maxp = c_repl ? 1 : c.Q;
-  const std::vector<long> held = pair_counts(c.N, c.nb, maxp, b_repl ? 1 : c.P);
-  const auto col_world = [&](int row) { return row * c.Q + mycol; };
-  long n = c.N, done = 0;
-  for (std::size_t pair = 0; n > 0 && (c.chunk_limit == 0 || done < c.chunk_limit); ++pair) {
-    long npq = held[pair];
-    n -= npq;
-    const int p = static_cast<int>(pair % maxp), q = static_cast<int>(pair / maxp);
-    long chunk = npq > 0 ? npq / ((npq - 1) / c.kb + 1) : 0;
-    while (npq > 0 && (c.chunk_limit == 0 || done < c.chunk_limit)) {
-      ++done;
-      chunk = std::min(chunk, npq);
-      if (!b_repl && anq > 0) ring_bcast(sink, c.P, myrow, q, chunk * anq * kDouble, true, c.ring_up, col_world);
-      if (amp > 0 && anq > 0) sink.dgemm('N', 'T', amp, chunk, anq);
-      if (!c_repl && amp > 0) sink.reduce(myrow * c.Q + p, c.Q, amp * chunk * kDouble);
+      if (!ring_repl && kloc > 0) ring_bcast(sink, ring_n, ring_me, q, kloc * chunk * kDouble, true, c.ring_up, world);
+      if (kloc > 0 && other > 0) {
+        if (tn) sink.dgemm('T', 'N', chunk, other, kloc);
+        else sink.dgemm('N', 'T', other, chunk, kloc);
+      }
+      if (!sum_repl && other > 0)
+        sink.reduce(tn ? p * c.Q + mycol : myrow * c.Q + p, sum_n, chunk * other * kDouble);
       npq -= chunk;
     }
   }
@@ -198,7 +179,7 @@ void run_bc(const Case& c, int rank, Sink& sink) {
 
 long chunk_count(const Case& c) {
   if (c.transa == 'N' && c.transb == 'N') return (c.K + c.kb - 1) / c.kb;
-  // TN / NT: every pair's rows / columns in equal chunks, as run_ac / run_bc walk them.
+  // TN / NT: every pair's rows / columns in equal chunks, as run_summed walks them.
   const std::vector<long> held = c.transa == 'T' ? pair_counts(c.M, c.nb, c.P == 1 ? 1 : c.P, c.Q == 1 ? 1 : c.Q)
                                                  : pair_counts(c.N, c.nb, c.Q == 1 ? 1 : c.Q, c.P == 1 ? 1 : c.P);
   long chunks = 0;
@@ -212,9 +193,8 @@ long chunk_count(const Case& c) {
 
 void run(const Case& c, int rank, Sink& sink) {
   check(c);
-  if (c.transb == 'T') run_bc(c, rank, sink);
-  else if (c.transa == 'N') run_ab(c, rank, sink);
-  else run_ac(c, rank, sink);
+  if (c.transa == 'N' && c.transb == 'N') run_ab(c, rank, sink);
+  else run_summed(c, rank, sink);
 }
 
 }  // namespace hympi::pdgemm_skel

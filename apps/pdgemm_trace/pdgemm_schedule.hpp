@@ -20,7 +20,7 @@
 //  - every message is a blocking MPI_Send / MPI_Recv (Debian's BLACS sends strided
 //    pieces as MPI datatypes, no packing);
 //  - one DGEMM(N, N, local M, local N, chunk) per chunk where the rank holds C;
-//  - TN (its "AC" algorithm) and NT ("BC"): see run_ac and run_bc in the .cpp.
+//  - TN (its "AC" algorithm) and NT ("BC"), mirrors: see run_summed in the .cpp.
 #ifndef HYMPI_PDGEMM_SCHEDULE_HPP
 #define HYMPI_PDGEMM_SCHEDULE_HPP
 

@@ -56,7 +56,9 @@ void SimSink::dgemm(char ta, char tb, long m, long n, long k) {
   if (trace_) trace_->dgemm(ta, tb, m, n, k);
   const double t0 = MPI_Wtime();
   smpi_execute_flops(hympi_smpi_dgemm_flops(m, n, k));
-  dgemm_s += MPI_Wtime() - t0;
+  const double t1 = MPI_Wtime();
+  dgemm_s += t1 - t0;
+  marks.insert(marks.end(), {t1 - start_, dgemm_s});
 }
 
 void SimSink::reduce(int root, int size, long bytes) {
@@ -69,6 +71,7 @@ void SimSink::reduce(int root, int size, long bytes) {
 }
 
 void SimSink::begin() {
+  start_ = MPI_Wtime();
   if (trace_) trace_->begin(c_);
 }
 

@@ -33,6 +33,9 @@ class SimSink : public Sink {
   void begin();
   void end();
   double dgemm_s = 0;  // simulated seconds charged to DGEMMs
+  // After every DGEMM (NN: the end of a K chunk): simulated seconds since begin(), then
+  // dgemm_s so far; a step-limited run's slope comes from these marks (smpi_main.cpp).
+  std::vector<double> marks;
 
  private:
   const Case& c_;
@@ -41,6 +44,7 @@ class SimSink : public Sink {
   std::vector<int> ranks_;
   std::unique_ptr<TraceSink> trace_;
   MPI_Comm scope_ = MPI_COMM_NULL;  // TN: my process column; NT: my process row
+  double start_ = 0;
   char* buffer_ = nullptr;  // one shared scratch block: SMPI skips payload copies of shared memory
 };
 

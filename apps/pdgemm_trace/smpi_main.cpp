@@ -5,7 +5,9 @@
 // every local DGEMM smpi_execute_flops of glue/sim_dgemm.cpp's charge for its shape,
 // TN's and NT's partial sums MPI_Reduce on column / row communicators. --chunks S runs the first S
 // chunks and scales the time to the whole call (step-limited scale runs); --trace
-// writes what the ranks executed in the tracer's format (tests compare it).
+// writes what the ranks executed in the tracer's format (tests compare it). --marks adds
+// one row per chunk (NN: the end of its DGEMM; slowest rank), step_basis=mark, so one
+// run of S chunks gives the S/2- and S-chunk times of a slope (apps/smpi/run-fig49.sh).
 #include <mpi.h>
 #include <smpi/smpi.h>
 
@@ -58,8 +60,10 @@ int main(int argc, char** argv) {
                "hympi-smpi-pdgemm-skeleton"};
   CaseOptions o;
   std::string trace;
+  bool with_marks = false;
   add_case_options(app, o);
   app.add_option("--chunks", o.c.chunk_limit, "run only the first S chunks and scale the time (0 = all)");
+  app.add_flag("--marks", with_marks, "also one row per chunk: the slowest rank's time at its end (step_basis=mark)");
   app.add_option("--trace", trace, "write the executed schedule in the tracer's format to this file");
   if (const int rc = parse_or_exit(app, argc, argv, "hympi-smpi-pdgemm-skeleton"); rc >= 0) {
     MPI_Finalize();
@@ -79,6 +83,7 @@ int main(int argc, char** argv) {
   const Case& c = o.c;
   std::ostringstream lines;
   double elapsed = 0, dgemm_s = 0;
+  std::vector<double> marks;
   {
     std::vector<int> ranks(static_cast<std::size_t>(size));
     for (int i = 0; i < size; ++i) ranks[static_cast<std::size_t>(i)] = i;  // row-major grid on the world
@@ -90,19 +95,34 @@ int main(int argc, char** argv) {
     sink.end();
     elapsed = MPI_Wtime() - t0;
     dgemm_s = sink.dgemm_s;
+    marks = sink.marks;
   }
   double worst[2] = {0, 0}, mine[2] = {elapsed, dgemm_s};
   MPI_Reduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   if (!trace.empty()) write_trace(lines.str(), trace, rank, size);
+  // Every rank holding C marks every chunk; a rank with fewer marks (none of C) counts 0.
+  long mark_count = static_cast<long>(marks.size()), most = 0;
+  MPI_Allreduce(&mark_count, &most, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
+  marks.resize(static_cast<std::size_t>(most), 0.0);
+  std::vector<double> worst_marks(marks.size());
+  if (with_marks)
+    MPI_Reduce(marks.data(), worst_marks.data(), static_cast<int>(marks.size()), MPI_DOUBLE, MPI_MAX, 0,
+               MPI_COMM_WORLD);
   const long total = chunk_count(c);
   const long ran = c.chunk_limit > 0 ? std::min(c.chunk_limit, total) : total;
   if (rank == 0) {
     std::printf("alg,P,Q,M,N,K,nb,trans,kb,chunks,chunks_total,time_s,scaled_time_s,max_dgemm_s,dgemm_table,"
-                "sim_sharing,sim_overheads\n");
-    std::printf("pdgemm-skeleton,%d,%d,%ld,%ld,%ld,%d,%c%c,%d,%ld,%ld,%.9g,%.9g,%.9g,%s,%s,%s\n", c.P, c.Q, c.M, c.N,
-                c.K, c.nb, c.transa, c.transb, c.kb, ran, total, worst[0], worst[0] * total / ran, worst[1],
-                env_or("HYMPI_SMPI_DGEMM_TABLE", "flat"), env_or("HYMPI_SIM_SHARING", "legacy"),
-                env_or("HYMPI_SIM_OVERHEADS", "legacy"));
+                "sim_sharing,sim_overheads,step_basis\n");
+    const auto row = [&](long chunks, double time, double dgemm, const char* basis) {
+      std::printf("pdgemm-skeleton,%d,%d,%ld,%ld,%ld,%d,%c%c,%d,%ld,%ld,%.9g,%.9g,%.9g,%s,%s,%s,%s\n", c.P, c.Q, c.M,
+                  c.N, c.K, c.nb, c.transa, c.transb, c.kb, chunks, total, time, time * total / chunks, dgemm,
+                  env_or("HYMPI_SMPI_DGEMM_TABLE", "flat"), env_or("HYMPI_SIM_SHARING", "legacy"),
+                  env_or("HYMPI_SIM_OVERHEADS", "legacy"), basis);
+    };
+    if (with_marks)
+      for (std::size_t s = 0; 2 * s + 1 < worst_marks.size(); ++s)
+        row(static_cast<long>(s + 1), worst_marks[2 * s], worst_marks[2 * s + 1], "mark");
+    row(ran, worst[0], worst[1], "end");  // last: the scripts and tests read the whole call's row there
   }
   MPI_Finalize();
   return 0;
