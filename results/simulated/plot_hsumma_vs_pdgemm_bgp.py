@@ -4,7 +4,7 @@ schedule, SUMMA and the best HSUMMA over cores (left: communication = time - DGE
 SUMMA over PDGEMM (right), one line per DGEMM model and fidelity set found in the CSV; the DGEMM
 models' spread is the band the figure states (BG/P's ESSL rate by shape is not published).
 
-usage: plot_fig49.py [CSV] [--out PNG]   (default results/simulated/fig4.9-bgp.csv, its .png)
+usage: plot_hsumma_vs_pdgemm_bgp.py [CSV] [--out PNG]   (default results/simulated/fig4.9-bgp.csv, its .png)
 """
 import os
 import sys
@@ -26,7 +26,7 @@ src = args[0] if args else os.path.join(here, "fig4.9-bgp.csv")
 out = out or src[:-4] + ".png"
 rows = read_rows(src)
 if not rows:
-    sys.exit(f"plot_fig49.py: error: no rows in {src}")
+    sys.exit(f"plot_hsumma_vs_pdgemm_bgp.py: error: no rows in {src}")
 
 
 def model_name(r):
