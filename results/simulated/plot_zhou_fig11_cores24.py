@@ -4,7 +4,7 @@ per-core block s x s (8, 64, 128, 256), one curve per node count, from
 zhou-fig11-xc40-1node-4x6.csv (one node, 4 x 6 grid) and zhou-fig11-xc40-nodes-24c.csv
 (several nodes); barrier and flag sync. Median over reps of time_s_scaled per (nodes, policy, s).
 
-usage: plot_zhou_fig11_24c.py [--out PNG]
+usage: plot_zhou_fig11_cores24.py [--out PNG]
 """
 import argparse
 import csv
@@ -33,7 +33,7 @@ def main():
     a = ap.parse_args()
     med = load([os.path.join(here, "zhou-fig11-xc40-1node-4x6.csv"), os.path.join(here, "zhou-fig11-xc40-nodes-24c.csv")])
     if not med:
-        sys.exit("plot_zhou_fig11_24c.py: error: no rows")
+        sys.exit("plot_zhou_fig11_cores24.py: error: no rows")
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
