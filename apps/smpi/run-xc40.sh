@@ -81,6 +81,8 @@ host_use() { read -r host_s rss_kb < "$work/time" && echo "run_host_s=$host_s ru
 label=(kind=simulated machine=xc40-dragonfly platform="$platform_rec" cores_per_node="$cores" shm_costs="$shm_costs"
        "${fidelity_labels[@]}")
 [ "$part" != fig8 ] || label+=(fold_scope="$fold_scope")
+# operator new's own fold threshold (glue/fold_alloc.cpp; run-zhou-scale.sh sets 0: its blocks may hold objects)
+[ -z "${HYMPI_SMPI_FOLD_NEW_BYTES:-}" ] || label+=(fold_new_bytes="$HYMPI_SMPI_FOLD_NEW_BYTES")
 # A failed simulation (killed, out of memory) keeps the rows it finished: label them, then fail.
 failed() {  # failed WHAT [LABEL...]
   local what="$1"; shift

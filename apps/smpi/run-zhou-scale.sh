@@ -29,6 +29,10 @@ while [ $# -gt 0 ]; do
 done
 out="${out:-$root/results/simulated/zhou-scale-$fig-xc40.csv}"
 lock="${HYMPI_SIM_LOCK:-/work/sim.lock}"
+# operator new folds nothing (glue/fold_alloc.cpp): its blocks may hold the core's objects (the
+# agreement's per-rank strings, 114 KB from 1024 ranks on), and a folded block is every rank's; the
+# data-only blocks (result buffers, node windows) stay folded by --fold-scope all. Rows: fold_new_bytes=0.
+export HYMPI_SMPI_FOLD_NEW_BYTES=0
 bin_opt=(); [ -z "$bin" ] || bin_opt=(--bin "$bin")
 point() {  # point RUN-XC40-ARGS...: one simulation, alone on the machine, bounded
   echo "# run-xc40.sh fig8 $*"

@@ -6,6 +6,7 @@ paper's scale"). Hy_Allgather is the hybrid policy, Allgather the pure one (MPI_
 usage: plot_zhou_scale.py [--out-dir DIR]
   zhou-scale-fig8-xc40.csv   one rank per node, 4/16/64 nodes: Allgather / Hy_Allgather vs size
   zhou-scale-fig9-xc40.csv   64 nodes, 3-24 ranks per node, 512 and 16384 doubles: latencies
+  zhou-scale-fig10-xc40.csv  42 nodes x 24 + 1 x 16 = 1024 ranks: latencies and their ratio vs size
 Each title says SIMULATED, the layout and the figure. A missing CSV is skipped.
 """
 import argparse
@@ -81,12 +82,41 @@ def fig9(out_dir):
     save(fig, path, out_dir)
 
 
+def fig10(out_dir):
+    path = os.path.join(HERE, "zhou-scale-fig10-xc40.csv")
+    if not os.path.exists(path):
+        return
+    lat = {(r["variant"], int(r["size_doubles"])): float(r["avg_us"]) for r in read(path) if r["operation"] == "allgather"}
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(10, 4))
+    for v in ("pure", "hybrid-barrier", "hybrid-flags"):
+        sizes = sorted(k[1] for k in lat if k[0] == v)
+        if sizes:
+            ax.plot(sizes, [lat[(v, s)] for s in sizes], "o-", label=LABEL[v])
+        if sizes and v != "pure":
+            both = [s for s in sizes if ("pure", s) in lat]
+            ratio = [lat[("pure", s)] / lat[(v, s)] for s in both]
+            bx.plot(both, ratio, "o-", label=f"Allgather / {LABEL[v]}")
+            print(f"fig10 {v}: pure/hybrid " + ", ".join(f"{s}:{q:.3f}" for s, q in zip(both, ratio)))
+    for a_ in (ax, bx):
+        a_.set_xscale("log", base=2)
+        a_.set_xlabel("doubles per rank")
+        a_.legend(fontsize=7)
+    ax.set_yscale("log")
+    ax.set_ylabel("allgather latency [us]")
+    bx.axhline(1, color="grey", lw=0.8)
+    bx.set_ylabel("latency ratio")
+    ax.set_title("SIMULATED XC40, 42 nodes x 24 + 1 x 16 = 1024 ranks: Zhou Fig 10", fontsize=9)
+    bx.set_title("Zhou Fig 10: Allgather / Hy_Allgather", fontsize=9)
+    save(fig, path, out_dir)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out-dir", default=HERE)
     a = ap.parse_args()
     fig8(a.out_dir)
     fig9(a.out_dir)
+    fig10(a.out_dir)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ their settings, and an irregular layout (Zhou Fig 10's kind: the last node partl
 usage: check_zhou_scale.py ROOT [SMPI_BIN]
   * every row of results/simulated/zhou-scale-*.csv is kind=simulated on xc40-dragonfly with its
     platform file committed, shm_costs, fold_scope and the run's host seconds and peak RSS;
-    Fig 9's rows are 64 nodes at 3-24 ranks per node, Fig 10's 1024 ranks on 43 nodes;
+    Fig 9's rows are 64 nodes at 3-24 ranks per node, Fig 10's 1024 ranks on 43 nodes; rows of
+    1024+ ranks record fold_new_bytes=0 (operator new not folded: glue/fold_alloc.cpp);
   * run-zhou-scale.sh refuses an unknown figure or option (exit 2);
   * with SMPI_BIN: run-xc40.sh fig8 --ranks 10 --cores 4 (nodes of 4, 4, 2 ranks) writes rows of
     10 ranks on 3 nodes, and the hybrid allgather differs from pure (it ran the node path).
@@ -44,6 +45,9 @@ def committed(root):
                 bad.append(f"{name} row {i}: platform {r['platform']} is not committed")
             if "fig9" in name and (r["nodes"] != "64" or int(r["ranks_per_node"]) not in (3, 6, 12, 24)):
                 bad.append(f"{name} row {i}: {r['nodes']} nodes x {r['ranks_per_node']}, not Fig 9's layouts")
+            # From ~1000 ranks operator new's fold would share the core's agreement strings (fold_alloc.cpp).
+            if int(r["ranks"]) >= 1024 and r.get("fold_new_bytes") != "0":
+                bad.append(f"{name} row {i}: {r['ranks']} ranks with fold_new_bytes={r.get('fold_new_bytes')!r}, not 0")
             if "fig10" in name and (r["ranks"] != "1024" or r["nodes"] != "43"):
                 bad.append(f"{name} row {i}: {r['ranks']} ranks on {r['nodes']} nodes, not 42 x 24 + 16")
     return bad

@@ -29,9 +29,17 @@
 
 namespace {
 
+// HYMPI_SMPI_FOLD_NEW_BYTES when set (0: operator new folds nothing), else HYMPI_SMPI_FOLD_BYTES.
+// Why a threshold of its own: a block from operator new may hold live objects, and a folded
+// block is the same memory in every rank. The core's agreement keeps one std::string item per
+// rank (56 B; a vector of 2048 of them, 114 KB, from 1024 ranks on): folded at 65536 B, every
+// rank built its strings in the same block, and the heap broke at the next free (glibc "double
+// free or corruption" at 1024 and 1536 ranks, not at 768: tests/smpi/check_fold_objects.sh).
+// fold_shared.cpp's blocks (the core's result buffers, node windows) hold data only.
 std::size_t fold_threshold() {
   static const std::size_t bytes = [] {
-    const char* env = std::getenv("HYMPI_SMPI_FOLD_BYTES");
+    const char* own = std::getenv("HYMPI_SMPI_FOLD_NEW_BYTES");
+    const char* env = own ? own : std::getenv("HYMPI_SMPI_FOLD_BYTES");
     return env ? static_cast<std::size_t>(std::strtoull(env, nullptr, 10)) : std::size_t{0};
   }();
   return bytes;
