@@ -85,24 +85,28 @@ const char* level_name(const char* op, MPI_Comm comm, Level* level_out) {
   return name && *name ? name : nullptr;
 }
 
-// The named algorithm's function, or nullptr when the level has none; a bad name stops the run.
-void* level_algorithm(const char* op, MPI_Comm comm, std::string* name_out) {
-  Level level = Level::flat;
-  const char* name = level_name(op, comm, &level);
-  if (!name) return nullptr;
+// SimGrid's registered OP algorithm `name` (named for `level`); a name it lacks stops the run.
+void* registered_algorithm(const char* op, const char* name, Level level) {
   const std::string upper = upper_of(op);
   auto* table = simgrid::smpi::colls::get_smpi_coll_descriptions(op);
   for (auto& desc : *table)
-    if (desc.name == name) {
-      *name_out = name;
-      return desc.coll;
-    }
+    if (desc.name == name) return desc.coll;
   std::string known;
   for (auto& desc : *table) known += " " + desc.name;
   std::fprintf(stderr, "hympi sim layer: error: HYMPI_SIM_%s_%s=%s is not a SimGrid %s algorithm (known:%s)\n",
                upper.c_str(), level == Level::between ? "BETWEEN" : level == Level::inside ? "INSIDE" : "FLAT", name, op,
                known.c_str());
   std::exit(2);
+}
+
+// The named algorithm's function, or nullptr when the level has none; a bad name stops the run.
+void* level_algorithm(const char* op, MPI_Comm comm, std::string* name_out) {
+  Level level = Level::flat;
+  const char* name = level_name(op, comm, &level);
+  if (!name) return nullptr;
+  void* fn = registered_algorithm(op, name, level);
+  *name_out = name;
+  return fn;
 }
 
 void log_level(const char* op, MPI_Comm comm, const std::string& name, int root, long long bytes) {
@@ -168,18 +172,16 @@ bool chain_of(const char* name, int* fanout, long long* segment) {
 
 bool level_bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, int* rc) {
   Level level = Level::flat;
-  const char* chain = level_name("bcast", comm, &level);
+  const char* name = level_name("bcast", comm, &level);  // looked up once: level_of is O(size)
+  if (!name) return false;
+  log_level("bcast", comm, name, root, bytes_of(count, type));
   int fanout = 0;
   long long segment = 0;
-  if (chain && chain_of(chain, &fanout, &segment)) {
-    log_level("bcast", comm, chain, root, bytes_of(count, type));
+  if (chain_of(name, &fanout, &segment)) {
     *rc = bcast_chain(buf, count, type, root, comm, fanout, segment);
     return true;
   }
-  std::string name;
-  auto fn = reinterpret_cast<BcastFn>(level_algorithm("bcast", comm, &name));
-  if (!fn) return false;
-  log_level("bcast", comm, name, root, bytes_of(count, type));
+  auto fn = reinterpret_cast<BcastFn>(registered_algorithm("bcast", name, level));
   *rc = benched([&] { return fn(buf, count, type, root, comm); });
   return true;
 }
