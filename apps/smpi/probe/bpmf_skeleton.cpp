@@ -35,6 +35,8 @@
 #include "hympi/layout.hpp"
 #include "hympi/topology.hpp"
 
+#include "root_csv.hpp"
+
 namespace {
 
 constexpr const char* kName = "hympi-smpi-bpmf-skeleton";
@@ -195,13 +197,7 @@ int main(int argc, char** argv) {
   Side sides[2] = {partition(row_counts, o.K, rank, ranks), partition(col_counts, o.K, rank, ranks)};
 
   std::FILE* csv = nullptr;
-  if (rank == 0 && !o.csv.empty()) csv = o.csv == "-" ? stdout : std::fopen(o.csv.c_str(), "w");
-  int bad_csv = rank == 0 && !o.csv.empty() && !csv ? 1 : 0;
-  MPI_Bcast(&bad_csv, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (bad_csv) {
-    if (rank == 0) std::fprintf(stderr, "%s: error: cannot write --csv '%s'\n", kName, o.csv.c_str());
-    return finish(2);
-  }
+  if (!hympi_probe::open_root_csv(o.csv, kName, &csv)) return finish(2);
   const int nodes = hympi::Topology::of(MPI_COMM_WORLD, hympi::layout_from_env()).num_nodes();
   if (csv)
     std::fputs("algorithm,policy,sync,noise,ranks,nodes,K,rows,cols,ratings,iterations,ns_per_cost,compute_scale,"

@@ -35,6 +35,8 @@
 // hympi-summa's cblas_dgemm and the PDGEMM skeleton pay: both kernels charged alike.
 extern "C" double hympi_smpi_dgemm_flops(long m, long n, long k);
 
+#include "root_csv.hpp"
+
 namespace {
 
 using hympi::skeleton::Options;
@@ -159,13 +161,7 @@ int main(int argc, char** argv) {
   // The app's setup, in its order (see the top): node topology, then the CSV verdict.
   hympi::Topology::of(MPI_COMM_WORLD, hympi::layout_from_env());
   std::FILE* csv = nullptr;
-  if (rank == 0 && !o.csv.empty()) csv = o.csv == "-" ? stdout : std::fopen(o.csv.c_str(), "w");
-  long long bad_csv = rank == 0 && !o.csv.empty() && !csv ? 1 : 0;
-  MPI_Bcast(&bad_csv, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
-  if (bad_csv) {
-    if (rank == 0) std::fprintf(stderr, "%s: error: cannot write --csv '%s'\n", kName, o.csv.c_str());
-    return finish(2);
-  }
+  if (!hympi_probe::open_root_csv(o.csv, kName, &csv)) return finish(2);
 
   auto schedule = hympi::hsumma::hsumma_schedule(o.n, o.P, o.Q, o.b, o.b);
   const std::int64_t max_steps = o.steps > 0 && o.steps < static_cast<std::int64_t>(schedule.size()) ? o.steps : 0;
