@@ -24,7 +24,8 @@ usage() {
 usage: run-hier-bcast.sh [options]
   --machine M       bgp | xc40-dragonfly | graphene-gige | graphene-ib   (default bgp)
   --ranks P         simulated ranks                          (default 512)
-  --bytes B         message size in bytes                    (default 524288)
+  --bytes B[,B...]  message size(s) in bytes; a list runs every size in one simulation (the start-up of
+                    thousands of simulated ranks paid once; not with --flat-s or --remodel)   (default 524288)
   --groups LIST     comma list of G in 1..P or auto, 1 first (balanced groups of P/G rounded) (default 1,16,32,64)
   --placement P     block | xyzt (xyzt: bgp only)             (default block)
   --cores C         ranks per node (make_platform.py --cores; default the machine's: bgp/graphene 4, xc40 24);
@@ -85,6 +86,11 @@ if [ "$remodel" = 1 ]; then
   [ -s "$out" ] || { echo "run-hier-bcast.sh: --remodel needs rows in $out" >&2; exit 2; }
 else
   require_smpi_bin hympi-smpi-hier-bcast
+fi
+[[ "$bytes" =~ ^[0-9]+(,[0-9]+)*$ ]] && [[ ",$bytes," != *,0,* ]] ||
+  { echo "run-hier-bcast.sh: bad --bytes '$bytes' (expected sizes > 0 in bytes, comma-separated)" >&2; exit 2; }
+if [[ "$bytes" == *,* ]] && { [ -n "$flat_s" ] || [ "$remodel" = 1 ]; }; then
+  echo "run-hier-bcast.sh: --bytes '$bytes': a list of sizes is not for --flat-s or --remodel (one size each)" >&2; exit 2
 fi
 if [ -z "$flat_s" ]; then
   [ "${groups%%,*}" = 1 ] || { echo "run-hier-bcast.sh: --groups must start with 1 (the flat broadcast), or give --flat-s" >&2; exit 2; }
@@ -202,8 +208,15 @@ PY
   exit 0
 fi
 t0=$(date +%s.%N)
-# The core's per-rank buffers folded into one (timing only; the payload is never read).
-[ "$bytes" -lt 65536 ] || export HYMPI_SMPI_FOLD_BYTES="$bytes"
+# The core's per-rank buffers folded into one (timing only; the payload is never read). One size:
+# operator-new blocks of at least that size (as the committed rows ran). A list: every private buffer
+# and window of at least 64 KiB (fold_shared.cpp's scope all: 16 MiB x 6142 ranks would not fit), and
+# no operator-new block (the core's per-rank agreement vectors pass 64 KiB at 6142 ranks: fold_alloc.cpp).
+if [[ "$bytes" == *,* ]]; then
+  export HYMPI_SMPI_FOLD_BYTES=65536 HYMPI_SMPI_FOLD_SCOPE=all HYMPI_SMPI_FOLD_NEW_BYTES="${HYMPI_SMPI_FOLD_NEW_BYTES:-0}"
+else
+  [ "$bytes" -lt 65536 ] || export HYMPI_SMPI_FOLD_BYTES="$bytes"
+fi
 smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}" \
   "${fidelity_cfg[@]}" "$bin/hympi-smpi-hier-bcast" "$bytes" "$groups" "$reps" > "$work/run.out" 2> "$work/log" \
   || { cat "$work/log" >&2; echo "run-hier-bcast.sh: the simulation failed" >&2; exit 1; }
@@ -216,7 +229,10 @@ import csv, os, sys
 run, out, machine, placement, bcast, platform, flat_s, in_use, per_node, host_s = sys.argv[1:11]
 fidelity = dict(kv.split("=", 1) for kv in sys.argv[11:])
 rows = list(csv.DictReader(line for line in open(run) if not line.startswith("#")))
-flat = float(flat_s) if flat_s else float(rows[0]["time_s"])
+# The gain of each size against its own flat broadcast (G = 1 comes first for every size).
+flat_of = {}
+for r in rows:
+    flat_of.setdefault(r["bytes"], float(flat_s) if flat_s else float(r["time_s"]))
 fields = ["kind", "machine", "placement", "platform", "smpi_bcast", "ranks", "bytes", "groups", "time_s", "gain"]
 fields += list(fidelity) + (["asked", "model_s"] if in_use == "1" else [])
 fields += ["ranks_per_node", "host_s"] if machine.startswith("graphene") else []
@@ -226,6 +242,7 @@ with open(out, "a", newline="") as f:
     if new:
         w.writeheader()
     for r in rows:
+        flat = flat_of[r["bytes"]]
         w.writerow(dict(kind="simulated", machine=machine, placement=placement, platform=platform, smpi_bcast=bcast,
                         ranks=r["ranks"], bytes=r["bytes"], groups=r["groups"], time_s=r["time_s"],
                         gain=f"{flat / float(r['time_s']):.4f}", asked=r.get("asked", r["groups"]),

@@ -285,6 +285,22 @@ def check_scripts(tmp):
         fail(f"legacy rows must keep today's columns: {l[0]}")
     if f[0]["time_s"] == l[0]["time_s"]:
         fail("faithful and legacy broadcasts took the same time")
+    # Several sizes in one simulation (Fig 3.6's sweep): each row as its own run's, gain against its own flat.
+    # --reps 2: DCMF classifies a communicator at its first broadcast, which a list pays once.
+    hb = os.path.join(ROOT, "apps/smpi/run-hier-bcast.sh")
+    one = os.path.join(tmp, "hier-single.csv")
+    both = os.path.join(tmp, "hier-list.csv")
+    common = ["--bin", BIN, "--ranks", "16", "--groups", "1,4", "--reps", "2"]
+    r1 = subprocess.run([hb] + common + ["--bytes", "1024", "--out", one], capture_output=True, text=True)
+    r1b = subprocess.run([hb] + common + ["--bytes", "65536", "--out", one], capture_output=True, text=True)
+    r2 = subprocess.run([hb] + common + ["--bytes", "1024,65536", "--out", both], capture_output=True, text=True)
+    key = [(x["bytes"], x["groups"], x["time_s"], x["gain"]) for x in
+           (list(csv.DictReader(open(one))) if r1.returncode == 0 and r1b.returncode == 0 else [])]
+    got = [(x["bytes"], x["groups"], x["time_s"], x["gain"]) for x in
+           (list(csv.DictReader(open(both))) if r2.returncode == 0 else [])]
+    if not key or got != key or got[2][3] != "1.0000":
+        fail(f"--bytes 1024,65536 must give the rows of one run per size: {got} against {key} "
+             f"({r1.stderr[-500:]} {r1b.stderr[-500:]} {r2.stderr[-500:]})")
     r = subprocess.run([os.path.join(ROOT, "apps/smpi/run-hier-bcast.sh"), "--bin", BIN, "--ranks", "16",
                         "--groups", "1,4", "--out", os.path.join(tmp, "hier-legacy.csv")], capture_output=True, text=True)
     if r.returncode != 2 or "has other columns" not in r.stderr:

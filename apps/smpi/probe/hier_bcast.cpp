@@ -9,8 +9,9 @@
 // machine of HYMPI_MODEL_ALPHA, HYMPI_MODEL_BETA and HYMPI_MODEL_BCAST); its choice is
 // also printed as a '#' line. Each repetition starts after a barrier and takes the
 // slowest rank's time; the minimum over the repetitions is printed.
-// usage: smpirun ... hympi-smpi-hier-bcast BYTES G[,G...|auto] [REPS]
-// prints: CSV "ranks,bytes,asked,groups,time_s,model_s" (one line per G, rank 0; asked =
+// usage: smpirun ... hympi-smpi-hier-bcast BYTES[,BYTES...] G[,G...|auto] [REPS]
+// (several sizes in one run: the start-up of thousands of simulated ranks is paid once)
+// prints: CSV "ranks,bytes,asked,groups,time_s,model_s" (one line per size and G, rank 0; asked =
 // the G given or auto, groups = the G used, model_s = the closed form's time for it)
 #include <mpi.h>
 #include <smpi/smpi.h>
@@ -30,13 +31,19 @@ extern "C" double hympi_smpi_flag_poll_seconds();  // onnode_cost.cpp: links the
 
 namespace {
 
-// G values; "auto" is 0 (the core's automatic choice).
-std::vector<int> parse_groups(const char* text) {
-  std::vector<int> groups;
+// A comma list of positive integers; "auto" is 0 (the core's automatic choice of G);
+// anything else is -1 (refused by the caller).
+std::vector<int> parse_list(const char* text) {
+  std::vector<int> values;
   std::stringstream in(text);
   std::string item;
-  while (std::getline(in, item, ',')) groups.push_back(item == "auto" ? 0 : std::atoi(item.c_str()));
-  return groups;
+  while (std::getline(in, item, ',')) {
+    char* end = nullptr;
+    const long v = std::strtol(item.c_str(), &end, 10);
+    const bool number = !item.empty() && *end == '\0' && v > 0 && v <= 2147483647L;
+    values.push_back(item == "auto" ? 0 : number ? static_cast<int>(v) : -1);
+  }
+  return values;
 }
 
 double slowest(double seconds) {
@@ -65,17 +72,20 @@ double time_bcast(int bytes, int groups, int reps) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  const int bytes = argc > 1 ? std::atoi(argv[1]) : 0;
-  const std::vector<int> groups = argc > 2 ? parse_groups(argv[2]) : std::vector<int>{};
+  const std::vector<int> sizes = argc > 1 ? parse_list(argv[1]) : std::vector<int>{};
+  const std::vector<int> groups = argc > 2 ? parse_list(argv[2]) : std::vector<int>{};
   const int reps = argc > 3 ? std::atoi(argv[3]) : 2;
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  bool valid = bytes > 0 && reps > 0 && !groups.empty();
+  bool valid = !sizes.empty() && reps > 0 && !groups.empty();
+  for (int b : sizes) valid = valid && b > 0;
   for (int g : groups) valid = valid && g >= 0 && g <= size;
   if (!valid) {
     if (rank == 0)
-      std::fprintf(stderr, "hympi-smpi-hier-bcast: usage BYTES G[,G...|auto] [REPS]: BYTES > 0, every G in 1..%d\n",
+      std::fprintf(stderr,
+                   "hympi-smpi-hier-bcast: usage BYTES[,BYTES...] G[,G...|auto] [REPS]: every BYTES > 0, "
+                   "every G in 1..%d\n",
                    size);
     MPI_Finalize();
     return 2;
@@ -83,21 +93,22 @@ int main(int argc, char** argv) {
   if (rank == 0)
     std::printf("# flag poll %.3g us (platform cost rules linked)\nranks,bytes,asked,groups,time_s,model_s\n",
                 hympi_smpi_flag_poll_seconds() * 1e6);
-  for (int g : groups) {
-    hympi::CollectiveOptions options;
-    options.policy = hympi::Policy::pure;
-    options.groups = g;
-    const int used = hympi::effective_groups(hympi::Topology::flat(MPI_COMM_WORLD), options, bytes);
-    const double t = time_bcast(bytes, g, reps);
-    if (rank == 0) {
-      const auto m = hympi::detail::model_machine();
-      const double model = hympi::detail::grouped_seconds(size, used, bytes, m);
-      if (g == 0)
-        std::printf("# auto: G = %d, model %.9g s (%s)\n", used, model, hympi::grouped_model_machine().c_str());
-      std::printf("%d,%d,%s,%d,%.9g,%.9g\n", size, bytes, g == 0 ? "auto" : std::to_string(g).c_str(), used, t, model);
+  for (int bytes : sizes)
+    for (int g : groups) {
+      hympi::CollectiveOptions options;
+      options.policy = hympi::Policy::pure;
+      options.groups = g;
+      const int used = hympi::effective_groups(hympi::Topology::flat(MPI_COMM_WORLD), options, bytes);
+      const double t = time_bcast(bytes, g, reps);
+      if (rank == 0) {
+        const auto m = hympi::detail::model_machine();
+        const double model = hympi::detail::grouped_seconds(size, used, bytes, m);
+        if (g == 0)
+          std::printf("# auto: G = %d, model %.9g s (%s)\n", used, model, hympi::grouped_model_machine().c_str());
+        std::printf("%d,%d,%s,%d,%.9g,%.9g\n", size, bytes, g == 0 ? "auto" : std::to_string(g).c_str(), used, t, model);
+      }
+      std::fflush(stdout);
     }
-    std::fflush(stdout);
-  }
   MPI_Finalize();
   return 0;
 }
