@@ -208,12 +208,14 @@ PY
   exit 0
 fi
 t0=$(date +%s.%N)
-# The core's per-rank buffers folded into one (timing only; the payload is never read). One size:
-# operator-new blocks of at least that size (as the committed rows ran). A list: every private buffer
-# and window of at least 64 KiB (fold_shared.cpp's scope all: 16 MiB x 6142 ranks would not fit), and
-# no operator-new block (the core's per-rank agreement vectors pass 64 KiB at 6142 ranks: fold_alloc.cpp).
+# The core's per-rank buffers folded into one (timing only; the payload is never read). One size: the
+# blocks of at least that size (as the committed rows ran). A list: every private buffer and window of
+# at least 64 KiB (fold_shared.cpp's scope all: 16 MiB x 6142 ranks would not fit). Never an operator-new
+# block unless HYMPI_SMPI_FOLD_NEW_BYTES says so: the core's per-rank agreement vectors (56 B per rank,
+# 344 KB at 6142) hold live objects (fold_alloc.cpp); the probe's buffers come from aligned_alloc.
+export HYMPI_SMPI_FOLD_NEW_BYTES="${HYMPI_SMPI_FOLD_NEW_BYTES:-0}"
 if [[ "$bytes" == *,* ]]; then
-  export HYMPI_SMPI_FOLD_BYTES=65536 HYMPI_SMPI_FOLD_SCOPE=all HYMPI_SMPI_FOLD_NEW_BYTES="${HYMPI_SMPI_FOLD_NEW_BYTES:-0}"
+  export HYMPI_SMPI_FOLD_BYTES=65536 HYMPI_SMPI_FOLD_SCOPE=all
 else
   [ "$bytes" -lt 65536 ] || export HYMPI_SMPI_FOLD_BYTES="$bytes"
 fi
