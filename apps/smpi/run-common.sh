@@ -78,6 +78,30 @@ keep_copy() {  # keep_copy DIR FILE...
   done
 }
 
+# ---- Operator new's fold (glue/fold_alloc.cpp; issue 52) -----------------------------------
+# A folded operator-new block is ONE block for every simulated rank: harmless for payload (matrix
+# blocks, panels: values unread), fatal for a block holding live objects (the core's agreement keeps
+# one std::string item per rank, ~112 B x ranks: every rank rebuilt its strings in the same block and
+# glibc aborted, exit 134). So the SUMMA runners fold operator new only when --fold-new BYTES asks
+# (default \$HYMPI_SMPI_FOLD_NEW_BYTES, else 0 = off); the data-only folds (HYMPI_SMPI_FOLD_BYTES with
+# --fold-scope all: aligned_alloc buffers, node windows) are not touched. Needs $fold_new; exports
+# HYMPI_SMPI_FOLD_NEW_BYTES and sets fold_new_label: fold_new_bytes=N for the rows, empty when N
+# equals HYMPI_SMPI_FOLD_BYTES (the fold every row before 2026-11-29 ran with, unlabelled).
+fold_new_setup() {
+  [[ "$fold_new" =~ ^[0-9]+$ ]] || { echo "$script: error: --fold-new takes a byte count (0 = off), not '$fold_new'" >&2; exit 2; }
+  export HYMPI_SMPI_FOLD_NEW_BYTES="$fold_new"
+  fold_new_label=()
+  [ "$fold_new" = "${HYMPI_SMPI_FOLD_BYTES:-0}" ] || fold_new_label=(fold_new_bytes="$fold_new")
+}
+fold_new_usage() {
+  cat <<USAGE
+  --fold-new BYTES  fold operator-new blocks >= BYTES into one block shared by all ranks (0 = off;
+                    default \$HYMPI_SMPI_FOLD_NEW_BYTES or 0): needed above the host's memory (e.g.
+                    16384 ranks x 8 MB of blocks), and only safe while no block holding objects reaches
+                    BYTES (the core's per-rank vectors: ~112 B x ranks); rows then say fold_new_bytes
+USAGE
+}
+
 # ---- Fidelity settings (apps/smpi/README.md "Fidelity settings"; issue 41) ----------------
 # The options every run script takes for them (add to $valued; read_options sets the
 # variables of these names, empty = not given):

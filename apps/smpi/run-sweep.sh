@@ -26,14 +26,15 @@ usage() {
   --one-process     one smpirun for SUMMA and every G (hympi-summa --groups list): setup is paid
                     once (minutes at 16384 ranks); each multiply starts from the previous one's
                     barrier skew, so G = P matches SUMMA to ~1%, not to the last digit
-  --dry-run         print the commands only
+  --dry-run         print the commands only (with the HYMPI_SIM_ and HYMPI_SMPI_FOLD settings)
+$(fold_new_usage)
 Fidelity settings (apps/smpi/README.md "Fidelity settings"; the legacy --bcast default is binomial_tree,
 scatter_LR_allgather for --machine bgp). A smaller --eager-bytes also spares the host SimGrid's scan of
 the eager sends in flight at every completion (0: none; README "Host cost"):
 USAGE
 }
 
-policy=pure; sync=barrier
+policy=pure; sync=barrier; fold_new="${HYMPI_SMPI_FOLD_NEW_BYTES:-0}"
 flag_option() {
   case "$1" in
     --one-process) one=1 ;;
@@ -41,7 +42,7 @@ flag_option() {
     *) return 1 ;;
   esac
 }
-script=run-sweep.sh valued="policy sync"
+script=run-sweep.sh valued="policy sync fold_new"
 source "$here/run-common.sh"
 read_sweep_options "$@"
 # The grid (apps/harness's most-square rule unless --grid), the checks of the sizes and the
@@ -55,11 +56,12 @@ source "$here/smpi-flags.sh"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 sweep_platform "$work"
 export HYMPI_SMPI_FOLD_BYTES="${HYMPI_SMPI_FOLD_BYTES:-65536}" OPENBLAS_NUM_THREADS=1
+fold_new_setup  # operator new folds nothing unless --fold-new (run-common.sh: its blocks may hold objects)
 
 echo "# SIMULATED (SimGrid SMPI) $machine P=$ranks (${P}x$Q) n=$n b=M=$b k_sim=$k bcast=$bcast groups=$groups${fidelity_labels[*]:+ fidelity=$fidelity}"
 optional_labels=()  # columns older CSVs lack: placement (block), the fidelity settings (fidelity_setup)
 [ "$machine" = bgp ] || [ "$placement" != block ] && optional_labels=(placement="$placement")
-optional_labels+=("${fidelity_labels[@]}")
+optional_labels+=("${fidelity_labels[@]}" "${fold_new_label[@]}")
 label_rows() {  # label the finished rows and append them to --out
   python3 "$here/label_csv.py" "$work/run.csv" "$out" kind=simulated machine="$machine" platform="$platform_rec" \
     smpi_bcast="$smpi_bcast_column" "${optional_labels[@]}" k_simulated="$k" k_full="$n" sweep_process="$([ "$one" = 1 ] && echo one || echo per-G)" \
@@ -80,7 +82,7 @@ simulate() {  # simulate ALGS GROUPS LABEL
        "${fidelity_cfg[@]}" "$bin/hympi-summa" --grid "${P}x$Q" -m "$n" -n "$n" -k "$n" --max-steps "$max_steps" -b "$b" -M "$b" --groups "$2"
        -a "$1" --policy "$policy" --sync "$sync" --reps 1 --warmup 0 --check none --no-reference-dgemm
        --csv "$work/run.csv")
-  if [ "$dry" = 1 ]; then echo "$(env | grep '^HYMPI_SIM_' | sort | tr '\n' ' ')${cmd[*]}"; return; fi
+  if [ "$dry" = 1 ]; then echo "$(env | grep -E '^HYMPI_(SIM_|SMPI_FOLD)' | sort | tr '\n' ' ')${cmd[*]}"; return; fi
   local t0; t0=$(date +%s)
   "${cmd[@]}" > "$work/log" 2>&1 || failed "$3"
   echo "$3: $(grep -E '^(summa|hsumma) ' "$work/log" | awk '{printf "%s/%s %.4gs  ", $1, $2, $4}')[host $(( $(date +%s) - t0 )) s]"

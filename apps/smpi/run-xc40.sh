@@ -6,13 +6,15 @@
 # usage: run-xc40.sh fig11|fig8 [--nodes N] [--grid PxQ] [--blocks 8,64,128,256] [--steps S]
 #                    [--sync barrier|flags] [--min-size D] [--max-size D] [--ops LIST] [--variants LIST]
 #                    [--leaders K] [--cores C] [--ranks R] [--shm-costs on|off] [--fold-scope new|all]
-#                    [--untimed-write] [--bin DIR] [--out FILE]
+#                    [--fold-new BYTES] [--untimed-write] [--bin DIR] [--out FILE]
 # --cores C: cores (= ranks) per node (default 24; Zhou's one-node 8 x 8 SUMMA: --nodes 1 --cores 64 --grid 8x8).
 # --ranks R: fig8 only, R ranks in block placement, the last node partly filled (Zhou Fig 10: --ranks 1024
 #   --cores 24 = 42 nodes x 24 + 1 x 16); --nodes is then ceil(R / C).
 # --fold-scope: which big blocks share one SMPI-shared copy (glue/fold_shared.cpp; data garbage, times
 #   unchanged): all (default) also the core's private result buffers and node windows, new only operator new.
 #   Every row records it, with the run's host seconds and peak RSS (run_host_s, run_peak_rss_mb).
+# --fold-new BYTES: fold operator-new blocks >= BYTES too (default $HYMPI_SMPI_FOLD_NEW_BYTES, else 0 = off):
+#   such a block may hold live objects, e.g. the core's per-rank strings, ~112 B x ranks (run-common.sh).
 # --shm-costs: on-node copies and overheads charged (default on; off: the older loopback-only platform).
 # --leaders K: fig8's hybrid variants with K bridge ranks per node (multi-leader; default: the library's choice).
 # --untimed-write: fig8 times the exchange alone (the benchmark's --untimed-write; rows: timed_write=0).
@@ -24,11 +26,12 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-usage() { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; }
 case "${1:-}" in -h|--help) usage; exit 0 ;; esac
 part="${1:?usage: run-xc40.sh fig11|fig8 [options] (--help)}"; shift
 nodes=64; grid=""; blocks=8,64,128,256; steps=4; sync=barrier; min_size=1; max_size=2048; variants=pure,hybrid-barrier; ops=allgather,bcast; leaders=0; cores=24; ranks=""; shm_costs=on; fold_scope=all; bin="${HYMPI_SMPI_BIN:-}"; out=""
-script=run-xc40.sh valued="nodes grid blocks steps sync min_size max_size variants ops leaders cores ranks shm_costs fold_scope bin out"
+fold_new="${HYMPI_SMPI_FOLD_NEW_BYTES:-0}"
+script=run-xc40.sh valued="nodes grid blocks steps sync min_size max_size variants ops leaders cores ranks shm_costs fold_scope fold_new bin out"
 untimed=()
 flag_option() { case "$1" in --untimed-write) untimed=(--untimed-write) ;; *) return 1 ;; esac; }
 source "$here/run-common.sh"
@@ -71,6 +74,7 @@ keep="$(dirname "$out")/platforms"; mkdir -p "$keep"
 keep_copy "$keep" "$platform" "${platform%.xml}.hosts"
 platform_rec="$(cd "$keep" && pwd)/$(basename "$platform")"; platform_rec="${platform_rec#"$root"/}"
 export HYMPI_SMPI_FOLD_BYTES="${HYMPI_SMPI_FOLD_BYTES:-65536}" HYMPI_SMPI_FOLD_SCOPE="$fold_scope" OPENBLAS_NUM_THREADS=1
+fold_new_setup  # operator new folds nothing unless --fold-new (run-common.sh: its blocks may hold objects)
 # /usr/bin/time -v: the simulation's host seconds and peak resident memory (max RSS: the folded blocks
 # are one mapping each, so RSS does not count them once per rank).
 run() {
@@ -80,9 +84,9 @@ run() {
 host_use() { read -r host_s rss_kb < "$work/time" && echo "run_host_s=$host_s run_peak_rss_mb=$((rss_kb / 1024))"; }
 label=(kind=simulated machine=xc40-dragonfly platform="$platform_rec" cores_per_node="$cores" shm_costs="$shm_costs"
        "${fidelity_labels[@]}")
-[ "$part" != fig8 ] || label+=(fold_scope="$fold_scope")
-# operator new's own fold threshold (glue/fold_alloc.cpp; run-zhou-scale.sh sets 0: its blocks may hold objects)
-[ -z "${HYMPI_SMPI_FOLD_NEW_BYTES:-}" ] || label+=(fold_new_bytes="$HYMPI_SMPI_FOLD_NEW_BYTES")
+label+=(fold_scope="$fold_scope")  # fig11's rows too since 2026-11-29 (with fold_new_bytes, host use)
+# operator new's own fold threshold (glue/fold_alloc.cpp), unless it is the fold threshold (older rows)
+label+=("${fold_new_label[@]}")
 # A failed simulation (killed, out of memory) keeps the rows it finished: label them, then fail.
 failed() {  # failed WHAT [LABEL...]
   local what="$1"; shift
@@ -105,10 +109,11 @@ case "$part" in
       run "$bin/hympi-summa" -m $((P * s)) -n $((Q * s)) -k $((Q * s)) --max-steps "$steps" --grid "$grid" -b "$s" -a summa \
         --policy pure,hybrid --sync "$sync" --reps 3 --warmup 0 --check none --no-reference-dgemm \
         --csv "$work/run.csv" > "$work/log" 2>&1 || failed "s=$s" block_per_core="$s" k_full=$((Q * s)) --scale auto
+      # shellcheck disable=SC2046  # host_use prints two key=value words
       python3 "$here/label_csv.py" "$work/run.csv" "$out" "${label[@]}" block_per_core="$s" \
-        k_full=$((Q * s)) --scale auto
+        k_full=$((Q * s)) $(host_use) --scale auto
       rm -f "$work/run.csv"
-      echo "s=$s: $(grep -E '^summa ' "$work/log" | awk '{printf "%s rep%s %.4gs  ", $2, $3, $4}')[host $(( $(date +%s) - t0 )) s]"
+      echo "s=$s: $(grep -E '^summa ' "$work/log" | awk '{printf "%s rep%s %.4gs  ", $2, $3, $4}')[host $(( $(date +%s) - t0 )) s; $(host_use)]"
     done ;;
   fig8)
     t0=$(date +%s)

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Zhou Fig 11 on 24-core XC40 nodes (simulated): Ori_SUMMA / Hy_SUMMA time ratio vs the
 per-core block s x s (8, 64, 128, 256), one curve per node count, from
-zhou-fig11-xc40-1node-4x6.csv (one node, 4 x 6 grid) and zhou-fig11-xc40-nodes-24c.csv
-(several nodes); barrier and flag sync. Median over reps of time_s_scaled per (nodes, policy, s).
+zhou-fig11-xc40-1node-4x6.csv (one node, 4 x 6 grid), zhou-fig11-xc40-nodes-24c.csv
+(4 nodes) and zhou-fig11-xc40-16-24c.csv (16 nodes, 8 x 48); barrier and flag sync. Median over reps of time_s_scaled per (nodes, policy, s).
 
 usage: plot_zhou_fig11_cores24.py [--out PNG]
 """
@@ -31,7 +31,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=os.path.join(here, "zhou-fig11-xc40-24c.png"))
     a = ap.parse_args()
-    med = load([os.path.join(here, "zhou-fig11-xc40-1node-4x6.csv"), os.path.join(here, "zhou-fig11-xc40-nodes-24c.csv")])
+    med = load([os.path.join(here, f) for f in ("zhou-fig11-xc40-1node-4x6.csv", "zhou-fig11-xc40-nodes-24c.csv",
+                                                 "zhou-fig11-xc40-16-24c.csv")])
     if not med:
         sys.exit("plot_zhou_fig11_cores24.py: error: no rows")
     import matplotlib
