@@ -172,7 +172,7 @@ case "$fig" in
       --algo-between ompi_pipeline --algo-inside ompi_pipeline --out "$out" --timeout 300 ;;
   fig3_20-segments)  # Fig 3.20 with the thesis' 32 KB and 64 KB segments at every level (the layer's
     # hympi_pipeline, glue/sim_segmented.cpp; SimGrid's ompi_pipeline picks 32 KiB flat / 64 KiB in small groups)
-    out="$sim/graphene-thesis-fig3_19-3_20-reduce-128-segments.csv"; fresh "$out"
+    out="$sim/graphene-thesis-fig3_20-reduce-128-segments.csv"; fresh "$out"
     for seg in 32768 65536; do
       run --op reduce --ranks 128 --cores 1 --bytes $((4 * MiB)) --groups 1,4,16,64 --flat hympi_pipeline:$seg \
         --out "$out" --timeout 300
