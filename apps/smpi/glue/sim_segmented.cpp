@@ -39,6 +39,13 @@ bool commutative(MPI_Op op) {
   return yes != 0;
 }
 
+// No gaps between or inside elements: the algorithms copy whole segments with memcpy.
+bool dense(MPI_Datatype type) {
+  int size = 0;
+  MPI_Type_size(type, &size);
+  return extent_of(type) == size;
+}
+
 // A fanout-1 chain rooted at `root` (Open MPI's pipeline, reduce-ompi.cpp): relative rank i's parent
 // is i - 1, its child i + 1. The leaf sends its segments (blocking sends); every other rank posts
 // the receive of its child's segment s, then waits for segment s - 1, combines it with its own and
@@ -153,7 +160,7 @@ int reduce_pipeline(const void* send, void* recv, int count, MPI_Datatype type, 
                     long long segment) {
   int size = 0;
   MPI_Comm_size(comm, &size);
-  if (!commutative(op) || count == 0 || size == 1 || send == MPI_IN_PLACE)
+  if (!commutative(op) || !dense(type) || count == 0 || size == 1 || send == MPI_IN_PLACE)
     return PMPI_Reduce(send, recv, count, type, op, root, comm);
   return pipeline_bytes(static_cast<const char*>(send), static_cast<char*>(recv), count, type, op, root, comm,
                         segment);
@@ -163,7 +170,7 @@ int allreduce_ring_segmented(const void* send, void* recv, int count, MPI_Dataty
                              long long segment) {
   int size = 0;
   MPI_Comm_size(comm, &size);
-  if (!commutative(op) || count < size || size == 1 || send == MPI_IN_PLACE)
+  if (!commutative(op) || !dense(type) || count < size || size == 1 || send == MPI_IN_PLACE)
     return PMPI_Allreduce(send, recv, count, type, op, comm);
   std::memcpy(recv, send, static_cast<std::size_t>(count * extent_of(type)));
   return ring_bytes(static_cast<char*>(recv), count, type, op, comm, segment);

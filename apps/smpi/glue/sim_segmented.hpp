@@ -22,8 +22,9 @@ namespace hympi_sim {
 // false. A base with a bad tail ("hympi_pipeline:x") stops the run, named (exit 2).
 bool segmented_of(const char* name, const char* base, long long* segment);
 
-// A non-commutative op (reduce, allreduce) or a count below the ring's size (allreduce) runs
-// SMPI's own collective instead, as Open MPI's tuned code does not segment those either.
+// A non-commutative op or a datatype with gaps (reduce, allreduce), or a count below the ring's
+// size (allreduce), runs SMPI's own collective instead (Open MPI's tuned code does not segment
+// the first and third either).
 int reduce_pipeline(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm,
                     long long segment);
 int allreduce_ring_segmented(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
