@@ -20,6 +20,8 @@
 #    1 KiB (4 KiB blocks) and 32 KiB (128 KiB blocks) equal to SimGrid's ompi_linear_sync (1%), and
 #    between 8 leaders (4 KiB blocks; inside ompi_basic_linear) equal to it there (1%);
 #  - the CSV names the algorithm and its segment; a bad spelling and a --flat of another op stop, named;
+#  - the figure commands with the thesis' segments (run-graphene-hier-fig3.sh fig3_17/3_20/3_25-segments,
+#    run-graphene-gather-scatter.sh fig3_31/3_32-3_33/3_38-3_39-segments) at --tiny: rows naming the layer's algorithm;
 #  - values: hympi-smpi-segmented-check (probe/segmented_check.cpp) on 8 ranks, every root, the three named
 #    at every level (flat, inside, between) with segments of 3 doubles / unsegmented / 1 double, 37 doubles.
 # ~20 s; 77 without SimGrid. usage: hier_segments_test.sh SMPI_BIN_DIR
@@ -68,6 +70,15 @@ run g_32k --op gather --bytes 2097152 --groups 1 --flat hympi_linear_sync:32768
 g=(--op gather --bytes 32768 --groups 1,8 --flat ompi_basic_linear --algo-inside ompi_basic_linear)
 run g_level "${g[@]}" --algo-between hympi_linear_sync:1024
 run g_level_ompi "${g[@]}" --algo-between ompi_linear_sync
+mkdir "$work/tiny"
+for f in fig3_17-segments fig3_20-segments fig3_25-segments; do
+  "$root/apps/smpi/run-graphene-hier-fig3.sh" "$f" --tiny "$work/tiny" --bin "$bin" > "$work/$f.log" 2>&1 ||
+    { cat "$work/$f.log"; exit 1; }
+done
+for f in fig3_31-segments fig3_32-3_33-segments fig3_38-3_39-segments; do
+  "$root/apps/smpi/run-graphene-gather-scatter.sh" "$f" --tiny "$work/tiny" --bin "$bin" > "$work/$f.log" 2>&1 ||
+    { cat "$work/$f.log"; exit 1; }
+done
 refused() {  # refused NAME MESSAGE OPTIONS...: the run must fail and say MESSAGE
   local name="$1" message="$2"; shift 2
   if "$root/apps/smpi/run-hier-coll.sh" --machine graphene-gige --ranks 16 --cores 1 --bytes 65536 --timeout 60 \
@@ -110,5 +121,14 @@ out.append(near("linear_sync 1 KiB vs ompi_linear_sync", t("g_1k"), t("g_ompi"),
 out.append(near("linear_sync 32 KiB vs ompi_linear_sync", t("g_32k"), t("g_ompi32"), 0.01))
 assert rows("g_level")[8]["algo_between"] == "hympi_linear_sync:1024" and rows("g_level")[8]["seg_between"] == "1024", rows("g_level")[8]
 assert rows("g_level_ompi")[8]["seg_between"] == "1024", rows("g_level_ompi")[8]  # SimGrid's pick there
+tiny = {"fig3_17-reduce-segments": {"hympi_pipeline:32768", "hympi_pipeline:65536"},
+        "fig3_20-reduce-128-segments": {"hympi_pipeline:32768", "hympi_pipeline:65536"},
+        "fig3_25-allreduce-segring-segments": {"hympi_ring_segmented:1024", "hympi_ring_segmented:4096"},
+        "fig3_31-gather-linsync-512-segments": {"hympi_linear_sync:4096"},
+        "fig3_32-3_33-gather-linsync-64-segments": {"hympi_linear_sync:4096", "hympi_linear_sync:65536"},
+        "fig3_38-3_39-gather-linsync-128-segments": {"hympi_linear_sync:1024", "hympi_linear_sync:65536"}}
+for name, algos in tiny.items():
+    got = list(csv.DictReader(open(os.path.join(sys.argv[1], "tiny", f"graphene-thesis-{name}.csv"))))
+    assert {r["algo_flat"] for r in got} == algos and all(r["algo_between"] in algos | {"-"} for r in got), (name, got)
 print("hier segments: ok;", "; ".join(out))
 PY
