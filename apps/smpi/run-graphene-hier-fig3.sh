@@ -192,13 +192,14 @@ case "$fig" in
     done
     exit 0 ;;
   fig3_25-segments)  # Fig 3.25 with the thesis' 1 KB and 4 KB segments, flat and among the leaders (the layer's
-    # hympi_ring_segmented; SimGrid's ompi_ring_segmented has 1 MiB); the groups' reduce + bcast ompi, as fig3_25
+    # hympi_ring_segmented; SimGrid's ompi_ring_segmented has 1 MiB); the groups' reduce + bcast ompi; --machine's
+    # network, then graphene-ib beside it, as fig3_25
     out="$sim/graphene-thesis-fig3_25-allreduce-segring-segments.csv"; fresh "$out"
     export HYMPI_SMPI_FOLD_SCOPE=all  # as fig3_25's own runs (timing only)
-    for seg in 1024 4096; do for b in 4096 65536 $MiB; do
-      run --op allreduce --ranks 128 --cores 4 --bytes $b --groups 1,4,16,32,128 --flat hympi_ring_segmented:$seg \
-        --out "$out" --timeout 300
-    done; done
+    for m in "$machine" graphene-ib; do for seg in 1024 4096; do for b in 4096 65536 $MiB; do
+      run --machine $m --op allreduce --ranks 128 --cores 4 --bytes $b --groups 1,4,16,32,128 \
+        --flat hympi_ring_segmented:$seg --out "$out" --timeout 300
+    done; done; done
     exit 0 ;;
   fig3_24)  # ring allreduce (SimGrid's lr at the flat and leader levels), 4 KiB
     out="$sim/graphene-thesis-fig3_24-allreduce.csv"; fresh "$out"
