@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Appends hympi-smpi-hier-coll's output as rows of run-hier-coll.sh's CSV (its --help lists the
 columns), with the segment SimGrid 3.32's algorithm picks at each level. The segment rules are read
-from SimGrid's sources (src/smpi/colls/, tag v3.32); none is settable.
+from SimGrid's sources (src/smpi/colls/, tag v3.32); none is settable there: the simulated layer's
+own versions (apps/smpi/glue/sim_segmented.cpp) take theirs from the name.
 usage: hier_coll_rows.py RUN_OUT OUT MACHINE PLATFORM CORES FLAT BETWEEN INSIDE INSIDE_BCAST HOST_S RSS_KB KEY=VALUE...
        hier_coll_rows.py --segments OP ALGO BYTES P G[,G...]   (CSV: the segment per level, no simulation)"""
 import csv
@@ -11,7 +12,12 @@ import sys
 
 def segment(op, algo, ranks, nbytes):
     """The segment in bytes SimGrid 3.32's `algo` uses for `nbytes` on `ranks` ranks; '-' for an
-    unsegmented algorithm or one whose rule is not known here (a decision function: ompi)."""
+    unsegmented algorithm or one whose rule is not known here (a decision function: ompi). The
+    layer's own algorithms (hympi_chain:F:SEG, hympi_pipeline:SEG, hympi_ring_segmented:SEG,
+    hympi_linear_sync:SEG) use the SEG named, 0 = unsegmented."""
+    if algo.startswith("hympi_") and ":" in algo:
+        seg = int(algo.rsplit(":", 1)[1])
+        return seg if seg > 0 else "-"
     if op == "reduce":
         if algo == "ompi_pipeline":  # reduce-ompi.cpp: by communicator size against the message
             if ranks > 0.0410 / 1024 * nbytes + 9.7128:

@@ -7,6 +7,7 @@
 # sizes stand in for the thesis' (apps/smpi/README.md "Gather and scatter figures").
 # usage: run-graphene-gather-scatter.sh FIGURE [--bin DIR] [--machine graphene-gige|graphene-ib] [--lock FILE] [--tiny DIR]
 #   FIGURE: fig3_31 | fig3_32-3_33 | fig3_34 | fig3_35 | fig3_37 | fig3_38-3_39 | fig3_41-3_42 | fig3_43-3_45
+#           | fig3_31-segments | fig3_32-3_33-segments | fig3_38-3_39-segments (the thesis' own segments)
 #   --lock FILE: take flock FILE around each run (the shared host's one-simulation-at-a-time rule)
 #   --tiny DIR: the same runs at 8 ranks, <= 64 KiB, G = 1,2,4, CSV and plot into DIR (the ctest smoke)
 set -euo pipefail
@@ -14,7 +15,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 me=run-graphene-gather-scatter.sh
-usage() { sed -n '8,11p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '8,12p' "$0" | sed 's/^# \{0,1\}//'; }
 [ $# -ge 1 ] || { usage >&2; exit 2; }
 case "$1" in -h|--help) usage; exit 0 ;; esac
 fig="$1"; shift
@@ -66,6 +67,17 @@ case "$fig" in
   fig3_37)  # native gather (the decision at every level), 512 cores, 2 / 4 / 128 / 256 MB
     out="$sim/graphene-thesis-fig3_37-gather-native-512.csv"; fresh "$out"
     sweep "$out" gather 512 4 $G512 ompi 2 4 128 256 ;;
+  fig3_31-segments)  # Fig 3.31 with the thesis' 4 KB segments: the layer's linear_sync (glue/sim_segmented.cpp)
+    out="$sim/graphene-thesis-fig3_31-gather-linsync-512-segments.csv"; fresh "$out"
+    sweep "$out" gather 512 4 $G512 hympi_linear_sync:4096 128 256 ;;
+  fig3_32-3_33-segments)  # Figs 3.32 (4 KB) and 3.33's 64 KB panel, the layer's linear_sync
+    out="$sim/graphene-thesis-fig3_32-3_33-gather-linsync-64-segments.csv"; fresh "$out"
+    sweep "$out" gather 64 4 $G64 hympi_linear_sync:4096 128 256
+    sweep "$out" gather 64 4 $G64 hympi_linear_sync:65536 128 256 ;;
+  fig3_38-3_39-segments)  # Figs 3.38 (1 KB) and 3.39's 64 KB panel, the layer's linear_sync
+    out="$sim/graphene-thesis-fig3_38-3_39-gather-linsync-128-segments.csv"; fresh "$out"
+    sweep "$out" gather 128 1 $G128 hympi_linear_sync:1024 128 256
+    sweep "$out" gather 128 1 $G128 hympi_linear_sync:65536 128 256 ;;
   fig3_38-3_39)  # linear-with-sync gather, 128 nodes x 1, 128 / 256 MB (thesis: 1, 32, 64 KB segments; SimGrid's 32 KiB)
     out="$sim/graphene-thesis-fig3_38-3_39-gather-linsync-128.csv"; fresh "$out"
     sweep "$out" gather 128 1 $G128 ompi_linear_sync 128 256 ;;
@@ -76,9 +88,10 @@ case "$fig" in
   fig3_43-3_45)  # binomial (3.43), linear (3.44), native (3.45) scatter, 64 cores, 2 / 4 / 128 / 256 MB
     out="$sim/graphene-thesis-fig3_43-3_45-scatter-64.csv"; fresh "$out"
     for a in ompi_binomial ompi_basic_linear ompi; do sweep "$out" scatter 64 4 $G64 $a 2 4 128 256; done ;;
-  *) echo "$me: error: unknown FIGURE '$fig' (fig3_31 fig3_32-3_33 fig3_34 fig3_35 fig3_37 fig3_38-3_39 fig3_41-3_42 fig3_43-3_45)" >&2
+  *) echo "$me: error: unknown FIGURE '$fig' (fig3_31 fig3_32-3_33 fig3_34 fig3_35 fig3_37 fig3_38-3_39 fig3_41-3_42 fig3_43-3_45 fig3_31-segments fig3_32-3_33-segments fig3_38-3_39-segments)" >&2
      exit 2 ;;
 esac
+case "$fig" in *-segments) exit 0 ;; esac  # rows beside the figure's own (README "Gather and scatter figures"), no plot
 /usr/bin/python3 "$root/results/simulated/plot_graphene_gather_scatter.py" --only "$(basename "${out%.csv}").png" \
   ${tiny:+--dir "$tiny"}
 exit 0

@@ -6,13 +6,15 @@
 # (flock /work/sim.lock ...); each run is bounded by --timeout.
 # usage: run-graphene-hier-fig3.sh FIGURE [--bin DIR] [--machine graphene-gige|graphene-ib] [--tiny DIR]
 #   FIGURE: fig3_19-3_20 | fig3_15-3_17 | fig3_24 | fig3_36 | fig3_40
+#   the thesis' segment sizes (the layer's own algorithms; rows only): fig3_17-segments | fig3_20-segments | fig3_25-segments
+#   (fig3_17-segments: with HYMPI_SIM_LOCK=FILE each run waits for flock FILE)
 #   broadcast/reduce/allreduce: fig3_6 (BG/P) | fig3_8-3_9 | fig3_10 | fig3_11-3_12 | fig3_16 | fig3_18 | fig3_21 | fig3_25 | fig3_26
 #   --tiny DIR: the same runs at 8 ranks, <= 64 KiB, G = 1,2,4, CSV and plot into DIR (the ctest smoke)
 set -euo pipefail
 {
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-usage() { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; }
 [ $# -ge 1 ] || { usage >&2; exit 2; }
 case "$1" in -h|--help) usage; exit 0 ;; esac
 fig="$1"; shift
@@ -38,7 +40,7 @@ sim="$root/results/simulated"; [ -z "$tiny" ] || sim="$tiny"
 # time for one 4 KiB allreduce sweep on the shared 2-core host, and SimGrid's 16 MiB reduce buffers
 # ~45 MB per rank. Fewer G than the thesis' 1..p (the powers of 4 and 32). The broadcast/reduce/allreduce
 # block states its own layouts (several at the thesis' 512 ranks).
-case "$fig" in fig3_19-3_20|fig3_15-3_17|fig3_24|fig3_36|fig3_40) echo "coarsened: the thesis' 512-core runs on 128 ranks (32 nodes x 4)" ;; esac
+case "$fig" in fig3_19-3_20|fig3_15-3_17|fig3_24|fig3_36|fig3_40|fig3_17-segments|fig3_25-segments) echo "coarsened: the thesis' 512-core runs on 128 ranks (32 nodes x 4)" ;; esac
 run() { hier_coll_run "$@"; }  # run-common.sh
 MiB=1048576
 case "$fig" in
@@ -169,6 +171,36 @@ case "$fig" in
     run --op reduce --ranks 128 --cores 4 --bytes $((4 * MiB)) --groups 1,4,16,32 --out "$out" --timeout 300
     run --op reduce --ranks 128 --cores 4 --bytes $((4 * MiB)) --groups 1,4,16,32 --flat ompi_pipeline \
       --algo-between ompi_pipeline --algo-inside ompi_pipeline --out "$out" --timeout 300 ;;
+  fig3_17-segments)  # Fig 3.17's 32 KB and 64 KB panels at every level (the layer's hympi_pipeline), 4 MiB as fig3_15-3_17
+    out="$sim/graphene-thesis-fig3_17-reduce-segments.csv"; fresh "$out"
+    for seg in 32768 65536; do
+      if [ -n "${HYMPI_SIM_LOCK:-}" ] && [ -z "$tiny" ]; then
+        ( flock 9; run --op reduce --ranks 128 --cores 4 --bytes $((4 * MiB)) --groups 1,4,16,32 --flat hympi_pipeline:$seg \
+            --out "$out" --timeout 600 ) 9>"$HYMPI_SIM_LOCK"
+      else
+        run --op reduce --ranks 128 --cores 4 --bytes $((4 * MiB)) --groups 1,4,16,32 --flat hympi_pipeline:$seg \
+          --out "$out" --timeout 600
+      fi
+    done
+    exit 0 ;;
+  fig3_20-segments)  # Fig 3.20 with the thesis' 32 KB and 64 KB segments at every level (the layer's
+    # hympi_pipeline, glue/sim_segmented.cpp; SimGrid's ompi_pipeline picks 32 KiB flat / 64 KiB in small groups)
+    out="$sim/graphene-thesis-fig3_20-reduce-128-segments.csv"; fresh "$out"
+    for seg in 32768 65536; do
+      run --op reduce --ranks 128 --cores 1 --bytes $((4 * MiB)) --groups 1,4,16,64 --flat hympi_pipeline:$seg \
+        --out "$out" --timeout 300
+    done
+    exit 0 ;;
+  fig3_25-segments)  # Fig 3.25 with the thesis' 1 KB and 4 KB segments, flat and among the leaders (the layer's
+    # hympi_ring_segmented; SimGrid's ompi_ring_segmented has 1 MiB); the groups' reduce + bcast ompi; --machine's
+    # network, then graphene-ib beside it, as fig3_25
+    out="$sim/graphene-thesis-fig3_25-allreduce-segring-segments.csv"; fresh "$out"
+    export HYMPI_SMPI_FOLD_SCOPE=all  # as fig3_25's own runs (timing only)
+    for m in "$machine" graphene-ib; do for seg in 1024 4096; do for b in 4096 65536 $MiB; do
+      run --machine $m --op allreduce --ranks 128 --cores 4 --bytes $b --groups 1,4,16,32,128 \
+        --flat hympi_ring_segmented:$seg --out "$out" --timeout 300
+    done; done; done
+    exit 0 ;;
   fig3_24)  # ring allreduce (SimGrid's lr at the flat and leader levels), 4 KiB
     out="$sim/graphene-thesis-fig3_24-allreduce.csv"; fresh "$out"
     run --op allreduce --ranks 128 --cores 4 --bytes 4096 --groups 1,4,16,32,128 --flat lr --algo-between lr \
@@ -186,7 +218,7 @@ case "$fig" in
       run --op scatter --ranks 128 --cores 4 --bytes $((b * MiB)) --groups 1,4,16,32,128 --flat ompi_binomial \
         --algo-between ompi_binomial --algo-inside ompi_binomial --out "$out" --timeout 200
     done ;;
-  *) echo "run-graphene-hier-fig3.sh: error: unknown FIGURE '$fig' (fig3_19-3_20, fig3_15-3_17, fig3_24, fig3_36, fig3_40)" >&2
+  *) echo "run-graphene-hier-fig3.sh: error: unknown FIGURE '$fig' (fig3_19-3_20, fig3_15-3_17, fig3_24, fig3_36, fig3_40, fig3_17-segments, fig3_20-segments, fig3_25-segments)" >&2
      exit 2 ;;
 esac
 /usr/bin/python3 "$root/results/simulated/plot_graphene_hier_coll.py" --only "$(basename "${out%.csv}").png" \

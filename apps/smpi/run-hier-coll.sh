@@ -7,7 +7,9 @@
 # leaders, --algo-inside inside the groups, --flat for G = 1 (SMPI's smpi/<op> setting, also
 # every level not named). Unnamed settings are Open MPI's decision as SimGrid 3.32 has it (ompi).
 # Segment sizes are SimGrid's own (no setting exists); the segment column says which one the
-# algorithm picks at each level where its source has a rule. Rows: see --help.
+# algorithm picks at each level where its source has a rule. The layer's own Open MPI algorithms
+# take a segment in their name (hympi_chain:F:SEG, hympi_pipeline:SEG, hympi_ring_segmented:SEG,
+# hympi_linear_sync:SEG; glue/sim_segmented.hpp), at any level and for --flat. Rows: see --help.
 set -euo pipefail
 {  # read whole before running: an edit during a simulation cannot break it
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -35,7 +37,10 @@ usage: run-hier-coll.sh [options]
                      ompi_basic_linear; allreduce rdb lr ompi_ring_segmented redbcast; gather/scatter
                      ompi_binomial ompi_basic_linear, gather ompi_linear_sync; and for a bcast level the
                      layer's own hympi_chain:F:SEG (Open MPI's chain, which SimGrid lacks: F chains,
-                     SEG-byte segments, 0 = unsegmented; hympi_chain:1:SEG is Open MPI's pipeline)
+                     SEG-byte segments, 0 = unsegmented; hympi_chain:1:SEG is Open MPI's pipeline);
+                     the layer's Open MPI algorithms with a settable segment SEG (bytes, 0 = one
+                     segment): reduce hympi_pipeline:SEG, allreduce hympi_ring_segmented:SEG, gather
+                     hympi_linear_sync:SEG (its first segment)
   --reps R           repetitions, the minimum is kept                    (default 1)
   --timeout S        stop the simulation after S host seconds (exit 1)   (default 300)
   --out FILE         CSV to append to (default results/simulated/graphene-thesis-fig3-coll.csv)
@@ -44,7 +49,7 @@ Rows: kind=simulated, machine, platform (its make_platform.py command), op, rank
 bytes, groups, time_s, gain (flat time / this G's), algo_flat, algo_between, algo_inside,
 algo_inside_bcast (the algorithm that ran at each level; G = 1 ran algo_flat only), seg_between /
 seg_inside (the segment SimGrid's algorithm picks at that level, bytes, where its source has a rule;
-'-' unsegmented or no rule; not settable), the fidelity columns, host_s and max_rss_mb (the run's).
+'-' unsegmented or no rule; not settable; a hympi_*:SEG algorithm's SEG), the fidelity columns, host_s and max_rss_mb (the run's).
 Fidelity settings (apps/smpi/README.md; Graphene's faithful set by default):
 USAGE
   fidelity_usage
@@ -76,13 +81,17 @@ require_smpi_bin hympi-smpi-hier-coll
 # Names: SimGrid refuses a bad --flat, the layer (glue/sim_levels.cpp) a bad level name, each listing
 # the known ones; here only their form.
 for a in "$flat" "$algo_between" "$algo_inside" "$algo_inside_bcast"; do
-  [[ "$a" =~ ^[A-Za-z0-9_]*(:[0-9]+:[0-9]+)?$ ]] || die "bad algorithm name '$a' (letters, digits, _; or hympi_chain:F:SEG)"
+  [[ "$a" =~ ^[A-Za-z0-9_]*(:[0-9]+){0,2}$ ]] || die "bad algorithm name '$a' (letters, digits, _; or hympi_chain:F:SEG, hympi_<alg>:SEG)"
 done
 [ -n "$flat" ] || die "--flat needs a name"
-chain_flat=""  # --flat hympi_chain:F:SEG (bcast): the layer's chain for G = 1 and every level not named
+layer_flat=""  # --flat hympi_<alg>:...: the layer's own algorithm for G = 1 and every level of OP not named
 if [[ "$flat" == *:* ]]; then
-  [ "$op" = bcast ] && [[ "$flat" == hympi_chain:* ]] || die "--flat '$flat': only a bcast takes hympi_chain:F:SEG"
-  chain_flat="$flat"; algo_between="${algo_between:-$flat}"; algo_inside="${algo_inside:-$flat}"
+  case "$op:$flat" in
+    bcast:hympi_chain:*|reduce:hympi_pipeline:*|allreduce:hympi_ring_segmented:*|gather:hympi_linear_sync:*) ;;
+    *) die "--flat '$flat' is not a $op of the layer's (bcast hympi_chain:F:SEG, reduce hympi_pipeline:SEG, allreduce hympi_ring_segmented:SEG, gather hympi_linear_sync:SEG)" ;;
+  esac
+  layer_flat="$flat"; algo_between="${algo_between:-$flat}"
+  [ "$op" = allreduce ] || algo_inside="${algo_inside:-$flat}"  # allreduce's inside level is a reduce
 fi
 inside_op="$op"; [ "$op" = allreduce ] && inside_op=reduce
 # An unnamed inside level runs smpi/<its op>: --flat's for the same op, Open MPI's decision for allreduce's reduce.
@@ -96,16 +105,17 @@ python3 "$here/platforms/make_platform.py" "$machine" --ranks "$ranks" --cores "
 # Open MPI's decision (ompi) for every collective not named, then the flat one's setting.
 cfg=("${HYMPI_SMPI_FLAGS[@]}" "${fidelity_cfg[@]}")
 for c in reduce allreduce gather scatter; do cfg+=(--cfg=smpi/$c:ompi); done
-smpi_flat="$flat"; [ -z "$chain_flat" ] || smpi_flat=ompi  # a chain runs in the layer (HYMPI_SIM_BCAST_FLAT)
-[ "$op" = bcast ] && cfg+=(--cfg=smpi/bcast:"$smpi_flat") || cfg+=(--cfg=smpi/"$op":"$flat")
+smpi_flat="$flat"; [ -z "$layer_flat" ] || smpi_flat=ompi  # the layer's runs there (HYMPI_SIM_<OP>_FLAT)
+cfg+=(--cfg=smpi/"$op":"$smpi_flat")
 upper="${op^^}"
-unset HYMPI_SIM_BCAST_FLAT HYMPI_SIM_BCAST_BETWEEN HYMPI_SIM_BCAST_INSIDE HYMPI_SIM_REDUCE_BETWEEN HYMPI_SIM_REDUCE_INSIDE \
+unset HYMPI_SIM_REDUCE_FLAT HYMPI_SIM_ALLREDUCE_FLAT HYMPI_SIM_GATHER_FLAT HYMPI_SIM_SCATTER_FLAT \
+  HYMPI_SIM_BCAST_FLAT HYMPI_SIM_BCAST_BETWEEN HYMPI_SIM_BCAST_INSIDE HYMPI_SIM_REDUCE_BETWEEN HYMPI_SIM_REDUCE_INSIDE \
   HYMPI_SIM_ALLREDUCE_BETWEEN HYMPI_SIM_ALLREDUCE_INSIDE HYMPI_SIM_GATHER_BETWEEN HYMPI_SIM_GATHER_INSIDE \
   HYMPI_SIM_SCATTER_BETWEEN HYMPI_SIM_SCATTER_INSIDE
 # Gather/scatter's leader level is an MPI_Gatherv/Scatterv (SMPI's gatherv setting, not --flat's):
 # name --flat's algorithm there too, so the recorded algo_between is what ran (equal blocks).
 case "$op" in gather|scatter) algo_between="${algo_between:-$flat}" ;; esac
-[ -z "$chain_flat" ] || export HYMPI_SIM_BCAST_FLAT="$chain_flat"
+[ -z "$layer_flat" ] || export "HYMPI_SIM_${upper}_FLAT=$layer_flat"
 [ -z "$algo_between" ] || export "HYMPI_SIM_${upper}_BETWEEN=$algo_between"
 [ -z "$algo_inside" ] || export "HYMPI_SIM_${inside_op^^}_INSIDE=$algo_inside"
 [ "$op" != allreduce ] || export HYMPI_SIM_BCAST_INSIDE="${algo_inside_bcast:-ompi}"

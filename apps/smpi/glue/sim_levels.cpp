@@ -8,11 +8,14 @@
 //   HYMPI_SIM_<OP>_BETWEEN / HYMPI_SIM_<OP>_INSIDE   OP = BCAST REDUCE ALLREDUCE GATHER SCATTER
 //   HYMPI_SIM_<OP>_FLAT   the same for a communicator of every world rank (else smpi/<op>): for a
 //                         broadcast the layer's hympi_chain:F:SEG, which smpi/bcast cannot name
+// Besides SimGrid's names, the layer's own segmented algorithms (sim_segmented.hpp), at any level:
+// reduce hympi_pipeline:SEG, allreduce hympi_ring_segmented:SEG, gather hympi_linear_sync:SEG.
 // Levels: a communicator of every world rank is the flat collective (SMPI's setting); a proper
 // subset of consecutive world ranks is a group (the core groups consecutive ranks,
 // lib/src/grouped/groups.cpp); any other subset is the leaders. HYMPI_SIM_LEVEL_LOG=1: the
 // root (rank 0 for allreduce) of each call with a named algorithm prints it (tests read it).
-// SimGrid's segment sizes are its algorithms' own (no setting exists in 3.32).
+// SimGrid's segment sizes are its algorithms' own (no setting exists in 3.32): the layer's own
+// algorithms above take theirs from the name.
 #include <mpi.h>
 #include <smpi/smpi.h>
 
@@ -24,6 +27,7 @@
 
 #include "sim_bcast_algorithms.hpp"
 #include "sim_levels.hpp"
+#include "sim_segmented.hpp"
 
 namespace simgrid::smpi {
 // SimGrid 3.32's table of registered collectives (src/smpi/include/smpi_coll.hpp, exported):
@@ -85,6 +89,14 @@ const char* level_name(const char* op, MPI_Comm comm, Level* level_out) {
   return name && *name ? name : nullptr;
 }
 
+// The layer's own segmented algorithm for OP (sim_segmented.hpp), or "".
+const char* own_base(const char* op) {
+  if (std::strcmp(op, "reduce") == 0) return "hympi_pipeline";
+  if (std::strcmp(op, "allreduce") == 0) return "hympi_ring_segmented";
+  if (std::strcmp(op, "gather") == 0) return "hympi_linear_sync";
+  return "";
+}
+
 // SimGrid's registered OP algorithm `name` (named for `level`); a name it lacks stops the run.
 void* registered_algorithm(const char* op, const char* name, Level level) {
   const std::string upper = upper_of(op);
@@ -93,20 +105,30 @@ void* registered_algorithm(const char* op, const char* name, Level level) {
     if (desc.name == name) return desc.coll;
   std::string known;
   for (auto& desc : *table) known += " " + desc.name;
-  std::fprintf(stderr, "hympi sim layer: error: HYMPI_SIM_%s_%s=%s is not a SimGrid %s algorithm (known:%s)\n",
+  std::fprintf(stderr, "hympi sim layer: error: HYMPI_SIM_%s_%s=%s is not a SimGrid %s algorithm (known:%s%s)\n",
                upper.c_str(), level == Level::between ? "BETWEEN" : level == Level::inside ? "INSIDE" : "FLAT", name, op,
-               known.c_str());
+               known.c_str(), *own_base(op) ? (std::string("; the layer's ") + own_base(op) + ":SEG").c_str() : "");
   std::exit(2);
 }
 
-// The named algorithm's function, or nullptr when the level has none; a bad name stops the run.
-void* level_algorithm(const char* op, MPI_Comm comm, std::string* name_out) {
+// The algorithm named for comm's level: SimGrid's (fn) or the layer's own (segment >= 0); neither
+// when the level has none. A bad name stops the run.
+struct Named {
+  void* fn = nullptr;
+  long long segment = -1;
+  std::string name;
+  explicit operator bool() const { return fn || segment >= 0; }
+};
+
+Named level_algorithm(const char* op, MPI_Comm comm) {
+  Named named;
   Level level = Level::flat;
   const char* name = level_name(op, comm, &level);
-  if (!name) return nullptr;
-  void* fn = registered_algorithm(op, name, level);
-  *name_out = name;
-  return fn;
+  if (!name) return named;
+  named.name = name;
+  if (!*own_base(op) || !segmented_of(name, own_base(op), &named.segment))
+    named.fn = registered_algorithm(op, name, level);
+  return named;
 }
 
 void log_level(const char* op, MPI_Comm comm, const std::string& name, int root, long long bytes) {
@@ -154,6 +176,14 @@ using ReduceFn = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, int, MPI
 using AllreduceFn = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
 using RootedFn = int (*)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, int, MPI_Comm);
 
+// A gather by the named algorithm: SimGrid's or the layer's linear_sync.
+int rooted_gather(const Named& named, const void* send, int scount, MPI_Datatype stype, void* recv, int rcount,
+                  MPI_Datatype rtype, int root, MPI_Comm comm) {
+  if (!named.fn) return gather_linear_sync(send, scount, stype, recv, rcount, rtype, root, comm, named.segment);
+  auto fn = reinterpret_cast<RootedFn>(named.fn);
+  return benched([&] { return fn(send, scount, stype, recv, rcount, rtype, root, comm); });
+}
+
 }  // namespace
 
 // "hympi_chain:F:SEG": Open MPI's chain broadcast, which SimGrid 3.32 lacks (the layer's own,
@@ -192,38 +222,38 @@ using namespace hympi_sim;
 
 extern "C" int hympi_sim_reduce(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op, int root,
                                 MPI_Comm comm) {
-  std::string name;
-  auto fn = send == MPI_IN_PLACE ? nullptr : reinterpret_cast<ReduceFn>(level_algorithm("reduce", comm, &name));
-  if (!fn) return PMPI_Reduce(send, recv, count, type, op, root, comm);
-  log_level("reduce", comm, name, root, bytes_of(count, type));
+  const Named named = send == MPI_IN_PLACE ? Named{} : level_algorithm("reduce", comm);
+  if (!named) return PMPI_Reduce(send, recv, count, type, op, root, comm);
+  log_level("reduce", comm, named.name, root, bytes_of(count, type));
+  if (!named.fn) return reduce_pipeline(send, recv, count, type, op, root, comm, named.segment);
+  auto fn = reinterpret_cast<ReduceFn>(named.fn);
   return benched([&] { return fn(send, recv, count, type, op, root, comm); });
 }
 
 extern "C" int hympi_sim_allreduce(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op,
                                    MPI_Comm comm) {
-  std::string name;
-  auto fn =
-      send == MPI_IN_PLACE ? nullptr : reinterpret_cast<AllreduceFn>(level_algorithm("allreduce", comm, &name));
-  if (!fn) return PMPI_Allreduce(send, recv, count, type, op, comm);
-  log_level("allreduce", comm, name, 0, bytes_of(count, type));
+  const Named named = send == MPI_IN_PLACE ? Named{} : level_algorithm("allreduce", comm);
+  if (!named) return PMPI_Allreduce(send, recv, count, type, op, comm);
+  log_level("allreduce", comm, named.name, 0, bytes_of(count, type));
+  if (!named.fn) return allreduce_ring_segmented(send, recv, count, type, op, comm, named.segment);
+  auto fn = reinterpret_cast<AllreduceFn>(named.fn);
   return benched([&] { return fn(send, recv, count, type, op, comm); });
 }
 
 extern "C" int hympi_sim_gather(const void* send, int scount, MPI_Datatype stype, void* recv, int rcount,
                                 MPI_Datatype rtype, int root, MPI_Comm comm) {
-  std::string name;
-  auto fn = send == MPI_IN_PLACE ? nullptr : reinterpret_cast<RootedFn>(level_algorithm("gather", comm, &name));
-  if (!fn) return PMPI_Gather(send, scount, stype, recv, rcount, rtype, root, comm);
-  log_level("gather", comm, name, root, bytes_of(scount, stype));
-  return benched([&] { return fn(send, scount, stype, recv, rcount, rtype, root, comm); });
+  const Named named = send == MPI_IN_PLACE ? Named{} : level_algorithm("gather", comm);
+  if (!named) return PMPI_Gather(send, scount, stype, recv, rcount, rtype, root, comm);
+  log_level("gather", comm, named.name, root, bytes_of(scount, stype));
+  return rooted_gather(named, send, scount, stype, recv, rcount, rtype, root, comm);
 }
 
 extern "C" int hympi_sim_scatter(const void* send, int scount, MPI_Datatype stype, void* recv, int rcount,
                                  MPI_Datatype rtype, int root, MPI_Comm comm) {
-  std::string name;
-  auto fn = recv == MPI_IN_PLACE ? nullptr : reinterpret_cast<RootedFn>(level_algorithm("scatter", comm, &name));
+  const Named named = recv == MPI_IN_PLACE ? Named{} : level_algorithm("scatter", comm);
+  auto fn = reinterpret_cast<RootedFn>(named.fn);
   if (!fn) return PMPI_Scatter(send, scount, stype, recv, rcount, rtype, root, comm);
-  log_level("scatter", comm, name, root, bytes_of(rcount, rtype));
+  log_level("scatter", comm, named.name, root, bytes_of(rcount, rtype));
   return benched([&] { return fn(send, scount, stype, recv, rcount, rtype, root, comm); });
 }
 
@@ -231,25 +261,25 @@ extern "C" int hympi_sim_scatter(const void* send, int scount, MPI_Datatype styp
 // equal-blocks test is agreed on with one allreduce, only when an algorithm is named.
 extern "C" int hympi_sim_gatherv(const void* send, int scount, MPI_Datatype stype, void* recv, const int* rcounts,
                                  const int* displs, MPI_Datatype rtype, int root, MPI_Comm comm) {
-  std::string name;
-  auto fn = send == MPI_IN_PLACE ? nullptr : reinterpret_cast<RootedFn>(level_algorithm("gather", comm, &name));
+  const Named named = send == MPI_IN_PLACE ? Named{} : level_algorithm("gather", comm);
+  bool named_ok = static_cast<bool>(named);
   int size = 0, rank = 0;
-  if (fn) {
+  if (named_ok) {
     PMPI_Comm_size(comm, &size);
     PMPI_Comm_rank(comm, &rank);
     int ok = rank != root || equal_blocks(rcounts, displs, size), all = 0;
     PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
-    if (!all) fn = nullptr;
+    if (!all) named_ok = false;
   }
-  if (!fn) return PMPI_Gatherv(send, scount, stype, recv, rcounts, displs, rtype, root, comm);
-  log_level("gather", comm, name, root, bytes_of(scount, stype));
-  return benched([&] { return fn(send, scount, stype, recv, scount, rtype, root, comm); });
+  if (!named_ok) return PMPI_Gatherv(send, scount, stype, recv, rcounts, displs, rtype, root, comm);
+  log_level("gather", comm, named.name, root, bytes_of(scount, stype));
+  return rooted_gather(named, send, scount, stype, recv, scount, rtype, root, comm);
 }
 
 extern "C" int hympi_sim_scatterv(const void* send, const int* scounts, const int* displs, MPI_Datatype stype,
                                   void* recv, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
-  std::string name;
-  auto fn = recv == MPI_IN_PLACE ? nullptr : reinterpret_cast<RootedFn>(level_algorithm("scatter", comm, &name));
+  const Named named = recv == MPI_IN_PLACE ? Named{} : level_algorithm("scatter", comm);
+  auto fn = reinterpret_cast<RootedFn>(named.fn);
   int size = 0, rank = 0;
   if (fn) {
     PMPI_Comm_size(comm, &size);
@@ -259,7 +289,7 @@ extern "C" int hympi_sim_scatterv(const void* send, const int* scounts, const in
     if (!all) fn = nullptr;
   }
   if (!fn) return PMPI_Scatterv(send, scounts, displs, stype, recv, rcount, rtype, root, comm);
-  log_level("scatter", comm, name, root, bytes_of(rcount, rtype));
+  log_level("scatter", comm, named.name, root, bytes_of(rcount, rtype));
   return benched([&] { return fn(send, rcount, stype, recv, rcount, rtype, root, comm); });
 }
 

@@ -97,6 +97,22 @@ int sendrecv(const void* sbuf, int scount, MPI_Datatype stype, int dst, int stag
   return rc;
 }
 
+int irecv(void* buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm, MPI_Request* request) {
+  Suppress quiet(settings().all_overheads);
+  return PMPI_Irecv(buf, count, type, src, tag, comm, request);
+}
+
+int wait(MPI_Request* request, MPI_Comm comm) {
+  MPI_Status status;
+  int rc;
+  {
+    Suppress quiet(settings().all_overheads);
+    rc = PMPI_Wait(request, &status);
+  }
+  if (rc == MPI_SUCCESS) charge_recv(comm, status.MPI_SOURCE, true);
+  return rc;
+}
+
 int notify(int dst, int tag, MPI_Comm comm, std::uint64_t payload) {
   if (dst == MPI_PROC_NULL) return MPI_SUCCESS;
   int self = 0;

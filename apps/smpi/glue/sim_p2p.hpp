@@ -33,6 +33,9 @@ int send(const void* buf, int count, MPI_Datatype type, int dst, int tag, MPI_Co
 int recv(void* buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm);
 int sendrecv(const void* sbuf, int scount, MPI_Datatype stype, int dst, int stag, void* rbuf, int rcount,
              MPI_Datatype rtype, int src, int rtag, MPI_Comm comm);
+// A posted receive (as MPI_Irecv) and its completion, charged at completion like recv.
+int irecv(void* buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm, MPI_Request* request);
+int wait(MPI_Request* request, MPI_Comm comm);
 
 // An uncharged zero-byte signal: a hardware event, not a software message (e.g. BG/P's
 // deposit bit telling a node on a line broadcast's path that the data passed by). It
