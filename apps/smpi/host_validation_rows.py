@@ -40,7 +40,7 @@ def main(argv=None):
     ap.add_argument("--real", nargs="*", default=[], help="the real launches' hympi-summa CSVs")
     ap.add_argument("--runs", help="'LAUNCH|what else ran' lines, one per real launch")
     ap.add_argument("--real-from", help="take the real columns (real_*) from this earlier validation CSV's row of the same "
-                    "case (ranks, algorithm, sizes, grid, groups, blocks) instead of --real")
+                    "case (ranks, real_prio, algorithm, sizes, grid, groups, blocks) instead of --real")
     ap.add_argument("labels", nargs="*", help="KEY=VALUE columns")
     a = ap.parse_args(argv)
     labels = {}
@@ -54,7 +54,7 @@ def main(argv=None):
     earlier = {}
     if a.real_from:
         for r in rows_of(a.real_from):
-            earlier[(r["ranks"],) + tuple(r[k] for k in KEYS)] = r
+            earlier[(r["ranks"], r.get("real_prio", "")) + tuple(r[k] for k in KEYS)] = r
         if not earlier:
             fail(f"--real-from {a.real_from}: no rows")
     if not sim and not real:
@@ -84,7 +84,7 @@ def main(argv=None):
         row["real_others"] = " | ".join(others)
         row["real_from"] = "this run"
         if a.real_from:  # the earlier run's real columns, the error against them
-            old = earlier.get((labels.get("ranks", ""),) + key)
+            old = earlier.get((labels.get("ranks", ""), labels.get("real_prio", "")) + key)
             if old is None:
                 fail(f"--real-from {a.real_from}: no row for ranks={labels.get('ranks')} {dict(zip(KEYS, key))}")
             for k in row:

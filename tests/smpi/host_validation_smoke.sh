@@ -37,6 +37,11 @@ for r in rows:
         errors.append(f"{tag}: oversubscribed = {r.get('oversubscribed')!r}")
     if "host_platform.py" not in r.get("platform", "") or not r.get("dgemm_model", "").startswith("table:"):
         errors.append(f"{tag}: platform {r.get('platform')!r} / dgemm_model {r.get('dgemm_model')!r}")
+    try:  # one number (a grep of the platform once wrote "ee" and the speed on two lines)
+        if float(r["sim_gflops_per_core"]) <= 0:
+            raise ValueError
+    except ValueError:
+        errors.append(f"{tag}: sim_gflops_per_core {r['sim_gflops_per_core']!r} is not a positive number")
     times = [float(t) for t in r["real_times_s"].split(";") if t]
     if len(times) != 2:
         errors.append(f"{tag}: {len(times)} real times, expected 2 launches x 1 rep")
