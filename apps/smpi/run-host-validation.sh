@@ -100,7 +100,7 @@ work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 lock_cmd=(); [ -z "$lock" ] || lock_cmd=(flock "$lock")
 if [ "$dgemm" = flat ]; then dgemm_model=flat; unset HYMPI_SMPI_DGEMM_TABLE; speed_args=(--speed "$speed")
 else
-  export HYMPI_SMPI_DGEMM_TABLE="$(cd "$(dirname "$dgemm")" && pwd)/$(basename "$dgemm")"
+  HYMPI_SMPI_DGEMM_TABLE="$(cd "$(dirname "$dgemm")" && pwd)/$(basename "$dgemm")"; export HYMPI_SMPI_DGEMM_TABLE
   dgemm_model="table:${HYMPI_SMPI_DGEMM_TABLE#"$root"/}"
   speed_args=(--dgemm-table "$HYMPI_SMPI_DGEMM_TABLE"); [ -z "$speed" ] || speed_args=(--speed "$speed")
 fi
