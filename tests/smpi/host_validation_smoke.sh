@@ -26,7 +26,7 @@ got = sorted((r["ranks"], r["algorithm"]) for r in rows)
 want = sorted((r, a) for r in ("2", "4") for a in ("pdgemm", "summa", "hsumma"))
 if got != want:
     errors.append(f"rows {got}, expected {want}")
-need = ("dgemm_model", "platform", "sim_gflops_per_core", "smpi_cfg", "eager_bytes", "real_prio", "real_mpi",
+need = ("dgemm_model", "platform", "platform_onnode", "sim_gflops_per_core", "smpi_cfg", "eager_bytes", "real_prio", "real_mpi",
         "real_others", "oversubscribed", "command", "git", "date")
 for r in rows:
     tag = f"{r.get('ranks')}/{r.get('algorithm')}"
