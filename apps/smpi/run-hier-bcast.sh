@@ -87,10 +87,12 @@ if [ "$remodel" = 1 ]; then
 else
   require_smpi_bin hympi-smpi-hier-bcast
 fi
-[[ "$bytes" =~ ^[0-9]+(,[0-9]+)*$ ]] && [[ ",$bytes," != *,0,* ]] ||
-  { echo "run-hier-bcast.sh: bad --bytes '$bytes' (expected sizes > 0 in bytes, comma-separated)" >&2; exit 2; }
+# Sizes: 1..2147483647 (the probe's int), decimal, comma-separated.
+[[ "$bytes" =~ ^[1-9][0-9]{0,9}(,[1-9][0-9]{0,9})*$ ]] &&
+  python3 -c "import sys; sys.exit(0 if max(map(int, sys.argv[1].split(','))) <= 2147483647 else 1)" "$bytes" ||
+  { echo "run-hier-bcast.sh: error: bad --bytes '$bytes' (expected sizes 1..2147483647 in bytes, comma-separated)" >&2; exit 2; }
 if [[ "$bytes" == *,* ]] && { [ -n "$flat_s" ] || [ "$remodel" = 1 ]; }; then
-  echo "run-hier-bcast.sh: --bytes '$bytes': a list of sizes is not for --flat-s or --remodel (one size each)" >&2; exit 2
+  echo "run-hier-bcast.sh: error: --bytes '$bytes': a list of sizes is not for --flat-s or --remodel (one size each)" >&2; exit 2
 fi
 if [ -z "$flat_s" ]; then
   [ "${groups%%,*}" = 1 ] || { echo "run-hier-bcast.sh: --groups must start with 1 (the flat broadcast), or give --flat-s" >&2; exit 2; }
@@ -208,16 +210,16 @@ PY
   exit 0
 fi
 t0=$(date +%s.%N)
-# The core's per-rank buffers folded into one (timing only; the payload is never read). One size: the
-# blocks of at least that size (as the committed rows ran). A list: every private buffer and window of
-# at least 64 KiB (fold_shared.cpp's scope all: 16 MiB x 6142 ranks would not fit). Never an operator-new
-# block unless HYMPI_SMPI_FOLD_NEW_BYTES says so: the core's per-rank agreement vectors (56 B per rank,
-# 344 KB at 6142) hold live objects (fold_alloc.cpp); the probe's buffers come from aligned_alloc.
+# The core's per-rank buffers folded into one (timing only; the payload is never read). Never an
+# operator-new block unless HYMPI_SMPI_FOLD_NEW_BYTES says so: the core's per-rank agreement vectors
+# (56 B per rank, 344 KB at 6142) hold live objects (fold_alloc.cpp). The probe's buffers come from
+# aligned_alloc, which only fold_shared.cpp's scope all folds: one size keeps the default scope (as the
+# committed rows ran: with one size nothing is folded, the same times and peak memory as before); a
+# list folds every private buffer and window of at least 64 KiB unless HYMPI_SMPI_FOLD_BYTES / _SCOPE
+# are exported (16 MiB x 6142 ranks would not fit).
 export HYMPI_SMPI_FOLD_NEW_BYTES="${HYMPI_SMPI_FOLD_NEW_BYTES:-0}"
 if [[ "$bytes" == *,* ]]; then
-  export HYMPI_SMPI_FOLD_BYTES=65536 HYMPI_SMPI_FOLD_SCOPE=all
-else
-  [ "$bytes" -lt 65536 ] || export HYMPI_SMPI_FOLD_BYTES="$bytes"
+  export HYMPI_SMPI_FOLD_BYTES="${HYMPI_SMPI_FOLD_BYTES:-65536}" HYMPI_SMPI_FOLD_SCOPE="${HYMPI_SMPI_FOLD_SCOPE:-all}"
 fi
 smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}" \
   "${fidelity_cfg[@]}" "$bin/hympi-smpi-hier-bcast" "$bytes" "$groups" "$reps" > "$work/run.out" 2> "$work/log" \

@@ -9,7 +9,7 @@ probe now runs it once untimed. This lists which committed rows that changed: ra
 warm (above 1: the committed gains were inflated by it).
 
 usage: warmup_audit.py [--max-ranks P] [--csv-glob GLOB] [--out FILE] [--bin DIR]
-  rows already in --out are skipped (a killed audit resumes); runs go through run-hier-coll.sh
+  rows already in --out are skipped, FAIL rows retried (a killed audit resumes); runs go through run-hier-coll.sh
   (one simulation per row, G = 1 only, Graphene's faithful set as the rows were)."""
 import argparse
 import csv
@@ -41,6 +41,11 @@ def flat_rows(pattern, max_ranks):
     return sorted(todo.items(), key=lambda kv: int(kv[0][3]))
 
 
+def fail(message):
+    print(f"warmup_audit.py: error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--max-ranks", type=int, default=512)
@@ -49,13 +54,13 @@ def main():
     ap.add_argument("--bin", default=os.environ.get("HYMPI_SMPI_BIN", ""))
     args = ap.parse_args()
     if args.max_ranks < 1:
-        sys.exit("warmup_audit.py: error: --max-ranks must be >= 1")
+        fail("--max-ranks must be >= 1")
     done = set()
     if os.path.exists(args.out) and os.path.getsize(args.out):
-        done = {tuple(r[f] for f in FIELDS[:7]) for r in csv.DictReader(open(args.out))}
+        done = {tuple(r[f] for f in FIELDS[:7]) for r in csv.DictReader(open(args.out)) if r["warm_s"] != "FAIL"}
     todo = [(k, t) for k, t in flat_rows(args.csv_glob, args.max_ranks) if k not in done]
     if not todo and not done:
-        sys.exit(f"warmup_audit.py: error: no G = 1 rows in {args.csv_glob}")
+        fail(f"no G = 1 rows in {args.csv_glob}")
     env = dict(os.environ, **({"HYMPI_SMPI_BIN": args.bin} if args.bin else {}))
     new = not done
     with open(args.out, "a", newline="") as f, tempfile.TemporaryDirectory() as tmp:

@@ -53,18 +53,17 @@ double slowest(double seconds) {
 }
 
 // Flat topology: the pure policy needs no node discovery (minutes at thousands of ranks).
-// warm_up: one untimed run first. SimGrid charges the process's first broadcast a one-time cost
-// (Graphene GigE, smpi:ompi, 32 ranks: +3.5 ms at 16 KiB and at 1 MiB), which the first G (the
-// flat one, every gain's reference) alone paid at --reps 1 (hier_coll.cpp has the same).
-double time_bcast(int bytes, int groups, int reps, bool warm_up) {
+// Every object runs once untimed first: SimGrid charges the process's first broadcast of a size a
+// one-time cost (Graphene GigE, smpi:ompi, 32 ranks one per node: +3.5 ms at 16 KiB and at 1 MiB),
+// which at --reps 1 the first G of each size (the flat one, every gain's reference) alone paid, and
+// DCMF classifies each new communicator at its first broadcast, which every G > 1 paid.
+double time_bcast(int bytes, int groups, int reps) {
   hympi::CollectiveOptions options;
   options.policy = hympi::Policy::pure;
   options.groups = groups;
   auto bcast = hympi::Bcast::create_fixed(hympi::Topology::flat(MPI_COMM_WORLD), 0, bytes, 1, options);
-  if (warm_up) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    bcast->run();
-  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  bcast->run();
   double best = 1e300;
   for (int r = 0; r < reps; ++r) {
     MPI_Barrier(MPI_COMM_WORLD);
@@ -100,15 +99,13 @@ int main(int argc, char** argv) {
   if (rank == 0)
     std::printf("# flag poll %.3g us (platform cost rules linked)\nranks,bytes,asked,groups,time_s,model_s\n",
                 hympi_smpi_flag_poll_seconds() * 1e6);
-  bool first = true;  // the process's first broadcast gets its untimed warm-up run
   for (int bytes : sizes)
     for (int g : groups) {
       hympi::CollectiveOptions options;
       options.policy = hympi::Policy::pure;
       options.groups = g;
       const int used = hympi::effective_groups(hympi::Topology::flat(MPI_COMM_WORLD), options, bytes);
-      const double t = time_bcast(bytes, g, reps, first);
-      first = false;
+      const double t = time_bcast(bytes, g, reps);
       if (rank == 0) {
         const auto m = hympi::detail::model_machine();
         const double model = hympi::detail::grouped_seconds(size, used, bytes, m);

@@ -74,9 +74,10 @@ int main(int argc, char** argv) {
   for (int g : groups) {
     auto coll = make(op, bytes, size, g);
     if (first) {  // untimed: SimGrid charges the process's first allreduce of a size a one-time cost
-      // (redbcast, GigE: +2.1 ms at 32 ranks and 16 KiB, +8.9 ms at 128 ranks and 256 KiB; a warm-up
-      // of 8 B does not absorb it, one of 16 KiB does; mechanism not identified), which the first
-      // G (the flat one, every gain's reference) alone paid at --reps 1
+      // (redbcast, GigE, 16 KiB on 32 ranks: +2.1 ms at 4 per node, +3.5 ms at 1 per node; +8.9 ms at
+      // 128 x 4 and 256 KiB; a warm-up of 8 B does not absorb it, one of 16 KiB does; mechanism not
+      // identified), which the first G (the flat one, every gain's reference) alone paid at --reps 1;
+      // the later objects follow a run of the same size (apps/smpi/README.md "The flat reference timed warm")
       MPI_Barrier(MPI_COMM_WORLD);
       coll->run();
       first = false;
