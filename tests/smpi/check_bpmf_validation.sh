@@ -22,22 +22,25 @@ done
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 cp "$csv" "$work/v.csv"
 # The committed cases (RANKS:PER_NODE:POLICY) and per-cost values of run-bpmf-validation.sh's rows.
-read -r cases ns <<< "$(python3 - "$csv" <<'PY'
+# The committed rows' cases, cost scales and simulated host cores (their host's, not this one's).
+read -r cases ns cores <<< "$(python3 - "$csv" <<'PY'
 import csv, re, sys
-cases, ns = [], []
+cases, ns, cores = [], [], set()
 for r in csv.DictReader(open(sys.argv[1])):
-    m = re.search(r"\((\d+) actors on one \d+-core host; (one node|(\d+) emulated nodes x (\d+));", r["what"])
+    m = re.search(r"\((\d+) actors on one (\d+)-core host; (one node|(\d+) emulated nodes x (\d+));", r["what"])
     if r["kind"] != "simulated" or not m:
         continue
-    case = f"{m[1]}:{m[4] or m[1]}:{r['policy']}"
+    case = f"{m[1]}:{m[5] or m[1]}:{r['policy']}"
     cases += [case] if case not in cases else []
     ns += [r["ns_per_cost"]] if r["ns_per_cost"] not in ns else []
-print(",".join(cases), ",".join(ns))
+    cores.add(m[2])
+print(",".join(cases), ",".join(ns), ",".join(sorted(cores)))
 PY
 )"
+[[ "${cores:-}" =~ ^[0-9]+$ ]] || { echo "check_bpmf_validation.sh: FAIL: the rows name host cores '${cores:-}' (expected one count)"; exit 1; }
 [ -n "$cases" ] || { echo "check_bpmf_validation.sh: FAIL: no run-bpmf-validation.sh rows in $csv"; exit 1; }
 "$root/apps/smpi/run-bpmf-validation.sh" --runs 0 --cases "$cases" --ns-per-cost "$ns" --train "$train" \
-  --real-bin /nonexistent --bin "$bin" --out "$work/v.csv" > "$work/log" 2>&1 ||
+  --host-cores "$cores" --real-bin /nonexistent --bin "$bin" --out "$work/v.csv" > "$work/log" 2>&1 ||
   { cat "$work/log"; echo "check_bpmf_validation.sh: FAIL: the rerun failed"; exit 1; }
 python3 - "$csv" "$work/v.csv" <<'PY'
 import csv, re, sys
