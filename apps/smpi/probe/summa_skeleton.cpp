@@ -7,10 +7,10 @@
 //   - per multiply the engine's grid communicators (hympi::TwoLevelGrid: outer row, outer
 //     column, inner row, inner column, built by their members), the argument agreements
 //     of its broadcast objects' creation, its schedule
-//     (hsumma_schedule, M = b), a world barrier, then per panel step the engine's phase
-//     order: outer A, outer B (only the ranks at the owner's place in their group), inner A,
-//     inner B (MPI_Bcast of the panel's count of 8-byte elements from the owner's position),
-//     the update as smpi_execute_flops of glue/sim_dgemm.cpp's charge for (mb, nb, b), a closing
+//     (hsumma_schedule, M >= b), a world barrier, then per outer step the engine's phase
+//     order: outer A, outer B of M columns (only the ranks at the owner's place in their group),
+//     then per inner step of b inner A, inner B (MPI_Bcast of the panel's count of 8-byte
+//     elements from the owner's position) and the update as smpi_execute_flops of glue/sim_dgemm.cpp's charge for (mb, nb, b), a closing
 //     world barrier and the app's two max-reductions of the times.
 // What it drops: the matrices, the Bcast objects, the panel pipeline, CLI11 and the
 // record machinery: none of them costs simulated time under the pure policy.
@@ -90,18 +90,19 @@ Times multiply(const Options& o, const Variant& v, const std::vector<hympi::hsum
   };
   lap(t.dgemm);
   for (const auto& step : schedule) {
-    const auto& panel = step.panel;  // M = b: one inner step per outer step
-    const std::int64_t a_count = rows * panel.width(), b_count = panel.width() * cols;
+    const auto& panel = step.panel;  // the outer panel (M wide), then its inner ones (b wide)
     if (grid.col_in_group() == panel.a_col % gc)
-      t.outer += panel_bcast(buffer, a_count, panel.a_col / gc, grid.outer_row_comm());
+      t.outer += panel_bcast(buffer, rows * panel.width(), panel.a_col / gc, grid.outer_row_comm());
     if (grid.row_in_group() == panel.b_row % gr)
-      t.outer += panel_bcast(buffer, b_count, panel.b_row / gr, grid.outer_col_comm());
-    t.inner += panel_bcast(buffer, a_count, panel.a_col % gc, grid.inner_row_comm());
-    t.inner += panel_bcast(buffer, b_count, panel.b_row % gr, grid.inner_col_comm());
-    lap(t.bcast);
-    smpi_execute_flops(hympi_smpi_dgemm_flops(rows, cols, panel.width()));  // the app's cblas_dgemm charge
-    lap(t.dgemm);
-    marks.insert(marks.end(), {mark - start, t.bcast, t.dgemm});
+      t.outer += panel_bcast(buffer, panel.width() * cols, panel.b_row / gr, grid.outer_col_comm());
+    for (const auto& inner : step.inner) {  // PanelPipeline without lookahead: inner A, inner B, update
+      t.inner += panel_bcast(buffer, rows * inner.width(), panel.a_col % gc, grid.inner_row_comm());
+      t.inner += panel_bcast(buffer, inner.width() * cols, panel.b_row % gr, grid.inner_col_comm());
+      lap(t.bcast);
+      smpi_execute_flops(hympi_smpi_dgemm_flops(rows, cols, inner.width()));  // the app's cblas_dgemm charge
+      lap(t.dgemm);
+    }
+    marks.insert(marks.end(), {mark - start, t.bcast, t.dgemm});  // one mark per outer step
   }
   lap(t.bcast);
   MPI_Barrier(MPI_COMM_WORLD);
@@ -127,8 +128,8 @@ void write_rows(std::FILE* f, const Options& o, int ranks, const Variant& v, con
   auto head = [&](const char* basis, std::int64_t shown_steps, std::size_t steps_run) {
     std::fprintf(f, "%s,pure,-,0,%lld,%lld,%lld,%lld,%lld,%d,%d,%d,%d,%lld,%lld,%d,%s", v.algorithm(),
                  static_cast<long long>(o.n), static_cast<long long>(o.n), static_cast<long long>(o.n),
-                 static_cast<long long>(shown_steps), static_cast<long long>(steps_run) * o.b, o.P, o.Q, v.I, v.J,
-                 static_cast<long long>(o.b), static_cast<long long>(o.b), ranks, basis);
+                 static_cast<long long>(shown_steps), static_cast<long long>(steps_run) * o.M, o.P, o.Q, v.I, v.J,
+                 static_cast<long long>(o.b), static_cast<long long>(o.M), ranks, basis);
   };
   head("barrier", max_steps, steps);
   std::fprintf(f, ",%.9g,%.9g,%.9g,%.9g,%lld,%lld\n", t.total, t.bcast, t.sync, t.dgemm, t.outer, t.inner);
@@ -163,10 +164,10 @@ int main(int argc, char** argv) {
   std::FILE* csv = nullptr;
   if (!hympi_probe::open_root_csv(o.csv, kName, &csv)) return finish(2);
 
-  auto schedule = hympi::hsumma::hsumma_schedule(o.n, o.P, o.Q, o.b, o.b);
+  auto schedule = hympi::hsumma::hsumma_schedule(o.n, o.P, o.Q, o.M, o.b);
   const std::int64_t max_steps = o.steps > 0 && o.steps < static_cast<std::int64_t>(schedule.size()) ? o.steps : 0;
   if (max_steps > 0) schedule.resize(static_cast<std::size_t>(max_steps));
-  const std::size_t panel_bytes = static_cast<std::size_t>(std::max(o.n / o.P, o.n / o.Q) * o.b) * 8;
+  const std::size_t panel_bytes = static_cast<std::size_t>(std::max(o.n / o.P, o.n / o.Q) * o.M) * 8;
   void* buffer = SMPI_SHARED_MALLOC(panel_bytes);  // one block for every rank: payloads are not read
 
   std::vector<Times> times;
