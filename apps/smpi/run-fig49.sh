@@ -125,7 +125,8 @@ if [[ ",$what," == *,dropin,* ]]; then
   [ $((steps % 4)) = 0 ] || { echo "run-fig49.sh: --what dropin needs --steps a multiple of 4" >&2; exit 2; }
   [ "$outer" = "$b" ] || { echo "run-fig49.sh: --what dropin runs M = b (no --outer)" >&2; exit 2; }
   dropin_groups="1x1"; for g in ${split_list//,/ }; do [ "$g" = 1x1 ] || dropin_groups+=",$g"; done
-  set_args=(--set "block=$b"); IFS=, read -r -a kvs <<< "$dropin_set";  # its panel width: the figure's b for kv in "${kvs[@]}"; do set_args+=(--set "$kv"); done
+  set_args=(--set "block=$b")  # its panel width: the figure's b
+  IFS=, read -r -a kvs <<< "$dropin_set"; for kv in "${kvs[@]}"; do set_args+=(--set "$kv"); done
   # Always privatized: the drop-in keeps per-rank state in globals (settings, its grid cache).
   cmd=(smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}"
        "${fidelity_cfg[@]}" "$bin/hympi-smpi-dropin-pdgemm" --grid "${P}x$Q" -N "$n" --nb "$b" --steps "$steps"
