@@ -127,6 +127,10 @@ if [[ ",$what," == *,dropin,* ]]; then
   dropin_groups="1x1"; for g in ${split_list//,/ }; do [ "$g" = 1x1 ] || dropin_groups+=",$g"; done
   set_args=(--set "block=$b")  # its panel width: the figure's b
   IFS=, read -r -a kvs <<< "$dropin_set"; for kv in "${kvs[@]}"; do set_args+=(--set "$kv"); done
+  # Its panel buffers (the core's aligned_alloc) and node windows are per-rank memory (16 MB a rank at
+  # 1024 ranks, n = 65536: killed at 24 GB): folded onto shared blocks (payloads are not read);
+  # operator new folds nothing (live objects, issue 52's heap corruption).
+  export HYMPI_SMPI_FOLD_SCOPE=all HYMPI_SMPI_FOLD_BYTES=65536 HYMPI_SMPI_FOLD_NEW_BYTES=0
   # Always privatized: the drop-in keeps per-rank state in globals (settings, its grid cache).
   cmd=(smpirun -np "$ranks" -platform "$platform" -hostfile "${platform%.xml}.hosts" "${HYMPI_SMPI_FLAGS[@]}"
        "${fidelity_cfg[@]}" "$bin/hympi-smpi-dropin-pdgemm" --grid "${P}x$Q" -N "$n" --nb "$b" --steps "$steps"

@@ -1,14 +1,14 @@
 // hympi-smpi-dropin-pdgemm: the drop-in pdgemm_ (hsumma/scalapack, ScaLAPACK's interface and
 // descriptors, run by the SUMMA/HSUMMA engine) called as a ScaLAPACK program calls it, under SMPI,
 // for thesis Fig 4.9 at scale (issue 51). A BLACS grid and nb x nb block-cyclic descriptors (the
-// SMPI glue's BLACS, scalapack_stubs.cpp), then C = A * B (NN, alpha 1, beta 0) with
+// SMPI glue's BLACS, scalapack_stubs.cpp), then C = A * B + C (NN, alpha = beta = 1) with
 // m = n = N and k = the first K panels of nb: a step-limited call is a thinner product, whose
 // panels are the full call's first ones (block s of k lies on grid row/column s mod P/Q).
 // Per groups entry: one warm-up call (k = nb: the drop-in's grid, engine and panel buffers are
 // made there, once per program as in an application), then k = S/4, S/2, S panels, each between barriers;
 // fig49_rows.py extrapolates the full call from the slope of the last two and checks it with the
 // first. The drop-in's settings come from HYMPI_PDGEMM_* (its README). Matrices are one
-// SMPI-shared block (payloads are not read; the DGEMMs are charged, glue/sim_dgemm.cpp).
+// process-wide block (payloads are not read; the DGEMMs are charged, glue/sim_dgemm.cpp).
 #include <mpi.h>
 #include <smpi/smpi.h>
 
@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "fold_blocks.hpp"  // apps/smpi/glue
 #include "hympi/blacs.h"
 #include "hympi/pdgemm.h"
 
@@ -39,7 +40,7 @@ struct Options {
 const char* kUsage =
     "usage: smpirun ... hympi-smpi-dropin-pdgemm --grid PxQ -N N [--nb NB] [--steps S] [--groups LIST]\n"
     "       [--set KEY=VALUE]... [--csv FILE]\n"
-    "The drop-in pdgemm_ (hsumma/scalapack) under SMPI: C = A * B (NN) on nb x nb block-cyclic\n"
+    "The drop-in pdgemm_ (hsumma/scalapack) under SMPI: C = A * B + C (NN) on nb x nb block-cyclic\n"
     "descriptors of a P x Q BLACS grid; a warm-up call of k = NB, then k = S/4, S/2, S panels of NB\n"
     "(a mark each: the slowest rank's time between barriers), for each groups entry in turn.\n"
     "Settings: HYMPI_PDGEMM_*, then --set (hympi_pdgemm_set), then groups = each entry.\n"
@@ -159,10 +160,12 @@ int main(int argc, char** argv) {
   const long long a_cols = numroc(kmax, o.nb, mycol, o.Q), b_rows = numroc(kmax, o.nb, myrow, o.P);
   const std::size_t elements = static_cast<std::size_t>(
       std::max({rows * cols, rows * std::max(1LL, a_cols), std::max(1LL, b_rows) * cols, 1LL}));
-  auto* data = static_cast<double*>(SMPI_SHARED_MALLOC(elements * sizeof(double)));  // A, B and C alike
+  // A, B and C alike in one process-wide block (payloads are not read): SMPI_SHARED_MALLOC maps a
+  // block per rank, whose pages count per rank (64 ranks, N = 16384: 2.3 GB; 256 ranks, N = 65536: killed).
+  auto* data = static_cast<double*>(hympi_smpi_fold_block_for(elements * sizeof(double)));
   const int izero = 0, one = 1, nb = static_cast<int>(o.nb), n = static_cast<int>(o.n);
   const int ld_a = static_cast<int>(std::max(1LL, rows)), ld_b = static_cast<int>(std::max(1LL, b_rows));
-  const double alpha = 1, beta = 0;
+  const double alpha = 1, beta = 1;  // beta = 1: no host pass over C (the scale is no simulated cost)
   double phase_before[5] = {0, 0, 0, 0, 0};
   const std::vector<long long> ks = {o.nb, kmax / 4, kmax / 2, kmax};
   std::string settings;
@@ -198,7 +201,6 @@ int main(int argc, char** argv) {
     if (rank == 0) std::fflush(out);
   }
   if (rank == 0 && out != stdout) std::fclose(out);
-  SMPI_SHARED_FREE(data);
   MPI_Finalize();
   return 0;
 }
