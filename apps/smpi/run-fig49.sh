@@ -60,9 +60,9 @@ case "$dgemm" in
      dgemm_model="table:${HYMPI_SMPI_DGEMM_TABLE#"$root"/}" ;;
 esac
 [[ "$timeout" =~ ^[0-9]+$ ]] || { echo "run-fig49.sh: --timeout must be seconds, got '$timeout'" >&2; exit 2; }
-[[ "$outer" =~ ^[0-9]+$ ]] || { echo "run-fig49.sh: --outer must be a whole number, got '$outer'" >&2; exit 2; }
+[[ "$outer" =~ ^[0-9]+$ ]] || { echo "run-fig49.sh: error: --outer must be a whole number, got '$outer'" >&2; exit 2; }
 [ "$outer" -gt 0 ] || outer=$b
-[ $((outer % b)) = 0 ] || { echo "run-fig49.sh: --outer $outer must be a multiple of -b $b" >&2; exit 2; }
+[ $((outer % b)) = 0 ] || { echo "run-fig49.sh: error: --outer $outer must be a multiple of -b $b" >&2; exit 2; }
 [ "$steps" -gt 0 ] || steps=$((n / outer))
 [ $(((steps * b) % 32)) = 0 ] || { echo "run-fig49.sh: --steps x -b must be a multiple of PDGEMM's K chunk 32" >&2; exit 2; }
 chunks=$((steps * b / 32))
@@ -122,8 +122,8 @@ if [[ ",$what," == *,summa,* || ",$what," == *,hsumma,* ]]; then
   fi
 fi
 if [[ ",$what," == *,dropin,* ]]; then
-  [ $((steps % 4)) = 0 ] || { echo "run-fig49.sh: --what dropin needs --steps a multiple of 4" >&2; exit 2; }
-  [ "$outer" = "$b" ] || { echo "run-fig49.sh: --what dropin runs M = b (no --outer)" >&2; exit 2; }
+  [ $((steps % 4)) = 0 ] || { echo "run-fig49.sh: error: --what dropin needs --steps a multiple of 4" >&2; exit 2; }
+  [ "$outer" = "$b" ] || { echo "run-fig49.sh: error: --what dropin runs M = b (no --outer)" >&2; exit 2; }
   dropin_groups="1x1"; for g in ${split_list//,/ }; do [ "$g" = 1x1 ] || dropin_groups+=",$g"; done
   set_args=(--set "block=$b")  # its panel width: the figure's b
   IFS=, read -r -a kvs <<< "$dropin_set"; for kv in "${kvs[@]}"; do set_args+=(--set "$kv"); done

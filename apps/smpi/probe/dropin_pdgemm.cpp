@@ -129,9 +129,14 @@ int main(int argc, char** argv) {
   {
     std::stringstream in(o.groups);
     std::string item;
-    while (std::getline(in, item, ','))
-      if (bad.empty() && hympi_pdgemm_set("groups", item.c_str()) != 0) bad = hympi_pdgemm_last_error();
+    while (bad.empty() && std::getline(in, item, ',')) {
+      int I = 0, J = 0;
+      if (hympi_pdgemm_set("groups", item.c_str()) != 0) bad = hympi_pdgemm_last_error();
+      // The drop-in shrinks groups that do not divide the grid (gcd): a row must say what ran.
+      else if (std::sscanf(item.c_str(), "%dx%d", &I, &J) != 2 || o.P % I || o.Q % J)
+        bad = "--groups " + item + " must be IxJ with I | P and J | Q";
       else groups.push_back(item);
+    }
   }
   if (!bad.empty() || groups.empty()) {
     if (rank == 0) std::fprintf(stderr, "%s: error: %s\n", kName, bad.empty() ? "--groups is empty" : bad.c_str());
