@@ -64,8 +64,8 @@ for name, pts in sorted(series.items()):
                        label=f"{names[alg]} over PDGEMM ({name})")
             if alg in ("hsumma", "dropin"):
                 for x, y in zip(xs, ys):
-                    right.annotate(f"G={pts[x]['hsumma'][1]}", (x, y), textcoords="offset points",
-                                   xytext=(4, 4), fontsize=7)
+                    right.annotate(f"{'drop-in ' if alg == 'dropin' else ''}G={pts[x][alg][1]}", (x, y),
+                                   textcoords="offset points", xytext=(4, 4 if alg == "hsumma" else -10), fontsize=7)
 for ax in (left, right):
     ax.set_xscale("log", base=2)
     ax.set_xlabel("simulated BG/P cores")
