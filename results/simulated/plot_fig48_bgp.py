@@ -3,7 +3,7 @@
 HSUMMA's communication time (time - DGEMM) on 16384 simulated BG/P cores, n = 65536, outer block
 M = 256, against the inner block b at the fixed G (left, the thesis' G = 4 and every other G run at
 more than one b), and against G for each inner block b (right; SUMMA, which has no outer block,
-drawn at G = 1).
+drawn at G = 1). Rows of one fidelity set: that of the rows not imported.
 
 usage: plot_fig48_bgp.py [CSV] [--out PNG] [--G G]  (default results/simulated/fig4.8-bgp-16384.csv, its .png, G = 4)
 """
@@ -34,6 +34,9 @@ if not rows:
     print(f"plot_fig48_bgp.py: error: no rows in {src}", file=sys.stderr)
     sys.exit(2)
 
+# One fidelity set: the one of the rows simulated for this figure (imported rows of another set are left out).
+own = [r for r in rows if not r["command"].startswith("imported")] or rows
+rows = [r for r in rows if r["fidelity"] == own[0]["fidelity"]]
 comm = {}  # (G, b) -> communication seconds
 for r in rows:
     comm[(int(r["G"]), int(r["b"]))] = float(r["comm_s"])
@@ -44,11 +47,14 @@ fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8))
 fixed = int(opts["--G"])
 for G in Gs:
     pts = sorted(b for g, b in comm if g == G)
-    if len(pts) < 2 or G == 1:
+    if len(pts) < 2:  # a line needs two inner blocks
         continue
     bold = G == fixed
     left.plot(pts, [comm[(G, b)] for b in pts], "-", marker="o", lw=2.2 if bold else 0.9,
-              alpha=1 if bold else 0.5, label=f"G = {G}" + (" (the thesis' fixed G)" if bold else ""))
+              alpha=1 if bold else 0.6, label=("SUMMA (G = 1)" if G == 1 else f"G = {G}") +
+              (" (the thesis' fixed G)" if bold else ""))
+if fixed not in {G for G, _ in comm if sum(1 for g, _ in comm if g == G) > 1}:
+    left.text(0.02, 0.02, f"G = {fixed} was run at one b only", transform=left.transAxes, fontsize=7)
 left.set_xscale("log", base=2)
 left.set_xticks(bs, [str(b) for b in bs])
 left.set_xlabel("inner block size b (outer block M = 256)")
