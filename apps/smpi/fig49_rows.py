@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """fig49_rows.py PREFIX [--check-band F]: thesis Fig 4.9's rows from run-fig49.sh's raw rows.
 
-Reads PREFIX-pdgemm.csv (hympi-smpi-pdgemm-skeleton --marks: a mark per K chunk of 32) and
-PREFIX-summa.csv (hympi-smpi-summa-skeleton: a mark per panel step of b), writes PREFIX.csv:
-one row per (algorithm, ranks, G, settings, DGEMM model), the latest run of each.
+Reads PREFIX-pdgemm.csv (hympi-smpi-pdgemm-skeleton --marks: a mark per K chunk of 32),
+PREFIX-summa.csv (hympi-smpi-summa-skeleton: a mark per outer step of M, = b unless --outer) and
+PREFIX-dropin.csv (hympi-smpi-dropin-pdgemm: calls of k = S/4, S/2, S panels of b, each a mark),
+writes PREFIX.csv: one row per (algorithm, ranks, G, b, M, settings, DGEMM model), the latest run
+of each. The drop-in's rows are algorithm 'dropin' with its groups and its settings.
 
 A step-limited run of S units (steps or chunks) is extrapolated from the slope of its marks
 at S/2 and S (apps/smpi/step_slope.py's rule, on the marks of one run):
@@ -24,7 +26,8 @@ import sys
 
 SETTINGS = ["kind", "figure", "machine", "platform", "placement", "fidelity", "sharing", "overheads",
             "eager_bytes", "bcast", "ring_merge", "privatization", "dgemm_model", "gflops_per_core"]
-OUT = SETTINGS + ["algorithm", "ranks", "P", "Q", "I", "J", "G", "n", "b", "kb", "unit", "units_run",
+OUT = SETTINGS + ["algorithm", "dropin_settings", "ranks", "P", "Q", "I", "J", "G", "n", "b", "M", "kb", "unit",
+                  "units_run",
                   "units_total", "fit", "time_s", "comm_s", "dgemm_s", "time_run_s", "check", "check_rel",
                   "half_fit_rel",
                   "host_wall_s", "host_cpu_s", "host_max_rss_kb", "date", "git", "command"]
@@ -74,8 +77,8 @@ def rows_pdgemm(raw):
             marks = {units: (float(end["time_s"]), float(end["max_dgemm_s"]))}
         t, d, fit, check, rel, half = extrapolate(marks, units)
         row = {k: end[k] for k in SETTINGS}
-        row.update(algorithm="pdgemm", ranks=end["ranks"], P=end["P"], Q=end["Q"], I="-", J="-", G="-",
-                   n=end["M"], b=end["nb"], kb=end["kb"], unit="chunk", units_run=max(marks), units_total=units,
+        row.update(algorithm="pdgemm", dropin_settings="-", ranks=end["ranks"], P=end["P"], Q=end["Q"], I="-", J="-",
+                   G="-", n=end["M"], b=end["nb"], M=end["nb"], kb=end["kb"], unit="chunk", units_run=max(marks), units_total=units,
                    fit=fit, time_s=f"{t:.6g}", comm_s=f"{t - d:.6g}", dgemm_s=f"{d:.6g}",
                    time_run_s=f"{marks[max(marks)][0]:.9g}", check=check, check_rel=rel,
                    half_fit_rel=half)
@@ -87,22 +90,47 @@ def rows_pdgemm(raw):
 def rows_summa(raw):
     runs = {}
     for r in raw:
-        runs.setdefault(tuple(r[k] for k in SETTINGS + ["ranks", "n", "b", "algorithm", "I", "J", "date"]),
+        runs.setdefault(tuple(r.get(k, "") for k in SETTINGS + ["ranks", "n", "b", "M", "algorithm", "I", "J", "date"]),
                         []).append(r)
     out = []
     for run in runs.values():
         marks = {int(r["max_steps"]): (float(r["time_s"]), float(r["dgemm_s"])) for r in run
                  if r["step_basis"] == "mark"}
         end = [r for r in run if r["step_basis"] == "barrier"][-1]
-        units = int(end["n"]) // int(end["b"])
+        outer = int(end.get("M") or end["b"])  # rows before --outer have M = b
+        units = int(end["n"]) // outer
         t, d, fit, check, rel, half = extrapolate(marks, units)
         G = int(end["I"]) * int(end["J"])
         row = {k: end[k] for k in SETTINGS}
-        row.update(algorithm=end["algorithm"] if G > 1 else "summa", ranks=end["ranks"], P=end["P"], Q=end["Q"],
-                   I=end["I"], J=end["J"], G=G, n=end["n"], b=end["b"], kb="-", unit="step",
+        row.update(algorithm=end["algorithm"] if G > 1 else "summa", dropin_settings="-", ranks=end["ranks"],
+                   P=end["P"], Q=end["Q"], I=end["I"], J=end["J"], G=G, n=end["n"], b=end["b"], M=outer, kb="-",
+                   unit="step" if outer == int(end["b"]) else "outer step",
                    units_run=max(marks), units_total=units, fit=fit, time_s=f"{t:.6g}", comm_s=f"{t - d:.6g}",
                    dgemm_s=f"{d:.6g}", time_run_s=f"{marks[max(marks)][0]:.9g}", check=check, check_rel=rel,
                    half_fit_rel=half)
+        row.update({k: end[k] for k in ["host_wall_s", "host_cpu_s", "host_max_rss_kb", "date", "git", "command"]})
+        out.append(row)
+    return out
+
+
+def rows_dropin(raw):
+    """The drop-in's calls of k = S/4, S/2, S panels (a run: settings, groups, date) as marks."""
+    runs = {}
+    for r in raw:
+        runs.setdefault(tuple(r[k] for k in SETTINGS + ["ranks", "N", "nb", "groups", "dropin_settings", "date"]),
+                        []).append(r)
+    out = []
+    for run in runs.values():
+        marks = {int(r["steps"]): (float(r["time_s"]), float(r["dgemm_s"])) for r in run}
+        end = max(run, key=lambda r: int(r["steps"]))
+        t, d, fit, check, rel, half = extrapolate(marks, int(end["steps_total"]))
+        I, J = (int(x) for x in end["groups"].split("x"))
+        row = {k: end[k] for k in SETTINGS}
+        row.update(algorithm="dropin", dropin_settings=end["dropin_settings"], ranks=end["ranks"], P=end["P"],
+                   Q=end["Q"], I=I, J=J, G=I * J, n=end["N"], b=end["nb"], M=end["nb"], kb="-", unit="call of k panels",
+                   units_run=max(marks), units_total=end["steps_total"], fit=fit, time_s=f"{t:.6g}",
+                   comm_s=f"{t - d:.6g}", dgemm_s=f"{d:.6g}", time_run_s=f"{marks[max(marks)][0]:.9g}", check=check,
+                   check_rel=rel, half_fit_rel=half)
         row.update({k: end[k] for k in ["host_wall_s", "host_cpu_s", "host_max_rss_kb", "date", "git", "command"]})
         out.append(row)
     return out
@@ -137,15 +165,17 @@ def main():
         print(f"fig49_rows.py: error: expected one PREFIX, got {args!r} (--help)", file=sys.stderr)
         sys.exit(2)
     prefix = args[0].removesuffix(".csv")
-    rows = rows_pdgemm(read(prefix + "-pdgemm.csv")) + rows_summa(read(prefix + "-summa.csv") + imported)
+    rows = (rows_pdgemm(read(prefix + "-pdgemm.csv")) + rows_summa(read(prefix + "-summa.csv") + imported) +
+            rows_dropin(read(prefix + "-dropin.csv")))
     if not rows:
         print(f"fig49_rows.py: error: no rows in {prefix}-pdgemm.csv or {prefix}-summa.csv", file=sys.stderr)
         sys.exit(2)
     latest = {}
     for r in sorted(rows, key=lambda r: r["date"]):  # the latest run of each point wins
-        latest[tuple(r[k] for k in SETTINGS + ["algorithm", "ranks", "I", "J", "n", "b"])] = r
+        latest[tuple(str(r[k]) for k in SETTINGS + ["algorithm", "dropin_settings", "ranks", "I", "J", "n", "b", "M"])] = r
     rows = sorted(latest.values(), key=lambda r: (r["dgemm_model"], r["fidelity"], int(r["ranks"]),
-                                                 r["algorithm"] != "pdgemm", r["algorithm"] != "summa",
+                                                 int(r["b"]), r["algorithm"] != "pdgemm", r["algorithm"] != "summa",
+                                                 r["algorithm"] == "dropin",
                                                  int(r["G"]) if r["G"] != "-" else 0))
     with open(prefix + ".csv", "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=OUT)
@@ -153,7 +183,7 @@ def main():
         w.writerows(rows)
     bad = [r for r in rows if band is not None and r["check_rel"] and abs(float(r["check_rel"])) > band]
     for r in rows:
-        print(f"{r['ranks']:>6} {r['algorithm']:7} G={r['G']:>5} {r['dgemm_model'][:12]:12} time {r['time_s']:>9} s "
+        print(f"{r['ranks']:>6} {r['algorithm']:7} G={r['G']:>5} b={r['b']:>4} M={r['M']:>4} {r['dgemm_model'][:12]:12} time {r['time_s']:>9} s "
               f"comm {r['comm_s']:>9} s  fit {r['fit']:6} check {r['check_rel'] or '-'} half-run fit {r['half_fit_rel'] or '-'}")
     if bad:
         sys.exit(f"fig49_rows.py: {len(bad)} row(s) outside the slope check band {band}")

@@ -6,7 +6,9 @@
 // (HYMPI_SMPI_REAL_DGEMM=1, --check pdgemm) stops with a clear message. The BLACS calls
 // hympi-summa makes keep a per-rank table of grids (globals are per rank under SMPI).
 // Out of the skeleton's scope (another PBLAS algorithm, small sizes, unequal blocks):
-// the run stops and says why.
+// the run stops and says why. pdgemm_ and Cblacs_gridexit are weak: a program that links the
+// drop-in (hsumma/scalapack: hympi-smpi-dropin-pdgemm) gets its strong definitions instead,
+// and Cblacs_get / Cblacs2sys_handle give the drop-in a context's communicator.
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -66,14 +68,25 @@ void Cblacs_gridinfo(int context, int* nprow, int* npcol, int* myrow, int* mycol
   }
   *nprow = g->second.P, *npcol = g->second.Q, *myrow = g->second.row, *mycol = g->second.col;
 }
-void Cblacs_gridexit(int context) { g_grids.erase(context); }
+__attribute__((weak)) void Cblacs_gridexit(int context) { g_grids.erase(context); }
+// what = 10: a system handle of the context's communicator (all the drop-in asks).
+void Cblacs_get(int context, int what, int* value) {
+  const auto g = g_grids.find(context);
+  if (what != 10 || g == g_grids.end()) fail("Cblacs_get: only what = 10 of a known grid is modelled");
+  *value = Csys2blacs_handle(g->second.comm);
+}
+MPI_Comm Cblacs2sys_handle(int handle) {
+  const auto h = g_handles.find(handle);
+  if (h == g_handles.end()) fail("Cblacs2sys_handle on an unknown system handle");
+  return h->second;
+}
 void descinit_(int* desc, const int* m, const int* n, const int* mb, const int* nb, const int* irsrc, const int* icsrc,
                const int* context, const int* lld, int* info) {
   const int d[9] = {1, *context, *m, *n, *mb, *nb, *irsrc, *icsrc, *lld};
   for (int i = 0; i < 9; ++i) desc[i] = d[i];
   *info = 0;
 }
-void pdgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k, const double*,
+__attribute__((weak)) void pdgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k, const double*,
              const double*, const int* ia, const int* ja, const int* desca, const double*, const int* ib, const int* jb,
              const int* descb, const double*, double*, const int* ic, const int* jc, const int* descc) {
   const char* real = std::getenv("HYMPI_SMPI_REAL_DGEMM");

@@ -7,10 +7,10 @@
 //   - per multiply the engine's grid communicators (hympi::TwoLevelGrid: outer row, outer
 //     column, inner row, inner column, built by their members), the argument agreements
 //     of its broadcast objects' creation, its schedule
-//     (hsumma_schedule, M = b), a world barrier, then per panel step the engine's phase
-//     order: outer A, outer B (only the ranks at the owner's place in their group), inner A,
-//     inner B (MPI_Bcast of the panel's count of 8-byte elements from the owner's position),
-//     the update as smpi_execute_flops of glue/sim_dgemm.cpp's charge for (mb, nb, b), a closing
+//     (hsumma_schedule, M >= b), a world barrier, then per outer step the engine's phase
+//     order: outer A, outer B of M columns (only the ranks at the owner's place in their group),
+//     then per inner step of b inner A, inner B (MPI_Bcast of the panel's count of 8-byte
+//     elements from the owner's position) and the update as smpi_execute_flops of glue/sim_dgemm.cpp's charge for (mb, nb, b), a closing
 //     world barrier and the app's two max-reductions of the times.
 // What it drops: the matrices, the Bcast objects, the panel pipeline, CLI11 and the
 // record machinery: none of them costs simulated time under the pure policy.
@@ -90,18 +90,19 @@ Times multiply(const Options& o, const Variant& v, const std::vector<hympi::hsum
   };
   lap(t.dgemm);
   for (const auto& step : schedule) {
-    const auto& panel = step.panel;  // M = b: one inner step per outer step
-    const std::int64_t a_count = rows * panel.width(), b_count = panel.width() * cols;
+    const auto& panel = step.panel;  // the outer panel (M wide), then its inner ones (b wide)
     if (grid.col_in_group() == panel.a_col % gc)
-      t.outer += panel_bcast(buffer, a_count, panel.a_col / gc, grid.outer_row_comm());
+      t.outer += panel_bcast(buffer, rows * panel.width(), panel.a_col / gc, grid.outer_row_comm());
     if (grid.row_in_group() == panel.b_row % gr)
-      t.outer += panel_bcast(buffer, b_count, panel.b_row / gr, grid.outer_col_comm());
-    t.inner += panel_bcast(buffer, a_count, panel.a_col % gc, grid.inner_row_comm());
-    t.inner += panel_bcast(buffer, b_count, panel.b_row % gr, grid.inner_col_comm());
-    lap(t.bcast);
-    smpi_execute_flops(hympi_smpi_dgemm_flops(rows, cols, panel.width()));  // the app's cblas_dgemm charge
-    lap(t.dgemm);
-    marks.insert(marks.end(), {mark - start, t.bcast, t.dgemm});
+      t.outer += panel_bcast(buffer, panel.width() * cols, panel.b_row / gr, grid.outer_col_comm());
+    for (const auto& inner : step.inner) {  // PanelPipeline without lookahead: inner A, inner B, update
+      t.inner += panel_bcast(buffer, rows * inner.width(), panel.a_col % gc, grid.inner_row_comm());
+      t.inner += panel_bcast(buffer, inner.width() * cols, panel.b_row % gr, grid.inner_col_comm());
+      lap(t.bcast);
+      smpi_execute_flops(hympi_smpi_dgemm_flops(rows, cols, inner.width()));  // the app's cblas_dgemm charge
+      lap(t.dgemm);
+    }
+    marks.insert(marks.end(), {mark - start, t.bcast, t.dgemm});  // one mark per outer step
   }
   lap(t.bcast);
   MPI_Barrier(MPI_COMM_WORLD);
@@ -120,15 +121,15 @@ Times slowest(const Times& t) {
   return {global[0], global[1], global[2], global[3], gcounts[0], gcounts[1]};
 }
 
-// The rows of one multiply: its barrier-closed time, then one per step mark (the marks have no
-// sync time and no broadcast counts: those columns stay empty).
+// The rows of one multiply (outer block M: SUMMA's is b): its barrier-closed time, then one per step
+// mark (the marks have no sync time and no broadcast counts: those columns stay empty).
 void write_rows(std::FILE* f, const Options& o, int ranks, const Variant& v, const Times& t, const double* marks,
-                std::size_t steps, std::int64_t max_steps) {
+                std::size_t steps, std::int64_t max_steps, std::int64_t M) {
   auto head = [&](const char* basis, std::int64_t shown_steps, std::size_t steps_run) {
     std::fprintf(f, "%s,pure,-,0,%lld,%lld,%lld,%lld,%lld,%d,%d,%d,%d,%lld,%lld,%d,%s", v.algorithm(),
                  static_cast<long long>(o.n), static_cast<long long>(o.n), static_cast<long long>(o.n),
-                 static_cast<long long>(shown_steps), static_cast<long long>(steps_run) * o.b, o.P, o.Q, v.I, v.J,
-                 static_cast<long long>(o.b), static_cast<long long>(o.b), ranks, basis);
+                 static_cast<long long>(shown_steps), static_cast<long long>(steps_run) * M, o.P, o.Q, v.I, v.J,
+                 static_cast<long long>(o.b), static_cast<long long>(M), ranks, basis);
   };
   head("barrier", max_steps, steps);
   std::fprintf(f, ",%.9g,%.9g,%.9g,%.9g,%lld,%lld\n", t.total, t.bcast, t.sync, t.dgemm, t.outer, t.inner);
@@ -163,15 +164,22 @@ int main(int argc, char** argv) {
   std::FILE* csv = nullptr;
   if (!hympi_probe::open_root_csv(o.csv, kName, &csv)) return finish(2);
 
-  auto schedule = hympi::hsumma::hsumma_schedule(o.n, o.P, o.Q, o.b, o.b);
-  const std::int64_t max_steps = o.steps > 0 && o.steps < static_cast<std::int64_t>(schedule.size()) ? o.steps : 0;
-  if (max_steps > 0) schedule.resize(static_cast<std::size_t>(max_steps));
-  const std::size_t panel_bytes = static_cast<std::size_t>(std::max(o.n / o.P, o.n / o.Q) * o.b) * 8;
+  // HSUMMA's schedule (outer steps of M) and SUMMA's: hympi-summa's summa is the SUMMA engine, whose
+  // steps are b wide whatever M (its --max-steps then counts steps of b).
+  auto schedule_of = [&](std::int64_t M) {
+    auto s = hympi::hsumma::hsumma_schedule(o.n, o.P, o.Q, M, o.b);
+    if (o.steps > 0 && o.steps < static_cast<std::int64_t>(s.size())) s.resize(static_cast<std::size_t>(o.steps));
+    return s;
+  };
+  const auto hsumma = schedule_of(o.M), summa = schedule_of(o.b);
+  const std::int64_t max_steps = o.steps > 0 && o.steps < o.n / o.M ? o.steps : 0;
+  const std::size_t panel_bytes = static_cast<std::size_t>(std::max(o.n / o.P, o.n / o.Q) * o.M) * 8;
   void* buffer = SMPI_SHARED_MALLOC(panel_bytes);  // one block for every rank: payloads are not read
 
   std::vector<Times> times;
   std::vector<double> marks;  // per multiply, per step: kMarkFields values
   for (const Variant& v : o.variants) {
+    const auto& schedule = v.summa ? summa : hsumma;
     times.push_back(slowest(multiply(o, v, schedule, buffer, marks)));
     if (rank == 0)
       std::printf("%-8s G=%-6d %dx%d steps=%zu time %.9g s bcast %.9g s dgemm %.9g s\n", v.algorithm(), v.I * v.J,
@@ -185,9 +193,14 @@ int main(int argc, char** argv) {
     std::fputs("algorithm,policy,sync,lookahead,m,n,k,max_steps,k_run,P,Q,I,J,b,M,ranks,step_basis,time_s,bcast_s,"
                "sync_s,dgemm_s,outer_bcasts,inner_bcasts\n",
                csv);
-    for (std::size_t i = 0; i < o.variants.size(); ++i)
-      write_rows(csv, o, ranks, o.variants[i], times[i], worst.data() + i * schedule.size() * kMarkFields,
-                 schedule.size(), max_steps);
+    const double* at = worst.data();
+    for (std::size_t i = 0; i < o.variants.size(); ++i) {
+      const bool summa_variant = o.variants[i].summa;
+      const std::size_t steps = (summa_variant ? summa : hsumma).size();
+      const std::int64_t shown = summa_variant ? (o.steps > 0 && o.steps < o.n / o.b ? o.steps : 0) : max_steps;
+      write_rows(csv, o, ranks, o.variants[i], times[i], at, steps, shown, summa_variant ? o.b : o.M);
+      at += steps * kMarkFields;
+    }
     if (csv != stdout) std::fclose(csv);
   }
   SMPI_SHARED_FREE(buffer);

@@ -15,11 +15,13 @@ std::string usage() {
          "smpi_execute_flops) without the engine, for scale runs. Simulated times equal\n"
          "hympi-summa's on the same platform and flags (apps/smpi/README.md, \"The skeleton\").\n"
          "  -n N          matrix size, m = n = k                    (default 8192)\n"
-         "  -b B          block size b = M                          (default 256)\n"
+         "  -b B          inner block size b                        (default 256)\n"
+         "  -M M          outer block size M, a multiple of b: one outer broadcast of M\n"
+         "                columns, then M/b inner broadcasts and updates of b (default b)\n"
          "  --grid PxQ    process grid, P x Q = ranks               (default: the most square, P <= Q)\n"
          "  --groups LIST comma list of summa and IxJ (I | P, J | Q), run in this order in one\n"
          "                simulation (default summa)\n"
-         "  --steps S     the first S of the n/b panel steps        (default 4; 0 = all)\n"
+         "  --steps S     the first S of the n/M outer steps        (default 4; 0 = all)\n"
          "  --csv FILE    one row per multiply (step_basis=barrier: hympi-summa's time, closing\n"
          "                barrier included) and one per step s = 1..S (step_basis=mark: the\n"
          "                slowest rank's time at the end of step s); '-' = stdout; FILE is overwritten\n"
@@ -69,6 +71,11 @@ std::string check_sizes(const Options& o, int ranks) {
   if ((o.n / o.P) % o.b || (o.n / o.Q) % o.b)
     return "n/P = " + std::to_string(o.n / o.P) + " and n/Q = " + std::to_string(o.n / o.Q) +
            " must be multiples of b = " + std::to_string(o.b) + " (whole panel steps)";
+  if (o.M % o.b)
+    return "-M " + std::to_string(o.M) + " must be a multiple of b = " + std::to_string(o.b);
+  if ((o.n / o.P) % o.M || (o.n / o.Q) % o.M)
+    return "n/P = " + std::to_string(o.n / o.P) + " and n/Q = " + std::to_string(o.n / o.Q) +
+           " must be multiples of M = " + std::to_string(o.M) + " (whole outer steps)";
   for (const Variant& v : o.variants)
     if (o.P % v.I || o.Q % v.J)
       return "groups " + std::to_string(v.I) + "x" + std::to_string(v.J) + " must divide the grid " + grid +
@@ -86,13 +93,14 @@ std::string parse_options(int argc, char** argv, int ranks, Options& o) {
       o.help = true;
       return "";
     }
-    const bool valued = arg == "-n" || arg == "-b" || arg == "--grid" || arg == "--groups" || arg == "--steps" ||
+    const bool valued = arg == "-n" || arg == "-b" || arg == "-M" || arg == "--grid" || arg == "--groups" || arg == "--steps" ||
                         arg == "--csv";
     if (!valued) return "unknown option '" + arg + "' (--help lists them)";
     if (i + 1 >= argc) return arg + " needs a value";
     const std::string value = argv[++i];
     if (arg == "-n") error = whole(value, "-n", o.n);
     if (arg == "-b") error = whole(value, "-b", o.b);
+    if (arg == "-M") error = whole(value, "-M", o.M);
     if (arg == "--steps") error = whole(value, "--steps", o.steps, true);
     if (arg == "--grid") grid = value;
     if (arg == "--groups") groups = value;
@@ -105,6 +113,7 @@ std::string parse_options(int argc, char** argv, int ranks, Options& o) {
     return e.what();
   }
   if (!(error = parse_groups(groups, o.variants)).empty()) return error;
+  if (o.M == 0) o.M = o.b;
   return check_sizes(o, ranks);
 }
 

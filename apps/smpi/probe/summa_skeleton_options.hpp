@@ -15,10 +15,11 @@ struct Variant {
 };
 
 struct Options {
-  std::int64_t n = 8192, b = 256;  // m = n = k; b = M (run-sweep.sh's -b)
+  std::int64_t n = 8192, b = 256;  // m = n = k; b the inner block (run-sweep.sh's -b)
+  std::int64_t M = 0;              // the outer block (between groups), a multiple of b; 0 = b
   int P = 0, Q = 0;                // the grid; 0 = the most square of the ranks
   std::vector<Variant> variants;   // in run order
-  std::int64_t steps = 4;          // the first panel steps of n/b (0 = all)
+  std::int64_t steps = 4;          // the first outer panel steps of n/M (0 = all)
   std::string csv;                 // "" = none, "-" = stdout, else a file (overwritten)
   bool help = false;
 };
