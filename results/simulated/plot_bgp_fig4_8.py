@@ -5,7 +5,7 @@ M = 256, against the inner block b at the fixed G (left, the thesis' G = 4 and e
 more than one b), and against G for each inner block b (right; SUMMA, which has no outer block,
 drawn at G = 1). Rows of one fidelity set: that of the rows not imported.
 
-usage: plot_fig48_bgp.py [CSV] [--out PNG] [--G G]  (default results/simulated/fig4.8-bgp-16384.csv, its .png, G = 4)
+usage: plot_bgp_fig4_8.py [CSV] [--out PNG] [--G G]  (default results/simulated/fig4.8-bgp-16384.csv, its .png, G = 4)
 """
 import os
 import sys
@@ -23,7 +23,7 @@ for key in list(opts):
     if key in args:
         i = args.index(key)
         if i + 1 >= len(args):
-            print(f"plot_fig48_bgp.py: error: {key} needs a value", file=sys.stderr)
+            print(f"plot_bgp_fig4_8.py: error: {key} needs a value", file=sys.stderr)
             sys.exit(2)
         opts[key] = args[i + 1]
         del args[i:i + 2]
@@ -31,7 +31,7 @@ src = args[0] if args else os.path.join(here, "fig4.8-bgp-16384.csv")
 out = opts["--out"] or src[:-4] + ".png"
 rows = read_rows(src)
 if not rows:
-    print(f"plot_fig48_bgp.py: error: no rows in {src}", file=sys.stderr)
+    print(f"plot_bgp_fig4_8.py: error: no rows in {src}", file=sys.stderr)
     sys.exit(2)
 
 # One fidelity set: the one of the rows simulated for this figure (imported rows of another set are left out).
