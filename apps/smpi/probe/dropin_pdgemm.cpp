@@ -23,6 +23,7 @@
 
 #include "fold_blocks.hpp"  // apps/smpi/glue
 #include "hympi/blacs.h"
+#include "hympi/hsumma/distribution.hpp"
 #include "hympi/pdgemm.h"
 
 namespace {
@@ -92,13 +93,9 @@ std::string parse(int argc, char** argv, int ranks, Options& o) {
   return "";
 }
 
+// ScaLAPACK's numroc, from the engine's block-cyclic arithmetic (source 0).
 long long numroc(long long n, long long nb, int proc, int nprocs) {
-  const long long blocks = n / nb, extra = n % nb;
-  long long size = blocks / nprocs * nb;
-  const long long rest = blocks % nprocs;
-  if (proc < rest) size += nb;
-  else if (proc == rest) size += extra;
-  return size;
+  return hympi::hsumma::BlockCyclic1D{n, nb, nprocs}.local_size(proc);
 }
 
 }  // namespace
