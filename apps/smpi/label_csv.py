@@ -7,7 +7,9 @@ Each key=value becomes a leading column (kind=simulated, machine, platform, ...)
 --scale N/K adds time_s_scaled, bcast_s_scaled, dgemm_s_scaled = value * N / K (only
 the first K of N identical SUMMA steps were simulated); --scale auto takes N/K = k / k_run
 from each row (hympi-summa --max-steps writes k_run). An OUT with other columns is
-refused, so nothing already written is mixed up.
+not appended to, so nothing already written is mixed up: the rows go to the first of
+OUT-stem.new-columns.csv, ...new-columns-2.csv, ... that is new or has their columns (a
+simulation's rows are never lost), and the exit status is 3.
 """
 import csv
 import os
@@ -35,11 +37,27 @@ if not rows:
     sys.exit(f"label_csv.py: no rows in {src}")
 scaled = ["time_s", "bcast_s", "dgemm_s"] if scale is not None else []
 cols = list(extra) + list(rows[0].keys()) + [c + "_scaled" for c in scaled]
-new = not os.path.exists(out) or os.path.getsize(out) == 0
-if not new:
-    with open(out) as f:
-        if next(csv.reader(f)) != cols:
-            sys.exit(f"label_csv.py: {out} has other columns; use another output file")
+
+
+def header_of(path):
+    """None for a missing or empty file, else its first row."""
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        return None
+    with open(path, newline="") as f:
+        return next(csv.reader(f), None)
+
+
+status = 0
+if header_of(out) not in (None, cols):
+    asked, stem = out, out[:-4] if out.endswith(".csv") else out
+    n = 1
+    while header_of(out) not in (None, cols):
+        out = f"{stem}.new-columns{'' if n == 1 else f'-{n}'}.csv"
+        n += 1
+    print(f"label_csv.py: error: {asked} has other columns (an older format?); these rows went to "
+          f"{out} instead: rename or merge it by hand", file=sys.stderr)
+    status = 3
+new = header_of(out) is None
 with open(out, "a", newline="") as f:
     w = csv.DictWriter(f, fieldnames=cols)
     if new:
@@ -51,3 +69,4 @@ with open(out, "a", newline="") as f:
             r[c + "_scaled"] = f"{float(r[c]) * factor:.9g}"
         w.writerow(r)
 print(f"{len(rows)} simulated rows -> {out}")
+sys.exit(status)

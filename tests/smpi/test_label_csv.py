@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """apps/smpi/label_csv.py: labels, k/k_run scaling, a cut-short last row (a killed
-simulation) dropped, and an output with other columns refused without touching it."""
+simulation) dropped, and an output with other columns left untouched, the rows kept beside it (exit 3)."""
 import csv
 import os
 import subprocess
@@ -61,8 +61,21 @@ class LabelCsv(unittest.TestCase):
         with open(self.out) as f:
             before = f.read()
         r = run(self.src, self.out, "kind=simulated", "machine=other")
-        self.assertNotEqual(r.returncode, 0)
+        self.assertEqual(r.returncode, 3, r.stderr)
         self.assertIn("other columns", r.stderr)
+        with open(self.out) as f:
+            self.assertEqual(f.read(), before)
+        # The refused rows are kept beside it, and a second refusal appends to the same side file;
+        # a third label set gets a side file of its own.
+        side = os.path.join(self.dir.name, "out.new-columns.csv")
+        self.assertIn(side, r.stderr)
+        self.assertEqual(run(self.src, self.out, "kind=simulated", "machine=other").returncode, 3)
+        with open(side, newline="") as f:
+            kept = list(csv.DictReader(f))
+        self.assertEqual([x["machine"] for x in kept], ["other", "other"])
+        r = run(self.src, self.out, "kind=simulated", "platform=p")
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("out.new-columns-2.csv", r.stderr)
         with open(self.out) as f:
             self.assertEqual(f.read(), before)
 
