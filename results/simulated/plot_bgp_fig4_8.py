@@ -63,6 +63,8 @@ left.grid(True, alpha=0.3)
 left.legend(fontsize=7)
 for b, style in zip(bs, ("-", "--", ":", "-.")):
     pts = sorted(G for G, bb in comm if bb == b)
+    if len(pts) < 2:  # a single G (b = 128 at the thesis' G = 4) is on the left panel
+        continue
     right.plot(pts, [comm[(G, b)] for G in pts], style, marker="o", label=f"b = {b}")
     best = min(pts, key=lambda G: comm[(G, b)])
     right.annotate(f"best G={best}", (best, comm[(best, b)]), textcoords="offset points", xytext=(4, -12), fontsize=7)
