@@ -60,9 +60,10 @@ void add_options(CLI::App& app, Options& o) {
                  "ratings out of the chain (chosen by a hash of row, column and --seed: the same on any rank count "
                  "and policy), predict them every sample like the test set, and report intervals mean +- m*std whose "
                  "multipliers m are the held-out |y - mean|/std quantiles (and their test coverage beside the "
-                 "Gaussian ones). 0: off. Suggested for real data: 0.05 (ChEMBL-346, K=32, adaptive noise: the Gaussian "
-                 "intervals cover 72.2% / 95.4%, the calibrated ones 67.7% / 95.2%; the cost is that the chain trains "
-                 "on 5% fewer ratings: test RMSE 0.903 instead of 0.893; 0.10: 0.914). 0 <= FRACTION < 0.5")
+                 "Gaussian ones). 0: off. Suggested for real data: 0.05 (ChEMBL-346, K=32, adaptive noise: the "
+                 "Gaussian intervals cover 72.2% / 95.4%, the calibrated ones 67.7% / 95.2%; the cost is that the "
+                 "chain trains on 5% fewer ratings: test RMSE 0.903 instead of 0.893; 0.10: 0.914). "
+                 "0 <= FRACTION < 0.5")
       ->type_name("FRACTION")
       ->default_str("0");
   *app.option_defaults() = plain;

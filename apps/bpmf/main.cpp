@@ -147,8 +147,8 @@ int run(Options& o) {
     s.std_kind = o.std_kind;
     s.precision_mean = sampler.precision_mean();
     if (o.sampler.calibrate > 0) {
-      s.calibration = calibrate(sampler.calibration_ratings(), predictions.calibration_mean,
-                                predictions.calibration_std);
+      s.calibration =
+          calibrate(sampler.calibration_ratings(), predictions.calibration_mean, predictions.calibration_std);
       s.calibrated_coverage = interval_coverage(data.test, predictions.mean, predictions.std,
                                                 s.calibration.multiplier68, s.calibration.multiplier95);
     }

@@ -139,8 +139,7 @@ ModelInfo read_model_info(const std::string& dir) {
   // Since 2026-11-29, with --calibrate; the multipliers once the chain has ended.
   if (kv.count("calibrate")) info.calibrate = parse_value<double>(kv.at("calibrate"), path, "calibrate");
   if (kv.count("calibration_ratings")) {
-    info.calibration_ratings =
-        parse_value<std::int64_t>(kv.at("calibration_ratings"), path, "calibration_ratings");
+    info.calibration_ratings = parse_value<std::int64_t>(kv.at("calibration_ratings"), path, "calibration_ratings");
     info.multiplier_68 = parse_value<double>(get("multiplier_68"), path, "multiplier_68");
     info.multiplier_95 = parse_value<double>(get("multiplier_95"), path, "multiplier_95");
   }

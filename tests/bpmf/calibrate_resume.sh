@@ -4,7 +4,7 @@
 # with the uninterrupted chain's digests, held-out count, multipliers and calibrated
 # coverage; a resume with another fraction, or none, is refused on every rank (exit 2);
 # the summary CSV row and the samples' model.txt carry the fraction and the
-# multipliers. Mutations caught: the fraction left out of the checkpoint's identity
+# multipliers; predict from the saved samples gives the run's test digests. Mutations caught: the fraction left out of the checkpoint's identity
 # (a HYBPMFC4 file; with only its comparison dropped, the resume with 0.2 fails later,
 # on the state's size, with another message), model.txt without the multipliers.
 # Usage: calibrate_resume.sh BPMF WORK LAUNCH... (the launcher up to its -np flag)
@@ -20,8 +20,8 @@ results() { grep -o -e "predictions digest [0-9a-f]*, predictive std digest [0-9
                     -e "calibrated intervals.*" -e "calibration: [0-9]* of the training ratings held out" "$1"; }
 
 # The uninterrupted chain on 2 ranks (pure), samples saved, a CSV row.
-"${launch[@]}" 2 "$bpmf" "${model[@]}" --calibrate 0.1 --policy pure --save-samples-every 5 \
-  --samples-dir "$work/samples" --output-dir "$work/whole" --csv run.csv > "$work/whole.out" 2>&1 ||
+"${launch[@]}" 2 "$bpmf" "${model[@]}" --calibrate 0.1 --policy pure --save-samples-every 1 \
+  --samples-dir "$work/samples" --save-predictions --output-dir "$work/whole" --csv run.csv > "$work/whole.out" 2>&1 ||
   { cat "$work/whole.out"; fail "whole chain"; }
 want=$(results "$work/whole.out")
 [ "$(echo "$want" | wc -l)" -eq 3 ] || { cat "$work/whole.out"; fail "no digests, holdout or calibrated line"; }
@@ -44,6 +44,14 @@ m68=$(sed -n 's/^multiplier_68 = //p' "$work/samples/model.txt")
 awk -F' = ' '$1 == "calibrate" { found = ($2 == 0.1) } END { exit !found }' "$work/samples/model.txt" && [ -n "$m68" ] &&
   grep -q "multipliers $(printf %.4f "$m68") at 68%" "$work/whole.out" ||
   { cat "$work/samples/model.txt"; fail "model.txt lacks the fraction or the summary's multipliers"; }
+
+# predict from the saved samples on 3 ranks: the run's test digests (model.txt's mean is
+# that of the ratings the chain trained on).
+"${launch[@]}" 3 "$bpmf" predict --model "$work/samples" --pairs "$work/whole/predictions.mm" \
+  --mean-output "$work/mean.mm" --std-output "$work/std.mm" > "$work/predict.out" 2>&1 ||
+  { cat "$work/predict.out"; fail "predict"; }
+[ "$(results "$work/predict.out")" = "$(echo "$want" | grep digest)" ] ||
+  { cat "$work/predict.out"; fail "predict: '$(results "$work/predict.out")', the run: '$want'"; }
 
 # Stopped hard after iteration 8 (checkpoint at 6), resumed on 3 ranks, hybrid: the same results.
 "${launch[@]}" 2 "$bpmf" "${model[@]}" --calibrate 0.1 --policy pure --checkpoint-every 3 \

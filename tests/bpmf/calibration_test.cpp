@@ -17,6 +17,8 @@
 //     multipliers within 4 sd of 0.9945 / 1.9600. The sd of the p-quantile of n scores
 //     is sqrt(p (1 - p) / n) / f(q), f(q) = 2 phi(q) the density of |z|: n ~ 3200
 //     gives 0.017 (68%) and 0.033 (95%); calibrated test coverage within 3 / 2 points.
+#include "bpmf/calibration.hpp"
+
 #include <mpi.h>
 
 #include <algorithm>
@@ -27,7 +29,6 @@
 #include <string>
 #include <vector>
 
-#include "bpmf/calibration.hpp"
 #include "bpmf/predictive.hpp"
 #include "bpmf/sampler.hpp"
 #include "bpmf/synthetic.hpp"
@@ -179,8 +180,8 @@ int main(int argc, char** argv) {
               "), 1 rank " + std::to_string(ref.held_out) + " (" + std::to_string(ref.held_out_digest) + ")");
     check(same(r.rmse, ref.rmse), name + ": the RMSE trace differs from 1 rank");
     if (rank == 0) {
-      check(same(r.p.mean, ref.p.mean) && same(r.p.std, ref.p.std) && same(r.p.calibration_mean, ref.p.calibration_mean) &&
-                same(r.p.calibration_std, ref.p.calibration_std),
+      check(same(r.p.mean, ref.p.mean) && same(r.p.std, ref.p.std) &&
+                same(r.p.calibration_mean, ref.p.calibration_mean) && same(r.p.calibration_std, ref.p.calibration_std),
             name + ": predictions differ from 1 rank");
       check(same(r.c.multiplier68, ref.c.multiplier68) && same(r.c.multiplier95, ref.c.multiplier95) &&
                 r.calibrated.within68 == ref.calibrated.within68 && r.calibrated.within95 == ref.calibrated.within95,
@@ -201,9 +202,10 @@ int main(int argc, char** argv) {
     check(std::fabs(ref.c.multiplier68 - bpmf::kZ68) <= band68 && std::fabs(ref.c.multiplier95 - bpmf::kZ95) <= band95,
           "multipliers " + std::to_string(ref.c.multiplier68) + ", " + std::to_string(ref.c.multiplier95) +
               " not within " + std::to_string(band68) + ", " + std::to_string(band95) + " of the Gaussian's");
-    check(std::fabs(ref.calibrated.fraction68() - 0.68) <= 0.03 && std::fabs(ref.calibrated.fraction95() - 0.95) <= 0.02,
-          "calibrated coverage " + std::to_string(ref.calibrated.fraction68()) + " / " +
-              std::to_string(ref.calibrated.fraction95()) + " not within 0.68 +- 0.03 / 0.95 +- 0.02");
+    check(
+        std::fabs(ref.calibrated.fraction68() - 0.68) <= 0.03 && std::fabs(ref.calibrated.fraction95() - 0.95) <= 0.02,
+        "calibrated coverage " + std::to_string(ref.calibrated.fraction68()) + " / " +
+            std::to_string(ref.calibrated.fraction95()) + " not within 0.68 +- 0.03 / 0.95 +- 0.02");
     std::printf(
         "true noise: %zu held out, multipliers %.4f (Gaussian %.4f +- %.4f), %.4f (%.4f +- %.4f); calibrated "
         "coverage %.4f / %.4f, Gaussian %.4f / %.4f of %zu\n",

@@ -190,8 +190,9 @@ TEST_F(CheckpointFiles, CalibrationFraction) {
   EXPECT_EQ(bpmf::read_checkpoint(dir_, id).moment_m2, state.moment_m2);
   auto other = id;
   other.calibrate = 0.1;
-  EXPECT_NE(error_of(dir_, other).find("other calibration holdout: checkpoint --calibrate 0.050000, this run "
-                                       "--calibrate 0.100000"),
+  EXPECT_NE(error_of(dir_, other)
+                .find("other calibration holdout: checkpoint --calibrate 0.050000, this run "
+                      "--calibrate 0.100000"),
             std::string::npos)
       << error_of(dir_, other);
   const auto none = small_identity();

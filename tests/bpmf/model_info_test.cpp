@@ -87,7 +87,8 @@ TEST_F(ModelInfoFile, Calibration) {
   auto other = info_;
   other.calibrate = 0.1;
   other.multiplier_68 = 1.0;
-  EXPECT_EQ(bpmf::model_difference(back, other), "calibrate 0.050000000000000003, this run calibrate 0.10000000000000001");
+  EXPECT_EQ(bpmf::model_difference(back, other),
+            "calibrate 0.050000000000000003, this run calibrate 0.10000000000000001");
   info_.calibrate = 0.0;
   info_.calibration_ratings = 0;
   bpmf::write_model_info(dir_, info_, "0123456789abcdef0123456789abcdef");

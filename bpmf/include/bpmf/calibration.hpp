@@ -50,7 +50,7 @@ std::size_t conformal_rank(std::size_t n, int percent);  // 1-based
 double conformal_multiplier(std::vector<double> scores, int percent);
 
 struct Calibration {
-  std::size_t ratings = 0;                   // held out (n)
+  std::size_t ratings = 0;                    // held out (n)
   double multiplier68 = 0, multiplier95 = 0;  // replace kZ68, kZ95
 };
 // The multipliers from the held-out ratings and their predictive means and stds.

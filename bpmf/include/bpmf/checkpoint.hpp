@@ -15,12 +15,12 @@
 // rating); last an 8-byte checksum of everything before it. "HYBPMFC5" (a chain with a
 // calibration holdout, --calibrate > 0; since 2026-11-29) is the same with the
 // fraction (a double) after sn_max; a chain without one is still written as
-// "HYBPMFC4", readable by the versions before calibration. "HYBPMFC3" is the same layout written while adaptive noise's SN meant
-// the precision SN / var (now (SN + 1) / var, SMURFF's): read for fixed noise, refused
-// for adaptive noise. Older formats are read as chains with fixed noise (alpha): "HYBPMFC2"
-// (before adaptive noise, 2026-11-29) is the same without the noise fields,
-// "HYBPMFC1" (before chain ids, 2026-11-27) also without the chain id, whose chain
-// gets an id when resumed.
+// "HYBPMFC4", readable by the versions before calibration. "HYBPMFC3" is the same
+// layout written while adaptive noise's SN meant the precision SN / var (now (SN + 1)
+// / var, SMURFF's): read for fixed noise, refused for adaptive noise. Older formats are
+// read as chains with fixed noise (alpha): "HYBPMFC2" (before adaptive noise,
+// 2026-11-29) is the same without the noise fields, "HYBPMFC1" (before chain ids,
+// 2026-11-27) also without the chain id, whose chain gets an id when resumed.
 #pragma once
 #include <mpi.h>
 
