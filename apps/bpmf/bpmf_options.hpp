@@ -22,6 +22,7 @@ struct Options {
   bool synthetic = false;
   SamplerConfig sampler;  // checked by the sampler itself (bad values: exit 2)
   std::string noise;      // --noise as given (empty: fixed at --alpha); apply_noise() reads it
+  std::string calibrate;  // --calibrate as given (empty: 0); apply_noise() reads it
   std::string output_dir = ".", trace_csv;
   bool save_predictions = false, quiet = false;
   PredictiveStd std_kind = PredictiveStd::with_noise;
@@ -36,8 +37,9 @@ struct Options {
 void add_options(CLI::App& app, Options& options);
 // Fills the defaults that depend on other options (the checkpoint directory).
 void resolve_paths(Options& options);
-// Reads --noise into the sampler's configuration; throws hympi::Error(invalid_argument)
-// (the same on every rank: each parses the same command line).
+// Reads --noise and --calibrate into the sampler's configuration; throws
+// hympi::Error(invalid_argument) (the same on every rank: each parses the same command
+// line; the sampler checks the fraction's range).
 void apply_noise(Options& options);
 
 // `file` inside `dir` unless it is absolute, "-" or empty.

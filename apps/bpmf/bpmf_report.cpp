@@ -55,6 +55,11 @@ void print_header(const Dataset& data, const Sampler& sampler, const Options& o,
       data.train_count, data.test.entries.size(), sampler.train_mean(), baseline, c.K,
       noise_text(c.noise, c.alpha).c_str(), c.burnin, c.samples, static_cast<unsigned long long>(c.seed), info.ranks,
       info.nodes, info.layout.c_str(), hympi::to_string(c.exchange.policy), hympi::to_string(c.exchange.sync));
+  if (c.calibrate > 0)
+    std::printf(
+        "  calibration: %zu of the training ratings held out (--calibrate %g), not trained on, predicted every "
+        "sample like the test set; the chain trains on %lld\n",
+        sampler.calibration_ratings().entries.size(), c.calibrate, static_cast<long long>(sampler.training_ratings()));
   if (c.noise.kind == NoiseKind::adaptive)
     std::printf(
         "  noise %s: precision sampled every iteration, from %.6g ((SN_INIT + 1) / training variance) up to %.6g\n",
@@ -85,6 +90,12 @@ void print_summary(const Summary& s, const Totals& t) {
       t.per_iteration(t.seconds), t.per_iteration(t.sampling), t.per_iteration(t.exchange), t.per_iteration(t.sync),
       s.items_per_second, s.digest.c_str(), s.std_digest.c_str(), bpmf::kBits, to_string(s.std_kind),
       s.coverage.fraction68(), s.coverage.fraction95(), s.precision_mean, 1.0 / std::sqrt(s.precision_mean));
+  if (s.calibration.ratings > 0)
+    std::printf(
+        "summary: calibrated intervals (split conformal, %zu held-out training ratings): multipliers %.4f at 68%%, "
+        "%.4f at 95%% (Gaussian %.4f, %.4f) cover %.4f of the test set at 68%%, %.4f at 95%%\n",
+        s.calibration.ratings, s.calibration.multiplier68, s.calibration.multiplier95, kZ68, kZ95,
+        s.calibrated_coverage.fraction68(), s.calibrated_coverage.fraction95());
   // PSS shares a node-shared page among the processes mapping it, so its node sum
   // is what the node holds; RSS counts such a page once per process.
   const double mib = 1 << 20;
@@ -122,6 +133,7 @@ Record trace_record(const Options& o, const hympi::apps::RunInfo& info, const It
 
 Record summary_record(const Dataset& data, const Options& o, const Summary& s, const Totals& t) {
   const SamplerConfig& c = o.sampler;
+  const bool calibrated = s.calibration.ratings > 0;
   return Record()
       .add("dataset", data.name)
       .add("rows", data.train.rows)
@@ -160,7 +172,13 @@ Record summary_record(const Dataset& data, const Options& o, const Summary& s, c
       .add("coverage95", s.coverage.fraction95(), 6)
       .add("std_digest", s.std_digest)
       .add("precision_mean", s.precision_mean, 10)
-      .add("bits", bpmf::kBits);
+      .add("bits", bpmf::kBits)
+      .add("calibrate_fraction", c.calibrate)
+      .add("calibration_ratings", s.calibration.ratings)
+      .add("multiplier_68", calibrated ? s.calibration.multiplier68 : NAN, 10)
+      .add("multiplier_95", calibrated ? s.calibration.multiplier95 : NAN, 10)
+      .add("calibrated_coverage_68", calibrated ? s.calibrated_coverage.fraction68() : NAN, 6)
+      .add("calibrated_coverage_95", calibrated ? s.calibrated_coverage.fraction95() : NAN, 6);
 }
 
 }  // namespace bpmf::app

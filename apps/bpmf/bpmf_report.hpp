@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "bpmf/calibration.hpp"
 #include "bpmf/sampler.hpp"
 #include "bpmf_options.hpp"
 #include "load_data.hpp"
@@ -34,6 +35,10 @@ struct Summary {
   Coverage coverage;       // of the 68% and 95% predictive intervals on the test set
   PredictiveStd std_kind = PredictiveStd::with_noise;
   double precision_mean = 0;  // posterior mean of the noise precision over the samples (fixed: alpha)
+  // --calibrate: the multipliers from the held-out training ratings and the test
+  // coverage of the intervals mean +- multiplier * std (ratings 0: no calibration).
+  Calibration calibration;
+  Coverage calibrated_coverage;
 };
 
 // RMSE of predicting every test value by the training mean.

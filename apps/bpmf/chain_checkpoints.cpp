@@ -85,6 +85,14 @@ void ChainCheckpoints::resume(Sampler& sampler) {
   resumed_ = ChainState();
 }
 
+void ChainCheckpoints::record_calibration(const ModelInfo& model) {
+  if (o_.save_samples_every <= 0 || model.calibration_ratings <= 0) return;
+  ModelInfo this_model = model;
+  this_model.data_hash = id_.data_hash;
+  keep_locks();
+  write_model_info(o_.samples_dir, this_model, id_.chain);
+}
+
 void ChainCheckpoints::keep_locks() {
   for (DirectoryLock* lock : {&checkpoint_lock_, &samples_lock_})
     if (lock->relock_if_removed(id_.chain))

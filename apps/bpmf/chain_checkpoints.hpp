@@ -47,6 +47,9 @@ class ChainCheckpoints {
   // while the chain runs is locked again (a warning); throws InputError when another
   // chain has taken the directory since.
   void keep_locks();
+  // Rank 0, once the chain has ended: the samples' model.txt rewritten with the
+  // calibration's multipliers (when samples are saved and the model has them).
+  void record_calibration(const ModelInfo& model);
   // The chain id on rank 0 ("" elsewhere, or when no checkpoint or sample is involved).
   const std::string& chain() const { return id_.chain; }
 

@@ -4,6 +4,8 @@
 // bpmf_report.hpp; the skeleton and exit codes: apps/common/app.hpp.
 #include <mpi.h>
 
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 
@@ -72,6 +74,7 @@ ModelInfo model_info(const Options& o, const Dataset& data, const Sampler& sampl
               data.train.cols,      o.sampler.seed,
               o.sampler.burnin};
   m.noise = o.sampler.noise.kind;
+  m.calibrate = o.sampler.calibrate;
   if (m.noise == NoiseKind::adaptive) {
     m.sn_init = o.sampler.noise.sn_init;
     m.sn_max = o.sampler.noise.sn_max;
@@ -101,7 +104,7 @@ int run(Options& o) {
   const ModelInfo saved_model = model_info(o, data, sampler);
   ChainCheckpoints checkpoints(o, data, saved_model, world);  // claims the chain's directories
   checkpoints.resume(sampler);
-  const double baseline = baseline_rmse(data.train_mean, data.test);
+  const double baseline = baseline_rmse(sampler.train_mean(), data.test);  // of the ratings trained on
   data.release_train();  // the sampler's TrainingMatrix is the one copy kept
 
   if ((!o.common.csv.empty() || !o.trace_csv.empty() || o.save_predictions) && !o.output_dir.empty())
@@ -143,9 +146,24 @@ int run(Options& o) {
     s.coverage = interval_coverage(data.test, predictions.mean, predictions.std);
     s.std_kind = o.std_kind;
     s.precision_mean = sampler.precision_mean();
+    if (o.sampler.calibrate > 0) {
+      s.calibration =
+          calibrate(sampler.calibration_ratings(), predictions.calibration_mean, predictions.calibration_std);
+      s.calibrated_coverage = interval_coverage(data.test, predictions.mean, predictions.std,
+                                                s.calibration.multiplier68, s.calibration.multiplier95);
+    }
     print_summary(s, totals);
     csv.write(summary_record(data, o, s, totals));
   }
+  if (o.sampler.calibrate > 0)  // the multipliers beside the samples they calibrate (finite: n >= 20)
+    on_root(world, rank, [&] {
+      ModelInfo calibrated = saved_model;
+      calibrated.calibration_ratings = static_cast<std::int64_t>(s.calibration.ratings);
+      calibrated.multiplier_68 = s.calibration.multiplier68;
+      calibrated.multiplier_95 = s.calibration.multiplier95;
+      if (std::isfinite(calibrated.multiplier_68) && std::isfinite(calibrated.multiplier_95))
+        checkpoints.record_calibration(calibrated);
+    });
   if (o.save_predictions)
     on_root(world, rank, [&] {
       save_values(o, data, predictions.mean, "predictions.mm", "averaged test predictions");

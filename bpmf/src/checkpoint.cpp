@@ -15,6 +15,8 @@ namespace bpmf {
 namespace {
 
 constexpr char kMagic[8] = {'H', 'Y', 'B', 'P', 'M', 'F', 'C', '4'};
+// kMagic's layout with the calibration fraction after sn_max (written only when it is > 0).
+constexpr char kMagicCalibrated[8] = {'H', 'Y', 'B', 'P', 'M', 'F', 'C', '5'};
 // The same layout, written while adaptive noise's SN meant a precision SN / var.
 constexpr char kMagicSnOverVar[8] = {'H', 'Y', 'B', 'P', 'M', 'F', 'C', '3'};
 constexpr char kMagicBeforeNoise[8] = {'H', 'Y', 'B', 'P', 'M', 'F', 'C', '2'};
@@ -120,6 +122,8 @@ std::string difference(const ChainIdentity& found, const ChainIdentity& expected
   }
   if (found.burnin != expected.burnin)
     return "other burn-in: checkpoint " + text("burn-in", found.burnin, expected.burnin);
+  if (found.calibrate != expected.calibrate)  // other ratings held out: the chain trained on other data
+    return "other calibration holdout: checkpoint " + text("--calibrate", found.calibrate, expected.calibrate);
   if (!expected.chain.empty() && found.chain != expected.chain)
     return "other chain id: checkpoint chain " + (found.chain.empty() ? "none (format HYBPMFC1)" : found.chain) +
            ", this run chain " + expected.chain;
@@ -159,6 +163,7 @@ ChainIdentity chain_identity(const TrainingInput& train, const Ratings& test, co
   id.K = config.K;
   id.burnin = config.burnin;
   id.seed = config.seed;
+  id.calibrate = config.calibrate;
   id.noise = config.noise.kind;
   if (id.noise == NoiseKind::fixed) {
     id.alpha = config.alpha;
@@ -187,7 +192,8 @@ std::string checkpoint_path(const std::string& dir) {
 void write_checkpoint(const std::string& dir, const ChainIdentity& id, const ChainState& state) {
   if (id.chain.size() != kChainIdLength)
     throw InputError("cannot write a checkpoint without a chain id (got '" + id.chain + "')");
-  std::string out(kMagic, sizeof kMagic);
+  const bool calibrated = id.calibrate != 0.0;
+  std::string out(calibrated ? kMagicCalibrated : kMagic, sizeof kMagic);
   out += id.chain;
   put(out, id.data_hash);
   put(out, id.rows);
@@ -200,6 +206,7 @@ void write_checkpoint(const std::string& dir, const ChainIdentity& id, const Cha
   put<std::int64_t>(out, static_cast<std::int64_t>(id.noise));
   put(out, id.sn_init);
   put(out, id.sn_max);
+  if (calibrated) put(out, id.calibrate);
   put<std::int64_t>(out, state.iteration);
   put<std::int64_t>(out, state.averaged);
   put(out, state.alpha);
@@ -217,8 +224,8 @@ ChainState read_checkpoint(const std::string& dir, const ChainIdentity& expected
   const auto starts_with = [&bytes](const char(&magic)[8]) {
     return bytes.size() >= sizeof magic + 8 && std::memcmp(bytes.data(), magic, sizeof magic) == 0;
   };
-  const bool sn_over_var = starts_with(kMagicSnOverVar);
-  const bool has_noise = starts_with(kMagic) || sn_over_var;
+  const bool sn_over_var = starts_with(kMagicSnOverVar), calibrated = starts_with(kMagicCalibrated);
+  const bool has_noise = starts_with(kMagic) || sn_over_var || calibrated;
   const bool has_chain_id = has_noise || starts_with(kMagicBeforeNoise);
   if (!has_chain_id && !starts_with(kMagicBeforeChainIds))
     throw InputError("'" + path + "' is not a hympi-bpmf checkpoint");
@@ -246,6 +253,7 @@ ChainState read_checkpoint(const std::string& dir, const ChainIdentity& expected
     found.noise = static_cast<NoiseKind>(kind);
     found.sn_init = in.get<double>();
     found.sn_max = in.get<double>();
+    if (calibrated) found.calibrate = in.get<double>();
     // Its precisions were drawn below another cap: going on would mix two models.
     if (sn_over_var && found.noise == NoiseKind::adaptive)
       throw InputError("checkpoint '" + path +

@@ -15,13 +15,14 @@ double predictive_std(double m2, int n, double noise_variance, PredictiveStd kin
   return std::sqrt(kind == PredictiveStd::with_noise ? latent + noise_variance : latent);
 }
 
-Coverage interval_coverage(const Ratings& test, const std::vector<double>& mean, const std::vector<double>& std) {
+Coverage interval_coverage(const Ratings& test, const std::vector<double>& mean, const std::vector<double>& std,
+                           double z68, double z95) {
   Coverage c;
   c.entries = test.entries.size();
   for (std::size_t k = 0; k < c.entries; ++k) {
     const double d = std::fabs(test.entries[k].value - mean[k]);
-    c.within68 += d <= kZ68 * std[k];
-    c.within95 += d <= kZ95 * std[k];
+    c.within68 += d <= z68 * std[k];
+    c.within95 += d <= z95 * std[k];
   }
   return c;
 }

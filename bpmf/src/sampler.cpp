@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "bpmf/calibration.hpp"
 #include "bpmf/exact_sum.hpp"
 #include "bpmf/partition.hpp"
 #include "hympi/error.hpp"
@@ -24,6 +25,7 @@ int checked_K(const SamplerConfig& c) {
     throw hympi::Error(hympi::ErrorCode::invalid_argument,
                        "the latent dimension K must be >= 1 (got " + std::to_string(c.K) + ")");
   check_noise(c.noise, c.alpha);
+  check_calibration_fraction(c.calibrate);
   if (c.burnin < 0) throw hympi::Error(hympi::ErrorCode::invalid_argument, "burn-in must be >= 0");
   if (c.samples < 0) throw hympi::Error(hympi::ErrorCode::invalid_argument, "the number of samples must be >= 0");
   // The iteration counter is an int: a sum past its range would wrap and run nothing.
@@ -44,9 +46,12 @@ Sampler::Sampler(const hympi::Topology& topo, const TrainingInput& train, const 
   prior_ = NormalWishartPrior::standard(config_.K);
   if (test.rows > train.rows || test.cols > train.cols)
     throw hympi::Error(hympi::ErrorCode::invalid_argument, "the test matrix is larger than the training matrix");
-  mean_ = train.mean;
+  // The chain trains on the ratings the calibration does not hold out (all at 0).
+  CalibrationSplit split = split_for_calibration(train, config_.seed, config_.calibrate);
+  held_out_ = std::move(split.held_out);
+  mean_ = split.train.mean;
 
-  train_ = std::make_unique<TrainingMatrix>(topo, train, config_.exchange.policy, config_.exchange.sync);
+  train_ = std::make_unique<TrainingMatrix>(topo, split.train, config_.exchange.policy, config_.exchange.sync);
   build_side(0);
   build_side(1);
   // Statistics through the core's allreduce, with the exchange's policy.
@@ -67,6 +72,14 @@ Sampler::Sampler(const hympi::Topology& topo, const TrainingInput& train, const 
       test_.push_back({e.row, e.col, e.value, static_cast<std::int64_t>(k)});
   }
   test_total_ = static_cast<std::int64_t>(test.entries.size());
+  scored_ = test_.size();
+  // The held-out ratings are predicted like test entries, numbered after them.
+  for (std::size_t k = 0; k < held_out_.entries.size(); ++k) {
+    const auto& e = held_out_.entries[k];
+    if (e.row >= sides_[0].begin && e.row < sides_[0].end)
+      test_.push_back({e.row, e.col, e.value, test_total_ + static_cast<std::int64_t>(k)});
+  }
+  predicted_total_ = test_total_ + static_cast<std::int64_t>(held_out_.entries.size());
   prediction_sum_.assign(test_.size(), 0.0);
   last_prediction_.assign(test_.size(), mean_);
   moments_ = RunningMoments(test_.size());
@@ -232,7 +245,7 @@ void Sampler::predict(IterationReport& report, double& seconds_sync) {
 
 void Sampler::measure_rmse(IterationReport& report, double& seconds_sync) {
   ExactSums sums(2);
-  for (std::size_t k = 0; k < test_.size(); ++k) {
+  for (std::size_t k = 0; k < scored_; ++k) {  // the test entries only
     const double y = test_[k].value, p = last_prediction_[k];
     sums.add(0, (p - y) * (p - y));
     if (!report.burnin) {
@@ -339,7 +352,7 @@ std::vector<std::vector<double>> Sampler::gather_by_position(const std::vector<c
     HYMPI_CHECK_MPI(MPI_Gatherv(values[v]->data(), mine, MPI_DOUBLE, all_value.data(), counts.data(), displs.data(),
                                 MPI_DOUBLE, root, comm));
     if (!is_root) continue;
-    out[v].assign(static_cast<std::size_t>(test_total_), 0.0);
+    out[v].assign(static_cast<std::size_t>(predicted_total_), 0.0);
     for (int k = 0; k < total; ++k) out[v][all_position[k]] = all_value[k];
   }
   return out;
@@ -360,7 +373,16 @@ Predictions Sampler::gather_predictive(PredictiveStd kind, int root) const {
     std[k] = predictive_std(moments_.m2(k), averaged_, noise_variance, kind);
   }
   auto all = gather_by_position({&mean, &std}, root);
-  return {std::move(all[0]), std::move(all[1])};
+  Predictions p;
+  if (topo_.rank() != root) return p;
+  const auto split = [this](std::vector<double>& whole, std::vector<double>& test, std::vector<double>& held_out) {
+    held_out.assign(whole.begin() + test_total_, whole.end());
+    whole.resize(static_cast<std::size_t>(test_total_));
+    test = std::move(whole);
+  };
+  split(all[0], p.mean, p.calibration_mean);
+  split(all[1], p.std, p.calibration_std);
+  return p;
 }
 
 ChainState Sampler::gather_state(int root) const {
@@ -395,14 +417,15 @@ void Sampler::set_latent(int side, const std::vector<double>& whole) {
 
 void Sampler::restore(const ChainState& state) {
   const auto K = static_cast<std::size_t>(config_.K);
-  const auto n = static_cast<std::size_t>(test_total_);
+  const auto n = static_cast<std::size_t>(predicted_total_);
   std::string problem;
   if (state.U.size() != static_cast<std::size_t>(sides_[0].items) * K ||
       state.V.size() != static_cast<std::size_t>(sides_[1].items) * K)
     problem = "its latent matrices do not fit " + std::to_string(sides_[0].items) + " rows, " +
               std::to_string(sides_[1].items) + " columns and K = " + std::to_string(K);
   else if (state.prediction_sum.size() != n || state.moment_mean.size() != n || state.moment_m2.size() != n)
-    problem = "it holds " + std::to_string(state.prediction_sum.size()) + " test entries, not " + std::to_string(n);
+    problem = "it holds " + std::to_string(state.prediction_sum.size()) +
+              " predicted entries (test and calibration holdout), not " + std::to_string(n);
   else if (state.iteration < 0 || state.iteration > total_iterations() ||
            state.averaged != std::max(0, state.iteration - config_.burnin))
     problem = "its iteration " + std::to_string(state.iteration) + " does not fit burn-in " +

@@ -43,6 +43,10 @@ void write_model_info(const std::string& dir, const ModelInfo& info, const std::
   if (info.data_hash != 0) s << "data = " << hex16(info.data_hash) << "\n";
   s << "noise = " << (adaptive ? "adaptive" : "fixed") << "\n";
   if (adaptive) s << "sn_init = " << info.sn_init << "\nsn_max = " << info.sn_max << "\n";
+  if (info.calibrate != 0.0) s << "calibrate = " << info.calibrate << "\n";
+  if (info.calibration_ratings > 0)
+    s << "calibration_ratings = " << info.calibration_ratings << "\nmultiplier_68 = " << info.multiplier_68
+      << "\nmultiplier_95 = " << info.multiplier_95 << "\n";
   s << "chain = " << chain << "\n";
   write_file_durably(model_path(dir), s.str());
 }
@@ -132,6 +136,13 @@ ModelInfo read_model_info(const std::string& dir) {
   info.burnin = parse_value<int>(get("burnin"), path, "burnin");
   // Written since 2026-11-29; 0 (not compared) in an older model.txt.
   if (kv.count("data")) info.data_hash = parse_value<std::uint64_t>(kv.at("data"), path, "data", 16);
+  // Since 2026-11-29, with --calibrate; the multipliers once the chain has ended.
+  if (kv.count("calibrate")) info.calibrate = parse_value<double>(kv.at("calibrate"), path, "calibrate");
+  if (kv.count("calibration_ratings")) {
+    info.calibration_ratings = parse_value<std::int64_t>(kv.at("calibration_ratings"), path, "calibration_ratings");
+    info.multiplier_68 = parse_value<double>(get("multiplier_68"), path, "multiplier_68");
+    info.multiplier_95 = parse_value<double>(get("multiplier_95"), path, "multiplier_95");
+  }
   if (info.K < 1 || !(info.alpha > 0) || info.rows < 1 || info.cols < 1)
     throw InputError("'" + path + "' describes no valid model (K, alpha, rows or cols)");
   return info;
@@ -158,6 +169,7 @@ std::string model_difference(const ModelInfo& found, const ModelInfo& expected) 
   if (found.alpha != expected.alpha) return text("alpha", found.alpha, expected.alpha);
   if (found.seed != expected.seed) return text("seed", found.seed, expected.seed);
   if (found.burnin != expected.burnin) return text("burnin", found.burnin, expected.burnin);
+  if (found.calibrate != expected.calibrate) return text("calibrate", found.calibrate, expected.calibrate);
   return "";
 }
 

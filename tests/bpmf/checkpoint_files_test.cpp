@@ -177,6 +177,32 @@ TEST_F(CheckpointFiles, NoiseStateAndOlderFormat) {
             std::string::npos);
 }
 
+// A calibration holdout (--calibrate, issue 53) is part of the chain: written as
+// HYBPMFC5 with the fraction, read back; another fraction or none is refused; without
+// one the file stays HYBPMFC4 (readable by the versions before). Caught: the fraction
+// not compared, HYBPMFC5 for every chain.
+TEST_F(CheckpointFiles, CalibrationFraction) {
+  auto id = small_identity();
+  id.calibrate = 0.05;
+  const auto state = small_state();
+  bpmf::write_checkpoint(dir_, id, state);
+  EXPECT_EQ(bpmf::read_whole_file(bpmf::checkpoint_path(dir_)).substr(0, 8), "HYBPMFC5");
+  EXPECT_EQ(bpmf::read_checkpoint(dir_, id).moment_m2, state.moment_m2);
+  auto other = id;
+  other.calibrate = 0.1;
+  EXPECT_NE(error_of(dir_, other)
+                .find("other calibration holdout: checkpoint --calibrate 0.050000, this run "
+                      "--calibrate 0.100000"),
+            std::string::npos)
+      << error_of(dir_, other);
+  const auto none = small_identity();
+  EXPECT_NE(error_of(dir_, none).find("this run --calibrate 0.000000"), std::string::npos) << error_of(dir_, none);
+  bpmf::write_checkpoint(dir_, none, state);
+  EXPECT_EQ(bpmf::read_whole_file(bpmf::checkpoint_path(dir_)).substr(0, 8), "HYBPMFC4");
+  EXPECT_NE(error_of(dir_, id).find("checkpoint --calibrate 0.000000, this run --calibrate 0.050000"),
+            std::string::npos);
+}
+
 TEST_F(CheckpointFiles, NpyRoundTripAndLayout) {
   const double values[6] = {1, 2, 3, 4, 5, 6};
   const std::string path = dir_ + "/m.npy";

@@ -67,6 +67,35 @@ TEST_F(ModelInfoFile, RoundTrip) {
   EXPECT_NE(bpmf::read_whole_file(dir_ + "/model.txt").find("\ndata = 0123456789abcdef\n"), std::string::npos);
 }
 
+// --calibrate (issue 53): the fraction and, once the chain has ended, the multipliers
+// read back exactly; the fraction is compared like the seed, the multipliers are not.
+TEST_F(ModelInfoFile, Calibration) {
+  info_.calibrate = 0.05;
+  bpmf::write_model_info(dir_, info_, "0123456789abcdef0123456789abcdef");
+  auto back = bpmf::read_model_info(dir_);
+  EXPECT_EQ(back.calibrate, 0.05);
+  EXPECT_EQ(back.calibration_ratings, 0);
+  EXPECT_EQ(bpmf::model_difference(back, info_), "");
+  info_.calibration_ratings = 2456;
+  info_.multiplier_68 = 0.9071;
+  info_.multiplier_95 = 1.9387;
+  bpmf::write_model_info(dir_, info_, "0123456789abcdef0123456789abcdef");
+  back = bpmf::read_model_info(dir_);
+  EXPECT_EQ(back.calibration_ratings, 2456);
+  EXPECT_EQ(back.multiplier_68, 0.9071);
+  EXPECT_EQ(back.multiplier_95, 1.9387);
+  auto other = info_;
+  other.calibrate = 0.1;
+  other.multiplier_68 = 1.0;
+  EXPECT_EQ(bpmf::model_difference(back, other),
+            "calibrate 0.050000000000000003, this run calibrate 0.10000000000000001");
+  info_.calibrate = 0.0;
+  info_.calibration_ratings = 0;
+  bpmf::write_model_info(dir_, info_, "0123456789abcdef0123456789abcdef");
+  EXPECT_EQ(bpmf::read_whole_file(dir_ + "/model.txt").find("calibrat"), std::string::npos)
+      << "a chain without a holdout writes model.txt as before";
+}
+
 TEST_F(ModelInfoFile, WithoutDataHash) {  // as in a model.txt written before 2026-11-29
   info_.data_hash = 0;
   bpmf::write_model_info(dir_, info_, "0123456789abcdef0123456789abcdef");

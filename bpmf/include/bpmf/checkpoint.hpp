@@ -11,13 +11,16 @@
 // uint64/int64/double, up to alpha, then noise kind as int64, sn_init, sn_max),
 // iteration and averaged (int64), the noise state (alpha, precision_sum,
 // inverse_precision_sum: doubles), then five arrays as int64 length + doubles: U, V,
-// prediction_sum, moment_mean, moment_m2; last an 8-byte checksum of everything
-// before it. "HYBPMFC3" is the same layout written while adaptive noise's SN meant
-// the precision SN / var (now (SN + 1) / var, SMURFF's): read for fixed noise, refused
-// for adaptive noise. Older formats are read as chains with fixed noise (alpha): "HYBPMFC2"
-// (before adaptive noise, 2026-11-29) is the same without the noise fields,
-// "HYBPMFC1" (before chain ids, 2026-11-27) also without the chain id, whose chain
-// gets an id when resumed.
+// prediction_sum, moment_mean, moment_m2 (per test entry, then per held-out calibration
+// rating); last an 8-byte checksum of everything before it. "HYBPMFC5" (a chain with a
+// calibration holdout, --calibrate > 0; since 2026-11-29) is the same with the
+// fraction (a double) after sn_max; a chain without one is still written as
+// "HYBPMFC4", readable by the versions before calibration. "HYBPMFC3" is the same
+// layout written while adaptive noise's SN meant the precision SN / var (now (SN + 1)
+// / var, SMURFF's): read for fixed noise, refused for adaptive noise. Older formats are
+// read as chains with fixed noise (alpha): "HYBPMFC2" (before adaptive noise,
+// 2026-11-29) is the same without the noise fields, "HYBPMFC1" (before chain ids,
+// 2026-11-27) also without the chain id, whose chain gets an id when resumed.
 #pragma once
 #include <mpi.h>
 
@@ -39,6 +42,7 @@ struct ChainIdentity {
   std::string chain;   // 32 hex digits (new_chain_id); empty in `expected`: any chain
   NoiseKind noise = NoiseKind::fixed;
   double sn_init = 0.0, sn_max = 0.0;  // adaptive noise; 0 for fixed
+  double calibrate = 0.0;              // the calibration holdout's fraction: another holdout, another chain
 };
 
 // A fresh chain id: 128 random bits as 32 hex digits.

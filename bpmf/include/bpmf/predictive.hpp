@@ -84,7 +84,9 @@ struct Coverage {
   double fraction95() const { return entries ? static_cast<double>(within95) / entries : 0.0; }
 };
 
-// Test entries whose value lies within mean +- z * std (entries with a NaN std count as outside).
-Coverage interval_coverage(const Ratings& test, const std::vector<double>& mean, const std::vector<double>& std);
+// Test entries whose value lies within mean +- z * std (entries with a NaN std count as
+// outside); z is the Gaussian's unless given (calibrated multipliers: calibration.hpp).
+Coverage interval_coverage(const Ratings& test, const std::vector<double>& mean, const std::vector<double>& std,
+                           double z68 = kZ68, double z95 = kZ95);
 
 }  // namespace bpmf

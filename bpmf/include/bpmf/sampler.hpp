@@ -31,6 +31,10 @@ struct SamplerConfig {
   int burnin = 50;
   int samples = 200;
   std::uint64_t seed = 42;
+  // Split conformal calibration (calibration.hpp): this fraction of the training
+  // ratings, chosen by a hash of (row, column, seed), is held out of the chain and
+  // predicted like the test entries. 0: off; 0 <= calibrate < 0.5.
+  double calibrate = 0.0;
   hympi::CollectiveOptions exchange;
   // Time a barrier before each exchange (counted as sync), so that the exchange time
   // is the collective alone and load imbalance shows up as sync. Off: no extra barrier.
@@ -56,6 +60,8 @@ struct IterationReport {
 struct Predictions {
   std::vector<double> mean;  // the post-burn-in average (the last sample during burn-in)
   std::vector<double> std;   // the predictive standard deviation (NaN before the first sample)
+  // The same of the calibration holdout, in the order of calibration_ratings().
+  std::vector<double> calibration_mean, calibration_std;
 };
 
 // Everything a chain needs to continue: the random streams are keyed by (seed,
@@ -64,8 +70,8 @@ struct Predictions {
 struct ChainState {
   int iteration = 0, averaged = 0;
   std::vector<double> U, V;  // rows x K, cols x K, item-major
-  // Per test entry, in test-file order: the sum of the predictions (the mean's bits)
-  // and their running moments.
+  // Per test entry, in test-file order, then per held-out calibration rating (in its
+  // order): the sum of the predictions (the mean's bits) and their running moments.
   std::vector<double> prediction_sum, moment_mean, moment_m2;
   // The noise precision drawn in the last iteration (the next one samples with it;
   // fixed noise: alpha) and, over the post-burn-in samples in order, the sums of
@@ -104,6 +110,11 @@ class Sampler {
   // The posterior mean of the noise precision over the post-burn-in samples (NaN before the first).
   double precision_mean() const;
   double train_mean() const { return mean_; }
+  // The ratings the chain trains on (the training set less the calibration holdout).
+  std::int64_t training_ratings() const { return train_->ratings(); }
+  // The training ratings held out for calibration (config().calibrate), in the order
+  // of the training source; the same on every rank. Empty when calibrate is 0.
+  const Ratings& calibration_ratings() const { return held_out_; }
   // Item ranges [begin, end) of this rank: side 0 = rows, 1 = cols.
   std::int64_t range_begin(int side) const { return sides_[side].begin; }
   std::int64_t range_end(int side) const { return sides_[side].end; }
@@ -115,7 +126,8 @@ class Sampler {
   // Collective: predictions for every test entry in test-file order on `root`
   // (empty elsewhere): the post-burn-in average, or the last sample during burn-in.
   std::vector<double> gather_predictions(int root = 0) const;
-  // Collective: means and predictive standard deviations on `root` (empty elsewhere).
+  // Collective: means and predictive standard deviations on `root` (empty elsewhere),
+  // of the test entries and of the calibration holdout.
   Predictions gather_predictive(PredictiveStd kind, int root = 0) const;
 
   // Collective: the chain state on `root` (empty vectors elsewhere).
@@ -140,7 +152,7 @@ class Sampler {
   struct TestEntry {
     std::int32_t row, col;
     double value;
-    std::int64_t position;  // in the test file
+    std::int64_t position;  // in the test file; test_total_ + k: held-out rating k
   };
 
   void build_side(int side);
@@ -170,7 +182,12 @@ class Sampler {
   double precision_sum_ = 0.0, inverse_precision_sum_ = 0.0;  // over the post-burn-in samples
   std::unique_ptr<hympi::Allreduce> timing_max_;              // seconds: max over ranks
   SideData sides_[2];
+  // The predicted entries of the rank's rows: its test entries (the first scored_,
+  // the ones the RMSE is of), then its held-out calibration ratings.
   std::vector<TestEntry> test_;
+  std::size_t scored_ = 0;
+  Ratings held_out_;
+  std::int64_t predicted_total_ = 0;  // test_total_ + held-out ratings
   std::vector<double> prediction_sum_, last_prediction_;
   RunningMoments moments_;  // of the post-burn-in predictions
   std::int64_t test_total_ = 0;

@@ -6,7 +6,12 @@
 //                        (fixed | adaptive; since 2026-11-29, none = fixed). Adaptive
 //                        noise: format hympi-bpmf-samples-2 (older readers refuse
 //                        it), alpha is the chain's starting precision, and
-//                        sn_init, sn_max are the option's values
+//                        sn_init, sn_max are the option's values. With a calibration
+//                        holdout (--calibrate, since 2026-11-29): calibrate (the
+//                        fraction, part of the chain: compared like the seed) and, once
+//                        the run has ended, calibration_ratings, multiplier_68 and
+//                        multiplier_95 (calibration.hpp: the calibrated intervals are
+//                        mean +- multiplier * std)
 //   chain.lock           held by the chain writing here (directory_lock.hpp)
 //   sample-NNNNNN-U.npy  rows x K latent row vectors of post-burn-in sample NNNNNN (1-based)
 //   sample-NNNNNN-V.npy  cols x K latent column vectors
@@ -34,6 +39,10 @@ struct ModelInfo {
   std::uint64_t data_hash = 0;  // of the training and test data (checkpoint.hpp); 0: not recorded
   NoiseKind noise = NoiseKind::fixed;
   double sn_init = 0.0, sn_max = 0.0;  // adaptive noise
+  double calibrate = 0.0;              // the calibration holdout's fraction (0: none)
+  // Written once the chain has ended (0 ratings: not yet, or no holdout).
+  std::int64_t calibration_ratings = 0;
+  double multiplier_68 = 0.0, multiplier_95 = 0.0;
 };                                     // plain bytes: predict broadcasts it as such
 
 // Writes model.txt (making the directory) for the chain `chain` (checkpoint.hpp's
