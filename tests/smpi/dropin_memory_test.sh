@@ -4,7 +4,7 @@
 # the run (the drop-in's index maps, 12 bytes an item, were 7 MB a rank at n = 65536: 4096 ranks
 # killed at 17.9 GB). run-fig49.sh --what dropin on 64 bgp ranks at n = 16384 and 65536 (4 of the
 # calls' panels, G = 1 and 4), peak RSS from the runner's own rows: the growth per rank must stay
-# below --bound MB (measured 2026-11-29: 0.0-0.1 MB a rank; with the per-item maps 4.8). The rows of
+# below BOUND_MB (default 1.5; measured 2026-11-29: +0.21 MB a rank; with the per-item maps +4.67). The rows of
 # both runs must also show a simulated time (the drop-in ran).
 # Usage: dropin_memory_test.sh SMPI_BIN_DIR REPO_ROOT [BOUND_MB]
 set -euo pipefail
