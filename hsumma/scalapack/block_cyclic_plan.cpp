@@ -1,5 +1,6 @@
 #include "block_cyclic_plan.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace hympi::hsumma::scalapack {
@@ -9,15 +10,22 @@ std::optional<AlignedDim> align(const Axis& x, const Axis& c, int nprocs) {
   const auto procs = static_cast<std::size_t>(nprocs);
   AlignedDim d{std::vector<std::int64_t>(procs, 0), std::vector<std::int64_t>(procs, 0),
                std::vector<std::int64_t>(procs, 0)};
-  for (std::size_t t = 0; t < static_cast<std::size_t>(c.size()); ++t) {
-    const auto p = static_cast<std::size_t>(c.owner[t]);
-    if (x.owner[t] != c.owner[t]) return std::nullopt;
+  // Segment by segment (within a run of both, owners stay and locals go on by one
+  // alike, so the segment's first item decides for all of it).
+  Axis::Cursor xs(x), cs(c);
+  for (std::int64_t t = 0; t < c.size();) {
+    const Axis::Run &xr = xs.at(t), &cr = cs.at(t);
+    const std::int64_t end = std::min(xs.end(), cs.end());
+    if (xr.owner != cr.owner) return std::nullopt;
+    const auto p = static_cast<std::size_t>(cr.owner);
+    const std::int64_t c_local = cr.local + (t - cr.start), x_local = xr.local + (t - xr.start);
     std::int64_t& seen = d.count[p];
     if (seen == 0)
-      d.c_first[p] = c.local[t], d.x_first[p] = x.local[t];
-    else if (c.local[t] != d.c_first[p] + seen || x.local[t] != d.x_first[p] + seen)
+      d.c_first[p] = c_local, d.x_first[p] = x_local;
+    else if (c_local != d.c_first[p] + seen || x_local != d.x_first[p] + seen)
       return std::nullopt;  // one local block in C and in x, shifted by a constant: else not aligned
-    ++seen;
+    seen += end - t;
+    t = end;
   }
   return d;
 }
@@ -25,15 +33,13 @@ std::optional<AlignedDim> align(const Axis& x, const Axis& c, int nprocs) {
 std::vector<KChunk> k_chunks(const Axis& a_cols, const Axis& b_rows, std::int64_t cap) {
   std::vector<KChunk> chunks;
   const std::int64_t k = a_cols.size();
+  // A chunk ends where a run of either ends (runs are maximal) or at the cap.
+  Axis::Cursor as(a_cols), bs(b_rows);
   for (std::int64_t t = 0; t < k;) {
-    const auto at = [](const auto& v, std::int64_t i) { return v[static_cast<std::size_t>(i)]; };
-    KChunk ch{1, at(a_cols.owner, t), at(b_rows.owner, t), at(a_cols.local, t), at(b_rows.local, t)};
-    for (std::int64_t u = t + 1; u < k && ch.width < cap; ++u, ++ch.width)
-      if (at(a_cols.owner, u) != ch.a_col || at(b_rows.owner, u) != ch.b_row ||
-          at(a_cols.local, u) != ch.a_local + ch.width || at(b_rows.local, u) != ch.b_local + ch.width)
-        break;
-    chunks.push_back(ch);
-    t += ch.width;
+    const Axis::Run &ar = as.at(t), &br = bs.at(t);
+    const std::int64_t end = std::min({as.end(), bs.end(), t + cap});
+    chunks.push_back({end - t, ar.owner, br.owner, ar.local + (t - ar.start), br.local + (t - br.start)});
+    t = end;
   }
   return chunks;
 }

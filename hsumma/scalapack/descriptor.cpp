@@ -51,21 +51,47 @@ std::int64_t CyclicDim::local_size(int proc) const {
 
 Axis Axis::of(const CyclicDim& dim, std::int64_t offset, std::int64_t len) {
   Axis a;
-  a.owner.resize(static_cast<std::size_t>(len));
-  a.local.resize(static_cast<std::size_t>(len));
-  for (std::int64_t t = 0; t < len; ++t) {
-    a.owner[static_cast<std::size_t>(t)] = dim.owner(offset + t);
-    a.local[static_cast<std::size_t>(t)] = dim.local_index(offset + t);
+  for (std::int64_t t = 0; t < len;) {  // a block (or its part in the window) at a time
+    const std::int64_t g = offset + t;
+    const std::int64_t left = g < dim.first ? dim.first - g : dim.block - (g - dim.first) % dim.block;
+    const std::int64_t run = std::min(left, len - t);
+    a.append(dim.owner(g), dim.local_index(g), run);
+    t += run;
   }
   return a;
 }
 
+void Axis::append(int owner, std::int64_t local, std::int64_t len) {
+  if (len <= 0) return;
+  if (runs_.empty() || runs_.back().owner != owner || runs_.back().local + (len_ - runs_.back().start) != local)
+    runs_.push_back({len_, owner, local});
+  len_ += len;
+}
+
+const Axis::Run& Axis::run_at(std::int64_t t) const {
+  // The last run starting at or before t.
+  const auto after =
+      std::upper_bound(runs_.begin(), runs_.end(), t, [](std::int64_t x, const Run& r) { return x < r.start; });
+  return *(after - 1);
+}
+
+std::int64_t Axis::count(int proc) const {
+  std::int64_t n = 0;
+  for (std::size_t i = 0; i < runs_.size(); ++i)
+    if (runs_[i].owner == proc) n += run_end(i) - runs_[i].start;
+  return n;
+}
+
 Axis compact(const Axis& like, int nprocs) {
   Axis a;
-  a.owner = like.owner;
-  a.local.resize(like.owner.size());
   std::vector<std::int64_t> next(static_cast<std::size_t>(nprocs), 0);
-  for (std::size_t i = 0; i < like.owner.size(); ++i) a.local[i] = next[static_cast<std::size_t>(like.owner[i])]++;
+  const std::vector<Axis::Run>& runs = like.runs();
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const std::int64_t len = like.run_end(i) - runs[i].start;
+    std::int64_t& at = next[static_cast<std::size_t>(runs[i].owner)];
+    a.append(runs[i].owner, at, len);
+    at += len;
+  }
   return a;
 }
 

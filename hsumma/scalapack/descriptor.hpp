@@ -36,13 +36,52 @@ struct CyclicDim {
 
 // For the `len` items starting at global index `offset` of a dimension: who owns
 // each and where it lives there. A submatrix of any distribution reads through
-// a pair of these, so redistribution needs no further arithmetic.
-struct Axis {
-  std::vector<int> owner;
-  std::vector<std::int64_t> local;
+// a pair of these, so redistribution needs no further arithmetic. Stored as runs
+// (consecutive items on one owner whose local indices go on by one): about
+// len / block of them, where a map per item (12 bytes an item) held O(m + n + k)
+// per rank through every call, 6 MB a rank at n = 65536, which every simulated
+// rank of an SMPI run holds at once (issue 51).
+class Axis {
+ public:
+  struct Run {
+    std::int64_t start;  // the run's first item
+    int owner;
+    std::int64_t local;  // the first item's local index
+    bool operator==(const Run& o) const { return start == o.start && owner == o.owner && local == o.local; }
+  };
   static Axis of(const CyclicDim& dim, std::int64_t offset, std::int64_t len);
-  std::int64_t size() const { return static_cast<std::int64_t>(owner.size()); }
-  bool operator==(const Axis& o) const { return owner == o.owner && local == o.local; }
+  std::int64_t size() const { return len_; }
+  int owner(std::int64_t t) const { return run_at(t).owner; }
+  std::int64_t local(std::int64_t t) const {
+    const Run& r = run_at(t);
+    return r.local + (t - r.start);
+  }
+  std::int64_t count(int proc) const;  // items owned by proc
+  // Appends `len` items on `owner` with local indices local, local + 1, ...
+  void append(int owner, std::int64_t local, std::int64_t len = 1);
+  const std::vector<Run>& runs() const { return runs_; }
+  std::int64_t run_end(std::size_t i) const { return i + 1 < runs_.size() ? runs_[i + 1].start : len_; }
+  // Reads at t not decreasing, in amortized O(1): the run holding t and where it ends.
+  class Cursor {
+   public:
+    explicit Cursor(const Axis& a) : a_(a) {}
+    const Run& at(std::int64_t t) {
+      while (a_.run_end(i_) <= t) ++i_;
+      return a_.runs_[i_];
+    }
+    std::int64_t end() const { return a_.run_end(i_); }
+
+   private:
+    const Axis& a_;
+    std::size_t i_ = 0;
+  };
+  // Runs are maximal (append merges), so equal maps have equal runs.
+  bool operator==(const Axis& o) const { return len_ == o.len_ && runs_ == o.runs_; }
+
+ private:
+  const Run& run_at(std::int64_t t) const;
+  std::vector<Run> runs_;
+  std::int64_t len_ = 0;
 };
 
 // The same owners as `like`, local indices renumbered 0, 1, ... per owner in order.

@@ -32,13 +32,12 @@ void scale_local(const summa::Element& e, const CallerMatrix& c, void* data, int
   if (e.is_one(beta)) return;
   std::int64_t first = -1, count = 0;
   for (std::int64_t i = 0; i < c.rows.size(); ++i)
-    if (c.rows.owner[static_cast<std::size_t>(i)] == myrow) {
-      if (count++ == 0) first = c.rows.local[static_cast<std::size_t>(i)];
+    if (c.rows.owner(i) == myrow) {
+      if (count++ == 0) first = c.rows.local(i);
     }
   if (count == 0) return;
   for (std::int64_t j = 0; j < c.cols.size(); ++j)
-    if (c.cols.owner[static_cast<std::size_t>(j)] == mycol)
-      e.scale(summa::advance(data, c.cols.local[static_cast<std::size_t>(j)] * c.desc.lld + first, e), count, beta);
+    if (c.cols.owner(j) == mycol) e.scale(summa::advance(data, c.cols.local(j) * c.desc.lld + first, e), count, beta);
 }
 
 // sub(C) = alpha * op(A) * op(B) + beta * sub(C) on the caller's arrays, as planned.

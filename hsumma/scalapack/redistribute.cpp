@@ -20,15 +20,14 @@ struct Run {
 
 std::vector<Run> runs(const Axis& mine, int me, const Axis& other) {
   std::vector<Run> out;
-  const auto at = [](const std::vector<std::int64_t>& v, std::int64_t t) { return v[static_cast<std::size_t>(t)]; };
   for (std::int64_t t = 0; t < mine.size(); ++t) {
-    if (mine.owner[static_cast<std::size_t>(t)] != me) continue;
-    const int owner = other.owner[static_cast<std::size_t>(t)];
+    if (mine.owner(t) != me) continue;
+    const int owner = other.owner(t);
     if (!out.empty()) {
       Run& last = out.back();
       const std::int64_t prev = last.first + last.len - 1;
-      if (prev == t - 1 && last.other_owner == owner && at(mine.local, t) == at(mine.local, prev) + 1 &&
-          at(other.local, t) == at(other.local, prev) + 1) {
+      if (prev == t - 1 && last.other_owner == owner && mine.local(t) == mine.local(prev) + 1 &&
+          other.local(t) == other.local(prev) + 1) {
         ++last.len;
         continue;
       }
@@ -41,7 +40,7 @@ std::vector<Run> runs(const Axis& mine, int me, const Axis& other) {
 std::vector<std::int64_t> owned(const Axis& axis, int me) {
   std::vector<std::int64_t> out;
   for (std::int64_t t = 0; t < axis.size(); ++t)
-    if (axis.owner[static_cast<std::size_t>(t)] == me) out.push_back(t);
+    if (axis.owner(t) == me) out.push_back(t);
   return out;
 }
 
@@ -85,8 +84,8 @@ void redistribute(const GridPos& g, const summa::Element& e, const SourceMatrix&
   using summa::advance;
   const bool transpose = op != Op::none;
   const Combine combine(e, alpha, beta, op == Op::conj_transpose);
-  const auto owner = [](const Axis& a, std::int64_t t) { return a.owner[static_cast<std::size_t>(t)]; };
-  const auto local = [](const Axis& a, std::int64_t t) { return a.local[static_cast<std::size_t>(t)]; };
+  const auto owner = [](const Axis& a, std::int64_t t) { return a.owner(t); };
+  const auto local = [](const Axis& a, std::int64_t t) { return a.local(t); };
   int me = 0;
   HYMPI_CHECK_MPI(MPI_Comm_rank(g.comm, &me));
   const std::size_t size = static_cast<std::size_t>(g.rows) * static_cast<std::size_t>(g.cols);

@@ -8,7 +8,7 @@ namespace hympi::hsumma::scalapack {
 namespace {
 
 std::int64_t count_of(const Axis& a, int proc) {
-  return std::count(a.owner.begin(), a.owner.end(), proc);
+  return a.count(proc);
 }
 
 }  // namespace

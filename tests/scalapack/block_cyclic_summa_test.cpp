@@ -49,17 +49,17 @@ TEST(DirectChunks, MatchDefinition) {
               ASSERT_GE(ch.width, 1);
               ASSERT_LE(ch.width, cap);
               for (std::int64_t u = 0; u < ch.width; ++u, ++t) {
-                const auto i = static_cast<std::size_t>(t);
-                ASSERT_EQ(a.owner[i], ch.a_col);
-                ASSERT_EQ(b.owner[i], ch.b_row);
-                ASSERT_EQ(a.local[i], ch.a_local + u);
-                ASSERT_EQ(b.local[i], ch.b_local + u);
+                const std::int64_t i = t;
+                ASSERT_EQ(a.owner(i), ch.a_col);
+                ASSERT_EQ(b.owner(i), ch.b_row);
+                ASSERT_EQ(a.local(i), ch.a_local + u);
+                ASSERT_EQ(b.local(i), ch.b_local + u);
               }
               // Maximal: the next index breaks a run, unless the cap ended the chunk.
               if (t < 41 && ch.width < cap) {
-                const auto i = static_cast<std::size_t>(t);
-                EXPECT_TRUE(a.owner[i] != ch.a_col || b.owner[i] != ch.b_row || a.local[i] != ch.a_local + ch.width ||
-                            b.local[i] != ch.b_local + ch.width);
+                const std::int64_t i = t;
+                EXPECT_TRUE(a.owner(i) != ch.a_col || b.owner(i) != ch.b_row || a.local(i) != ch.a_local + ch.width ||
+                            b.local(i) != ch.b_local + ch.width);
               }
             }
             EXPECT_EQ(t, 41);
