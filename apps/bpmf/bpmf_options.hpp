@@ -22,7 +22,7 @@ struct Options {
   bool synthetic = false;
   SamplerConfig sampler;  // checked by the sampler itself (bad values: exit 2)
   std::string noise;      // --noise as given (empty: fixed at --alpha); apply_noise() reads it
-  std::string calibrate;  // --calibrate as given (empty: 0); apply_noise() reads it
+  std::string calibrate = "0";  // --calibrate as given; apply_noise() reads it (empty: refused)
   std::string output_dir = ".", trace_csv;
   bool save_predictions = false, quiet = false;
   PredictiveStd std_kind = PredictiveStd::with_noise;
