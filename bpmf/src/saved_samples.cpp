@@ -145,7 +145,7 @@ ModelInfo read_model_info(const std::string& dir) {
     info.calibration_ratings = parse_value<std::int64_t>(kv.at("calibration_ratings"), path, "calibration_ratings");
     info.multiplier_68 = parse_value<double>(get("multiplier_68"), path, "multiplier_68");
     info.multiplier_95 = parse_value<double>(get("multiplier_95"), path, "multiplier_95");
-    // Since 2026-11-30 (issue 53 review): none, unknown.
+    // Since the review of 2026-11-29 (issue 53): none, unknown.
     if (kv.count("calibrated_std")) {
       const std::string kind = kv.at("calibrated_std");
       if (kind != "noise" && kind != "latent")

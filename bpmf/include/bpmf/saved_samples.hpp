@@ -49,7 +49,7 @@ struct ModelInfo {
   std::int64_t calibration_ratings = 0;
   double multiplier_68 = 0.0, multiplier_95 = 0.0;
   // The std they multiply and the samples it came from (unknown, 0: written before these keys).
-  std::optional<PredictiveStd> calibrated_std;
+  std::optional<PredictiveStd> calibrated_std{};
   std::int64_t calibration_samples = 0;
 };  // plain bytes: predict broadcasts it as such
 static_assert(std::is_trivially_copyable_v<ModelInfo>);
