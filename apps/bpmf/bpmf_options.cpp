@@ -150,7 +150,7 @@ void add_options(CLI::App& app, Options& o) {
       "'Stopping a chain'.");
 }
 
-void apply_noise(Options& o) {
+void read_model_options(Options& o) {
   if (!o.noise.empty()) o.sampler.noise = parse_noise(o.noise, o.sampler.alpha);
   // Read whole (CLI11 would answer "Could not convert" without the tool's prefix); the
   // default is "0", so an empty value was given as such and is refused, not taken as off.

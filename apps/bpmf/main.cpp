@@ -91,7 +91,7 @@ int run(Options& o) {
 
   // Bad options or input throw hympi::Error(invalid_argument) on every rank (exit 2);
   // the sampler checks its own configuration.
-  apply_noise(o);
+  read_model_options(o);
   const auto layout = o.common.layout.resolve(size);
   if (o.checkpoint_every > 0) catch_stop_signals();  // before the load: a stop then must not kill the ranks
   Dataset data = load_dataset(o.input, world);

@@ -37,6 +37,7 @@
 #include "hympi/layout.hpp"
 #include "hympi/topology.hpp"
 #include "mpi_check.hpp"
+#include "synthetic_fixture.hpp"
 
 namespace {
 
@@ -85,17 +86,7 @@ bool same(double a, double b) {
   return std::memcmp(&a, &b, sizeof a) == 0;
 }
 
-bpmf::SyntheticData data(double noise) {
-  bpmf::SyntheticSpec spec;
-  spec.rows = 500;
-  spec.cols = 400;
-  spec.rank = 3;
-  spec.density = 0.2;
-  spec.noise = noise;
-  spec.offset = 2.0;
-  spec.seed = 5;
-  return bpmf::generate_synthetic(spec);
-}
+bpmf::SyntheticData data(double noise) { return bpmf::test::shared_synthetic(noise); }
 
 bpmf::SamplerConfig config(double noise) {
   bpmf::SamplerConfig c;
