@@ -166,7 +166,7 @@ void read_model_options(Options& o) {
   const auto r = std::from_chars(begin, end, o.sampler.calibrate);
   if (r.ec == std::errc::result_out_of_range && r.ptr == end)  // strtod says which way it fell out
     refuse(std::fabs(std::strtod(begin, nullptr)) < 1 ? "is too small: it underflows a double"
-                                                        : "is too large: it overflows a double");
+                                                      : "is too large: it overflows a double");
   if (r.ec != std::errc() || r.ptr != end) refuse("is not a number: expected a plain decimal such as 0.05");
   check_calibration_fraction(o.sampler.calibrate);
 }

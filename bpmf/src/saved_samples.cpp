@@ -48,8 +48,8 @@ void write_model_info(const std::string& dir, const ModelInfo& info, const std::
     s << "calibration_ratings = " << info.calibration_ratings << "\nmultiplier_68 = " << info.multiplier_68
       << "\nmultiplier_95 = " << info.multiplier_95 << "\n";
   if (info.calibration_ratings > 0 && info.calibrated_std)
-    s << "calibrated_std = " << to_string(*info.calibrated_std) << "\ncalibration_samples = " << info.calibration_samples
-      << "\n";
+    s << "calibrated_std = " << to_string(*info.calibrated_std)
+      << "\ncalibration_samples = " << info.calibration_samples << "\n";
   s << "chain = " << chain << "\n";
   write_file_durably(model_path(dir), s.str());
 }

@@ -86,7 +86,9 @@ bool same(double a, double b) {
   return std::memcmp(&a, &b, sizeof a) == 0;
 }
 
-bpmf::SyntheticData data(double noise) { return bpmf::test::shared_synthetic(noise); }
+bpmf::SyntheticData data(double noise) {
+  return bpmf::test::shared_synthetic(noise);
+}
 
 bpmf::SamplerConfig config(double noise) {
   bpmf::SamplerConfig c;
@@ -173,8 +175,8 @@ void adaptive_noise_from_kept_ratings(const hympi::Topology& topo, const bpmf::S
             std::to_string(sampler.max_precision()) + "; from the " + std::to_string(kept) +
             " kept ratings' variance: " + std::to_string(init) + ", " + std::to_string(cap));
   if (topo.rank() == 0)
-    std::printf("adaptive noise: initial precision %.10g, cap %.10g = (SN + 1) / var of the %lld kept ratings\n",
-                init, cap, static_cast<long long>(kept));
+    std::printf("adaptive noise: initial precision %.10g, cap %.10g = (SN + 1) / var of the %lld kept ratings\n", init,
+                cap, static_cast<long long>(kept));
 }
 
 }  // namespace

@@ -25,7 +25,9 @@ namespace {
 
 using hympi::test::check;
 
-bpmf::SyntheticData data_with_noise(double noise) { return bpmf::test::shared_synthetic(noise); }
+bpmf::SyntheticData data_with_noise(double noise) {
+  return bpmf::test::shared_synthetic(noise);
+}
 
 bpmf::SamplerConfig config_for(double alpha) {
   bpmf::SamplerConfig c;
