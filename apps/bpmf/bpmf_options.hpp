@@ -21,8 +21,8 @@ struct Options {
   InputSpec input;
   bool synthetic = false;
   SamplerConfig sampler;  // checked by the sampler itself (bad values: exit 2)
-  std::string noise;      // --noise as given (empty: fixed at --alpha); apply_noise() reads it
-  std::string calibrate;  // --calibrate as given (empty: 0); apply_noise() reads it
+  std::string noise;      // --noise as given (empty: fixed at --alpha); read_model_options() reads it
+  std::string calibrate = "0";  // --calibrate as given; read_model_options() reads it (empty: refused)
   std::string output_dir = ".", trace_csv;
   bool save_predictions = false, quiet = false;
   PredictiveStd std_kind = PredictiveStd::with_noise;
@@ -40,7 +40,7 @@ void resolve_paths(Options& options);
 // Reads --noise and --calibrate into the sampler's configuration; throws
 // hympi::Error(invalid_argument) (the same on every rank: each parses the same command
 // line; the sampler checks the fraction's range).
-void apply_noise(Options& options);
+void read_model_options(Options& options);
 
 // `file` inside `dir` unless it is absolute, "-" or empty.
 std::string in_dir(const std::string& dir, const std::string& file);

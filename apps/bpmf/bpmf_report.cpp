@@ -90,12 +90,24 @@ void print_summary(const Summary& s, const Totals& t) {
       t.per_iteration(t.seconds), t.per_iteration(t.sampling), t.per_iteration(t.exchange), t.per_iteration(t.sync),
       s.items_per_second, s.digest.c_str(), s.std_digest.c_str(), bpmf::kBits, to_string(s.std_kind),
       s.coverage.fraction68(), s.coverage.fraction95(), s.precision_mean, 1.0 / std::sqrt(s.precision_mean));
-  if (s.calibration.ratings > 0)
+  if (s.calibrated() && s.std_kind == PredictiveStd::with_noise)
     std::printf(
-        "summary: calibrated intervals (split conformal, %zu held-out training ratings): multipliers %.4f at 68%%, "
-        "%.4f at 95%% (Gaussian %.4f, %.4f) cover %.4f of the test set at 68%%, %.4f at 95%%\n",
+        "summary: calibrated intervals (split conformal, %zu held-out training ratings, std noise): multipliers "
+        "%.4f at 68%%, %.4f at 95%% (Gaussian %.4f, %.4f) cover %.4f of the test set at 68%%, %.4f at 95%%\n",
         s.calibration.ratings, s.calibration.multiplier68, s.calibration.multiplier95, kZ68, kZ95,
         s.calibrated_coverage.fraction68(), s.calibrated_coverage.fraction95());
+  else if (s.calibrated())  // the latent std leaves the noise out: no Gaussian z to compare with
+    std::printf(
+        "summary: calibrated intervals (split conformal, %zu held-out training ratings, std latent): multipliers "
+        "%.4f at 68%%, %.4f at 95%% of the latent std (u.v alone), widened to cover a new rating with its noise, "
+        "cover %.4f of the test set at 68%%, %.4f at 95%%\n",
+        s.calibration.ratings, s.calibration.multiplier68, s.calibration.multiplier95,
+        s.calibrated_coverage.fraction68(), s.calibrated_coverage.fraction95());
+  else if (s.calibration.ratings > 0)
+    std::printf(
+        "summary: calibrated intervals: n/a (%zu training ratings held out, but no post-burn-in sample to predict "
+        "them: --samples 0)\n",
+        s.calibration.ratings);
   // PSS shares a node-shared page among the processes mapping it, so its node sum
   // is what the node holds; RSS counts such a page once per process.
   const double mib = 1 << 20;
@@ -133,7 +145,7 @@ Record trace_record(const Options& o, const hympi::apps::RunInfo& info, const It
 
 Record summary_record(const Dataset& data, const Options& o, const Summary& s, const Totals& t) {
   const SamplerConfig& c = o.sampler;
-  const bool calibrated = s.calibration.ratings > 0;
+  const bool calibrated = s.calibrated();
   return Record()
       .add("dataset", data.name)
       .add("rows", data.train.rows)
@@ -173,7 +185,7 @@ Record summary_record(const Dataset& data, const Options& o, const Summary& s, c
       .add("std_digest", s.std_digest)
       .add("precision_mean", s.precision_mean, 10)
       .add("bits", bpmf::kBits)
-      .add("calibrate_fraction", c.calibrate)
+      .add("calibrate_fraction", c.calibrate, 17)
       .add("calibration_ratings", s.calibration.ratings)
       .add("multiplier_68", calibrated ? s.calibration.multiplier68 : NAN, 10)
       .add("multiplier_95", calibrated ? s.calibration.multiplier95 : NAN, 10)

@@ -1,6 +1,7 @@
 // Output of hympi-bpmf: the run header, one line (and trace record) per iteration,
 // the summary, and the summary record (the run metadata is added by RecordCsv).
 #pragma once
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -36,9 +37,11 @@ struct Summary {
   PredictiveStd std_kind = PredictiveStd::with_noise;
   double precision_mean = 0;  // posterior mean of the noise precision over the samples (fixed: alpha)
   // --calibrate: the multipliers from the held-out training ratings and the test
-  // coverage of the intervals mean +- multiplier * std (ratings 0: no calibration).
+  // coverage of the intervals mean +- multiplier * std (ratings 0: no calibration;
+  // multipliers NaN: held out, but no post-burn-in sample to calibrate on).
   Calibration calibration;
   Coverage calibrated_coverage;
+  bool calibrated() const { return calibration.ratings > 0 && !std::isnan(calibration.multiplier68); }
 };
 
 // RMSE of predicting every test value by the training mean.

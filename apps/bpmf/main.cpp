@@ -91,7 +91,7 @@ int run(Options& o) {
 
   // Bad options or input throw hympi::Error(invalid_argument) on every rank (exit 2);
   // the sampler checks its own configuration.
-  apply_noise(o);
+  read_model_options(o);
   const auto layout = o.common.layout.resolve(size);
   if (o.checkpoint_every > 0) catch_stop_signals();  // before the load: a stop then must not kill the ranks
   Dataset data = load_dataset(o.input, world);
@@ -146,23 +146,31 @@ int run(Options& o) {
     s.coverage = interval_coverage(data.test, predictions.mean, predictions.std);
     s.std_kind = o.std_kind;
     s.precision_mean = sampler.precision_mean();
-    if (o.sampler.calibrate > 0) {
+    if (o.sampler.calibrate > 0 && s.samples_averaged > 0) {
       s.calibration =
           calibrate(sampler.calibration_ratings(), predictions.calibration_mean, predictions.calibration_std);
       s.calibrated_coverage = interval_coverage(data.test, predictions.mean, predictions.std,
                                                 s.calibration.multiplier68, s.calibration.multiplier95);
+    } else if (o.sampler.calibrate > 0) {  // no sample, no predictive std to calibrate: n/a
+      s.calibration.ratings = sampler.calibration_ratings().entries.size();
+      s.calibration.multiplier68 = s.calibration.multiplier95 = NAN;
     }
     print_summary(s, totals);
     csv.write(summary_record(data, o, s, totals));
   }
-  if (o.sampler.calibrate > 0)  // the multipliers beside the samples they calibrate (finite: n >= 20)
+  // The multipliers beside the samples they calibrate, with the std they multiply and
+  // the number of samples that std came from (finite once there is a sample: the
+  // split refuses fewer than 20 held-out ratings, so the order statistics exist).
+  if (o.sampler.calibrate > 0)
     on_root(world, rank, [&] {
+      if (!s.calibrated()) return;
       ModelInfo calibrated = saved_model;
       calibrated.calibration_ratings = static_cast<std::int64_t>(s.calibration.ratings);
       calibrated.multiplier_68 = s.calibration.multiplier68;
       calibrated.multiplier_95 = s.calibration.multiplier95;
-      if (std::isfinite(calibrated.multiplier_68) && std::isfinite(calibrated.multiplier_95))
-        checkpoints.record_calibration(calibrated);
+      calibrated.calibrated_std = o.std_kind;
+      calibrated.calibration_samples = s.samples_averaged;
+      checkpoints.record_calibration(calibrated);
     });
   if (o.save_predictions)
     on_root(world, rank, [&] {

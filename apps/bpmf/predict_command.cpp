@@ -44,6 +44,33 @@ std::vector<double> gather_blocks(const std::vector<double>& mine, std::size_t t
   return all;
 }
 
+// model.txt's calibrated intervals, and a warning when they do not apply as recorded
+// to these stds: calibrated on the other --predictive-std, or on more samples than
+// are saved here (--save-samples-every > 1: a noisier std than the one calibrated).
+void print_calibration(const ModelInfo& info, PredictiveStd kind, int samples) {
+  if (info.calibration_ratings <= 0) return;
+  const char* on = info.calibrated_std ? to_string(*info.calibrated_std) : "unknown (not recorded)";
+  std::printf(
+      "predict: calibrated intervals (model.txt: split conformal, %lld held-out training ratings, std %s, %lld "
+      "samples): mean +- %.4f std at 68%%, mean +- %.4f std at 95%%\n",
+      static_cast<long long>(info.calibration_ratings), on, static_cast<long long>(info.calibration_samples),
+      info.multiplier_68, info.multiplier_95);
+  if (!info.calibrated_std)
+    std::printf(
+        "predict: warning: model.txt does not say which std the multipliers were calibrated on: they apply only "
+        "with the run's --predictive-std and all its samples saved\n");
+  else if (*info.calibrated_std != kind)
+    std::printf(
+        "predict: warning: the multipliers were calibrated on the %s std, these stds are --predictive-std %s: "
+        "the calibrated intervals do not apply to them (predict with --predictive-std %s)\n",
+        on, to_string(kind), on);
+  if (info.calibrated_std && info.calibration_samples != samples)
+    std::printf(
+        "predict: warning: the multipliers were calibrated on stds from %lld samples, these come from the %d "
+        "saved (--save-samples-every > 1 or samples missing): the calibrated coverage is not guaranteed for them\n",
+        static_cast<long long>(info.calibration_samples), samples);
+}
+
 }  // namespace
 
 int run_predict(const Options& o) {
@@ -117,6 +144,7 @@ int run_predict(const Options& o) {
                 p.mean_output.c_str(), p.std_output.c_str());
     std::printf("predict: predictions digest %s, predictive std digest %s (bits: %s)\n", digest(all_mean).c_str(),
                 digest(all_std).c_str(), bpmf::kBits);
+    print_calibration(info, o.std_kind, count);
   });
   return hympi::apps::kSuccess;
 }

@@ -1,6 +1,7 @@
 #include "bpmf/calibration.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -9,6 +10,16 @@
 #include "hympi/error.hpp"
 
 namespace bpmf {
+
+namespace {
+// The fraction as the shortest text that reads back to it (1e-09, 0.05): std::to_string
+// would print 1e-9 as 0.000000.
+std::string shortest(double x) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, x);
+  return std::string(buf, r.ptr);
+}
+}  // namespace
 
 bool held_out_for_calibration(std::int32_t row, std::int32_t col, std::uint64_t seed, double fraction) {
   if (!(fraction > 0.0)) return false;
@@ -19,7 +30,7 @@ bool held_out_for_calibration(std::int32_t row, std::int32_t col, std::uint64_t 
 void check_calibration_fraction(double fraction) {
   if (!(fraction >= 0.0 && fraction < 0.5))
     throw hympi::Error(hympi::ErrorCode::invalid_argument,
-                       "--calibrate " + std::to_string(fraction) +
+                       "--calibrate " + shortest(fraction) +
                            ": the fraction of training ratings held out must be >= 0 and < 0.5 (0: off; 0.05 "
                            "suggested)");
 }
@@ -45,7 +56,7 @@ CalibrationSplit split_for_calibration(const TrainingInput& train, std::uint64_t
   const auto n = static_cast<std::int64_t>(split.held_out.entries.size());
   if (n < kMinCalibrationRatings || kept == 0)
     throw hympi::Error(hympi::ErrorCode::invalid_argument,
-                       "--calibrate " + std::to_string(fraction) + " holds out " + std::to_string(n) + " of " +
+                       "--calibrate " + shortest(fraction) + " holds out " + std::to_string(n) + " of " +
                            std::to_string(train.nnz) + " training ratings and keeps " + std::to_string(kept) +
                            ": the 95% multiplier needs at least " + std::to_string(kMinCalibrationRatings) +
                            " held out and the chain at least one to train on");

@@ -47,6 +47,9 @@ void write_model_info(const std::string& dir, const ModelInfo& info, const std::
   if (info.calibration_ratings > 0)
     s << "calibration_ratings = " << info.calibration_ratings << "\nmultiplier_68 = " << info.multiplier_68
       << "\nmultiplier_95 = " << info.multiplier_95 << "\n";
+  if (info.calibration_ratings > 0 && info.calibrated_std)
+    s << "calibrated_std = " << to_string(*info.calibrated_std)
+      << "\ncalibration_samples = " << info.calibration_samples << "\n";
   s << "chain = " << chain << "\n";
   write_file_durably(model_path(dir), s.str());
 }
@@ -142,6 +145,14 @@ ModelInfo read_model_info(const std::string& dir) {
     info.calibration_ratings = parse_value<std::int64_t>(kv.at("calibration_ratings"), path, "calibration_ratings");
     info.multiplier_68 = parse_value<double>(get("multiplier_68"), path, "multiplier_68");
     info.multiplier_95 = parse_value<double>(get("multiplier_95"), path, "multiplier_95");
+    // Since the review of 2026-11-29 (issue 53): none, unknown.
+    if (kv.count("calibrated_std")) {
+      const std::string kind = kv.at("calibrated_std");
+      if (kind != "noise" && kind != "latent")
+        throw InputError("'" + path + "': calibrated_std = '" + kind + "' is not noise or latent");
+      info.calibrated_std = kind == "noise" ? PredictiveStd::with_noise : PredictiveStd::latent;
+      info.calibration_samples = parse_value<std::int64_t>(get("calibration_samples"), path, "calibration_samples");
+    }
   }
   if (info.K < 1 || !(info.alpha > 0) || info.rows < 1 || info.cols < 1)
     throw InputError("'" + path + "' describes no valid model (K, alpha, rows or cols)");

@@ -17,6 +17,8 @@
 //     multipliers within 4 sd of 0.9945 / 1.9600. The sd of the p-quantile of n scores
 //     is sqrt(p (1 - p) / n) / f(q), f(q) = 2 phi(q) the density of |z|: n ~ 3200
 //     gives 0.017 (68%) and 0.033 (95%); calibrated test coverage within 3 / 2 points.
+// (4) adaptive noise: its initial precision and cap from the kept ratings' variance
+//     alone (adaptive_noise_from_kept_ratings).
 #include "bpmf/calibration.hpp"
 
 #include <mpi.h>
@@ -35,6 +37,7 @@
 #include "hympi/layout.hpp"
 #include "hympi/topology.hpp"
 #include "mpi_check.hpp"
+#include "synthetic_fixture.hpp"
 
 namespace {
 
@@ -84,15 +87,7 @@ bool same(double a, double b) {
 }
 
 bpmf::SyntheticData data(double noise) {
-  bpmf::SyntheticSpec spec;
-  spec.rows = 500;
-  spec.cols = 400;
-  spec.rank = 3;
-  spec.density = 0.2;
-  spec.noise = noise;
-  spec.offset = 2.0;
-  spec.seed = 5;
-  return bpmf::generate_synthetic(spec);
+  return bpmf::test::shared_synthetic(noise);
 }
 
 bpmf::SamplerConfig config(double noise) {
@@ -154,6 +149,36 @@ void against_plain_references(const bpmf::SyntheticData& d, const bpmf::SamplerC
         "the RMSE " + std::to_string(r.rmse.back()) + " is not the test set's " + std::to_string(rmse));
 }
 
+// (4) Adaptive noise starts at (SN_INIT + 1) / var and is capped at (SN_MAX + 1) / var,
+// var the total variance of the KEPT ratings about their mean, recomputed here (the
+// sampler sums exactly; a plain sum agrees to 1e-12). Caught: the held-out ratings
+// counted in var's n (var 10% low at --calibrate 0.1) or their values in its sum.
+void adaptive_noise_from_kept_ratings(const hympi::Topology& topo, const bpmf::SyntheticData& d,
+                                      bpmf::SamplerConfig c) {
+  c.noise = {bpmf::NoiseKind::adaptive, 1.5, 12.0};
+  c.burnin = 1;
+  c.samples = 0;
+  const bpmf::Sampler sampler(topo, d.train, d.test, c);
+  std::int64_t kept = 0;
+  double sum = 0.0;
+  for (const auto& e : d.train.entries)
+    if (!bpmf::held_out_for_calibration(e.row, e.col, c.seed, c.calibrate)) ++kept, sum += e.value;
+  const double mean = sum / static_cast<double>(kept);
+  double sq = 0.0;
+  for (const auto& e : d.train.entries)
+    if (!bpmf::held_out_for_calibration(e.row, e.col, c.seed, c.calibrate)) sq += (e.value - mean) * (e.value - mean);
+  const double var = sq / static_cast<double>(kept);
+  const double init = (c.noise.sn_init + 1) / var, cap = (c.noise.sn_max + 1) / var;
+  const auto near = [](double a, double b) { return std::fabs(a - b) <= 1e-12 * std::fabs(b); };
+  check(near(sampler.initial_precision(), init) && near(sampler.max_precision(), cap),
+        "adaptive noise: initial precision " + std::to_string(sampler.initial_precision()) + ", cap " +
+            std::to_string(sampler.max_precision()) + "; from the " + std::to_string(kept) +
+            " kept ratings' variance: " + std::to_string(init) + ", " + std::to_string(cap));
+  if (topo.rank() == 0)
+    std::printf("adaptive noise: initial precision %.10g, cap %.10g = (SN + 1) / var of the %lld kept ratings\n", init,
+                cap, static_cast<long long>(kept));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -190,6 +215,8 @@ int main(int argc, char** argv) {
                   static_cast<long long>(r.held_out), r.c.multiplier68, r.c.multiplier95);
     }
   }
+
+  adaptive_noise_from_kept_ratings(topo, d, c);
 
   if (rank == 0) {
     against_plain_references(d, c, ref);

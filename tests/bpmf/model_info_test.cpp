@@ -84,6 +84,18 @@ TEST_F(ModelInfoFile, Calibration) {
   EXPECT_EQ(back.calibration_ratings, 2456);
   EXPECT_EQ(back.multiplier_68, 0.9071);
   EXPECT_EQ(back.multiplier_95, 1.9387);
+  EXPECT_FALSE(back.calibrated_std) << "written without the std: unknown (a model.txt of 2026-11-29)";
+  for (auto kind : {bpmf::PredictiveStd::latent, bpmf::PredictiveStd::with_noise}) {
+    info_.calibrated_std = kind;  // the std the multipliers multiply, and how many samples it came from
+    info_.calibration_samples = 200;
+    bpmf::write_model_info(dir_, info_, "0123456789abcdef0123456789abcdef");
+    back = bpmf::read_model_info(dir_);
+    ASSERT_TRUE(back.calibrated_std);
+    EXPECT_EQ(*back.calibrated_std, kind);
+    EXPECT_EQ(back.calibration_samples, 200);
+  }
+  EXPECT_NE(bpmf::read_whole_file(dir_ + "/model.txt").find("calibrated_std = noise\ncalibration_samples = 200\n"),
+            std::string::npos);
   auto other = info_;
   other.calibrate = 0.1;
   other.multiplier_68 = 1.0;

@@ -19,21 +19,14 @@
 #include "bpmf/synthetic.hpp"
 #include "hympi/topology.hpp"
 #include "mpi_check.hpp"
+#include "synthetic_fixture.hpp"
 
 namespace {
 
 using hympi::test::check;
 
 bpmf::SyntheticData data_with_noise(double noise) {
-  bpmf::SyntheticSpec spec;
-  spec.rows = 500;
-  spec.cols = 400;
-  spec.rank = 3;
-  spec.density = 0.2;
-  spec.noise = noise;
-  spec.offset = 2.0;
-  spec.seed = 5;
-  return bpmf::generate_synthetic(spec);
+  return bpmf::test::shared_synthetic(noise);
 }
 
 bpmf::SamplerConfig config_for(double alpha) {

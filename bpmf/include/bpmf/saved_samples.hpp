@@ -11,7 +11,9 @@
 //                        fraction, part of the chain: compared like the seed) and, once
 //                        the run has ended, calibration_ratings, multiplier_68 and
 //                        multiplier_95 (calibration.hpp: the calibrated intervals are
-//                        mean +- multiplier * std)
+//                        mean +- multiplier * std), calibrated_std (noise | latent: the
+//                        --predictive-std the multipliers multiply) and
+//                        calibration_samples (the samples that std came from)
 //   chain.lock           held by the chain writing here (directory_lock.hpp)
 //   sample-NNNNNN-U.npy  rows x K latent row vectors of post-burn-in sample NNNNNN (1-based)
 //   sample-NNNNNN-V.npy  cols x K latent column vectors
@@ -22,11 +24,14 @@
 // (.npy: npy.hpp). The prediction of (i, j) in a sample is mean + U[i] . V[j].
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bpmf/noise.hpp"
 #include "bpmf/normal_wishart.hpp"
+#include "bpmf/predictive.hpp"
 
 namespace bpmf {
 
@@ -43,7 +48,11 @@ struct ModelInfo {
   // Written once the chain has ended (0 ratings: not yet, or no holdout).
   std::int64_t calibration_ratings = 0;
   double multiplier_68 = 0.0, multiplier_95 = 0.0;
-};                                     // plain bytes: predict broadcasts it as such
+  // The std they multiply and the samples it came from (unknown, 0: written before these keys).
+  std::optional<PredictiveStd> calibrated_std{};
+  std::int64_t calibration_samples = 0;
+};  // plain bytes: predict broadcasts it as such
+static_assert(std::is_trivially_copyable_v<ModelInfo>);
 
 // Writes model.txt (making the directory) for the chain `chain` (checkpoint.hpp's
 // chain id). Throws InputError.
