@@ -73,3 +73,18 @@ assert [(s["machine"], s["ranks"], s["groups"]) for s in bgp] == [("bgp", "8", g
 assert os.path.exists(os.path.join(d, "bgp-thesis-fig3_6-split.png"))
 print(f"fig3 bcast/reduce/allreduce smoke: ok, {len(want)} figure commands, chain {float(r['time_s']) / hop:.2f} hops")
 PY
+# Fig 3.25 at the thesis' 512 ranks with its 1 KB / 4 KB segments (fig3_25-segments-512; own directory: its
+# CSV's name shares fig3_25's prefix): 3 sizes x 2 segments, the layer's segmented ring at every level.
+mkdir "$work/seg512"
+"$root/apps/smpi/run-graphene-hier-fig3.sh" fig3_25-segments-512 --bin "$bin" --tiny "$work/seg512" > "$work/seg512.log" 2>&1 ||
+  { cat "$work/seg512.log"; echo "fig3_25-segments-512 failed"; exit 1; }
+python3 - "$work/seg512" <<'PY'
+import csv, os, sys
+path = os.path.join(sys.argv[1], "graphene-thesis-fig3_25-allreduce-segring-segments-512.csv")
+assert os.path.exists(path[:-4] + ".png"), path
+rows = list(csv.DictReader(open(path)))
+assert [r["algo_flat"] for r in rows[::3]] == [f"hympi_ring_segmented:{s}" for s in (1024, 4096) for _ in range(3)], rows
+assert all(r["op"] == "allreduce" and r["reps"] == "3" and r["ranks"] == "8" for r in rows), rows
+assert all(r["algo_between"] == r["algo_flat"] for r in rows if r["groups"] != "1"), rows
+print("fig3_25-segments-512 smoke: ok,", len(rows), "rows")
+PY
