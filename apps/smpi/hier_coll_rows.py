@@ -3,7 +3,7 @@
 columns), with the segment SimGrid 3.32's algorithm picks at each level. The segment rules are read
 from SimGrid's sources (src/smpi/colls/, tag v3.32); none is settable there: the simulated layer's
 own versions (apps/smpi/glue/sim_segmented.cpp) take theirs from the name.
-usage: hier_coll_rows.py RUN_OUT OUT MACHINE PLATFORM CORES FLAT BETWEEN INSIDE INSIDE_BCAST HOST_S RSS_KB KEY=VALUE...
+usage: hier_coll_rows.py RUN_OUT OUT MACHINE PLATFORM CORES FLAT BETWEEN INSIDE INSIDE_BCAST HOST_S RSS_KB REPS KEY=VALUE...
        hier_coll_rows.py --segments OP ALGO BYTES P G[,G...]   (CSV: the segment per level, no simulation)"""
 import csv
 import os
@@ -63,11 +63,11 @@ def main(argv):
             print(__doc__, file=sys.stderr)
             return 2
         return segments_table(argv[1], argv[2], int(argv[3]), int(argv[4]), [int(g) for g in argv[5].split(",")])
-    if len(argv) < 11:
+    if len(argv) < 12 or not argv[11].isdigit() or int(argv[11]) < 1:
         print(__doc__, file=sys.stderr)
         return 2
-    run, out, machine, platform, cores, flat, between, inside, inside_bcast, host_s, rss_kb = argv[:11]
-    fidelity = dict(kv.split("=", 1) for kv in argv[11:])
+    run, out, machine, platform, cores, flat, between, inside, inside_bcast, host_s, rss_kb, reps = argv[:12]
+    fidelity = dict(kv.split("=", 1) for kv in argv[12:])
     rows = list(csv.DictReader(line for line in open(run) if not line.startswith("#")))
     if not rows:
         print("hier_coll_rows.py: error: the simulation printed no rows", file=sys.stderr)
@@ -75,7 +75,8 @@ def main(argv):
     flat_t = float(rows[0]["time_s"])
     fields = ["kind", "machine", "platform", "op", "ranks", "ranks_per_node", "bytes", "groups", "time_s", "gain",
               "algo_flat", "algo_between", "algo_inside", "algo_inside_bcast", "seg_between", "seg_inside"]
-    fields += list(fidelity) + ["host_s", "max_rss_mb"]
+    # reps: how many timed repetitions each row's time is the minimum of (after one untimed warm-up)
+    fields += list(fidelity) + ["host_s", "max_rss_mb", "reps"]
     if os.path.exists(out) and os.path.getsize(out) > 0:
         have = open(out).readline().strip().split(",")
         if have != fields:
@@ -99,7 +100,7 @@ def main(argv):
                             seg_between=segment(op, flat if flat_only else between, p if flat_only else g, b),
                             seg_inside="-" if flat_only else segment(inside_op, inside, -(-p // g),
                                                                       b if op not in ("gather", "scatter") else b // g),
-                            host_s=host_s, max_rss_mb=int(rss_kb) // 1024, **fidelity))
+                            host_s=host_s, max_rss_mb=int(rss_kb) // 1024, reps=reps, **fidelity))
             print(f"{op} P={p} {b} B G={g}: {float(r['time_s']) * 1e3:.4f} ms, gain {flat_t / float(r['time_s']):.3f}")
     return 0
 

@@ -4,31 +4,36 @@
 # coarsening (what differs from the thesis' runs, to keep each run to a few minutes of host time and
 # a few GB) is printed and in apps/smpi/README.md "Chapter 3 on Graphene". Run one at a time
 # (flock /work/sim.lock ...); each run is bounded by --timeout.
-# usage: run-graphene-hier-fig3.sh FIGURE [--bin DIR] [--machine graphene-gige|graphene-ib] [--tiny DIR]
+# usage: run-graphene-hier-fig3.sh FIGURE [--bin DIR] [--machine graphene-gige|graphene-ib] [--reps R] [--tiny DIR]
 #   FIGURE: fig3_19-3_20 | fig3_15-3_17 | fig3_24 | fig3_36 | fig3_40
 #   the thesis' segment sizes (the layer's own algorithms; rows only): fig3_17-segments | fig3_20-segments | fig3_25-segments
-#   (fig3_17-segments: with HYMPI_SIM_LOCK=FILE each run waits for flock FILE)
+#   | fig3_25-segments-512 (the thesis' 512 ranks; CSV and plot)
+#   HYMPI_SIM_LOCK=FILE: each simulation (one run-hier-coll.sh / run-split-cost.sh) waits for flock FILE, taken per run
 #   broadcast/reduce/allreduce: fig3_6 (BG/P) | fig3_8-3_9 | fig3_10 | fig3_11-3_12 | fig3_16 | fig3_18 | fig3_21 | fig3_25 | fig3_26
 #   --tiny DIR: the same runs at 8 ranks, <= 64 KiB, G = 1,2,4, CSV and plot into DIR (the ctest smoke)
+#   --reps R: every run's time is the minimum of R repetitions after one untimed warm-up (default 3; the
+#   CSVs' reps column says each row's; figures not rerun since hold 1-rep rows: their inventory commands say --reps 1)
 set -euo pipefail
 {
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; }
 [ $# -ge 1 ] || { usage >&2; exit 2; }
 case "$1" in -h|--help) usage; exit 0 ;; esac
 fig="$1"; shift
-extra=(); machine=graphene-gige; tiny=""
+extra=(); machine=graphene-gige; tiny=""; reps=3
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) [ $# -ge 2 ] || { echo "run-graphene-hier-fig3.sh: error: --bin needs a value" >&2; exit 2; }; extra+=(--bin "$2"); shift 2 ;;
     --tiny) [ $# -ge 2 ] || { echo "run-graphene-hier-fig3.sh: error: --tiny needs a directory" >&2; exit 2; }; tiny="$2"; shift 2 ;;
     --machine) [ $# -ge 2 ] || { echo "run-graphene-hier-fig3.sh: error: --machine needs a value" >&2; exit 2; }; machine="$2"; shift 2 ;;
+    --reps) [ $# -ge 2 ] || { echo "run-graphene-hier-fig3.sh: error: --reps needs a value" >&2; exit 2; }; reps="$2"; shift 2 ;;
     *) echo "run-graphene-hier-fig3.sh: error: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
 script=run-graphene-hier-fig3.sh; source "$here/run-common.sh"
 check_graphene_options "$machine" "$(for ((i = 1; i < ${#extra[@]}; i += 2)); do echo "${extra[i]}"; done)"
+[[ "$reps" =~ ^[1-9][0-9]*$ ]] || { echo "$script: error: bad --reps '$reps' (a count >= 1)" >&2; exit 2; }
 [ -z "$tiny" ] || [ -d "$tiny" ] || { echo "$script: error: --tiny '$tiny' is not a directory" >&2; exit 2; }
 if [ "$fig" = fig3_6 ] && [ "$machine" != graphene-gige ]; then
   echo "$script: error: fig3_6 runs on BG/P (bgp): --machine does not apply" >&2; exit 2
@@ -41,7 +46,9 @@ sim="$root/results/simulated"; [ -z "$tiny" ] || sim="$tiny"
 # ~45 MB per rank. Fewer G than the thesis' 1..p (the powers of 4 and 32). The broadcast/reduce/allreduce
 # block states its own layouts (several at the thesis' 512 ranks).
 case "$fig" in fig3_19-3_20|fig3_15-3_17|fig3_24|fig3_36|fig3_40|fig3_17-segments|fig3_25-segments) echo "coarsened: the thesis' 512-core runs on 128 ranks (32 nodes x 4)" ;; esac
-run() { hier_coll_run "$@"; }  # run-common.sh
+lock=""; [ -n "$tiny" ] || lock="${HYMPI_SIM_LOCK:-}"  # hier_coll_run takes it per run (the shared host's one simulation at a time)
+run() { hier_coll_run "$@" --reps "$reps"; }  # run-common.sh
+split_cost() { if [ -n "$lock" ]; then flock "$lock" "$@"; else "$@"; fi; }
 MiB=1048576
 case "$fig" in
   # ---- broadcast, reduce, allreduce (wt-ch3bcast): each block writes its CSV and plots it
@@ -56,9 +63,8 @@ case "$fig" in
     # The core's aligned buffers folded too (glue/fold_shared.cpp; timing only): a 64-rank 16 MiB pipeline
     # bcast kept its simulated times (230.74 / 324.97 ms) with 95 MB and 1.7 s of host instead of 1.1 GB, 5.8 s.
     export HYMPI_SMPI_FOLD_SCOPE=all
-    # A 16 MiB broadcast takes ~1 min and 2.2 GB at 128 ranks: with HYMPI_SIM_LOCK=FILE each such run waits
-    # for flock(FILE) (the shared host's one-simulation-at-a-time rule), the lock taken per run.
-    big() { if [ -n "${HYMPI_SIM_LOCK:-}" ] && [ -z "$tiny" ]; then ( flock 9; run "$@" ) 9>"$HYMPI_SIM_LOCK"; else run "$@"; fi; }
+    # A 16 MiB broadcast takes ~1 min and 2.2 GB at 128 ranks: with HYMPI_SIM_LOCK=FILE every run waits for it (run).
+    big() { run "$@"; }
     full() { [ -z "$tiny" ] && echo "$1" || echo "$2"; }  # full FULL TINY: a loop's list, shortened by --tiny (the smoke)
     case "$fig" in
       fig3_6)  # BG/P (not Graphene): the left panel, the group-creation cost, on 512 ranks (coarsened from 2048:
@@ -66,8 +72,8 @@ case "$fig" in
         # ranks, 1 KiB-16 MiB): not run (one 2048-rank 1 MiB run-hier-bcast.sh took 104 s of host)
         out="$sim/bgp-thesis-fig3_6-split.csv"; fresh "$out"
         sr=512; gl=1,2,4,8,16,32,64,128,256,512; [ -z "$tiny" ] || { sr=8; gl=1,2,4; }
-        nice -n 5 "$here/run-split-cost.sh" --machine bgp "${extra[@]}" --ranks $sr --op bcast --bytes "$(full 2097152 65536)" --groups $gl \
-          --reps 1 --out "$out" --timeout 200 ;;
+        split_cost nice -n 5 "$here/run-split-cost.sh" --machine bgp "${extra[@]}" --ranks $sr --op bcast --bytes "$(full 2097152 65536)" --groups $gl \
+          --reps "$reps" --out "$out" --timeout 200 ;;
       fig3_8-3_9)  # 128 nodes x 1; SimGrid's ompi_pipeline (a chain of fanout 1, its own segments), then the layer's chains
         out="$sim/graphene-thesis-fig3_8-3_9-bcast-128.csv"; fresh "$out"
         run --op bcast --ranks 128 --cores 1 --bytes 16384 --groups 1,2,4,8,16,32,64,128 "${ALL[@]}" --out "$out" --timeout 120
@@ -88,8 +94,8 @@ case "$fig" in
           big --op bcast --ranks 128 --cores 1 --bytes $b --groups 1,2,4,8,16,32,64 "${ALL[@]}" --out "$out" --timeout 300
         done
         # native: G = 16 and 64 at 16 MiB left out (run-hier-bcast.sh's G = 16 did not finish, Fig 3.7's row)
-        for b in $(full "16384 262144 $MiB $((4 * MiB)) $((16 * MiB))" 16384); do
-          big --op bcast --ranks 128 --cores 1 --bytes $b --groups 1,2,4,8,32 --out "$out" --timeout 300
+        for b in $(full "16384 262144 $MiB $((4 * MiB)) $((16 * MiB))" 16384); do  # 16 MiB: 96 s at --reps 1, > 300 s at 3
+          big --op bcast --ranks 128 --cores 1 --bytes $b --groups 1,2,4,8,32 --out "$out" --timeout 900
         done ;;
       fig3_11-3_12)  # 1 per core (4 per node), the thesis' sizes: p = 512 at 16 KiB and 16 MiB (3.11), 16 MiB over
         # p = 32..512 and 16 KiB..16 MiB at 512 (3.12); the 16 KiB and 16 MiB runs at 512 serve both figures
@@ -106,10 +112,13 @@ case "$fig" in
         gl=1,2,4,8,16,32,64,128,256,512
         run "${IB[@]}" --op reduce --ranks 512 --cores 4 --bytes 1024 --groups $gl --out "$out" --timeout 300
         run "${IB[@]}" --op reduce --ranks 512 --cores 4 --bytes 16384 --groups $gl "${ALL[@]}" --out "$out" --timeout 300
+        # the thesis' 1 KB segments at every level (the layer's pipeline reduce): SimGrid's ompi_pipeline takes 1 KiB
+        # only where a level has > 10.4 ranks at 16 KiB, 32 KiB among 2-8 leaders and inside groups of 2-8
+        run "${IB[@]}" --op reduce --ranks 512 --cores 4 --bytes 16384 --groups $gl --flat hympi_pipeline:1024 --out "$out" --timeout 600
         split="$sim/graphene-thesis-fig3_16-split.csv"; fresh "$split"
         sr=512; [ -z "$tiny" ] || { sr=8; gl=1,2,4; }
-        nice -n 5 "$here/run-split-cost.sh" --machine graphene-ib "${extra[@]}" --ranks $sr --cores 4 --op reduce --bytes 1024 \
-          --groups $gl --out "$split" --timeout 300 ;;
+        split_cost nice -n 5 "$here/run-split-cost.sh" --machine graphene-ib "${extra[@]}" --ranks $sr --cores 4 --op reduce --bytes 1024 \
+          --groups $gl --reps "$reps" --out "$split" --timeout 600 ;;
       fig3_18)  # seven reduce algorithms at every level, 256 and 512 ranks (64 and 128 nodes x 4) as the thesis, 16 KiB and 1 MiB
         out="$sim/graphene-thesis-fig3_18-reduce-algorithms.csv"; fresh "$out"
         for p in $(full "256 512" 256); do
@@ -174,13 +183,8 @@ case "$fig" in
   fig3_17-segments)  # Fig 3.17's 32 KB and 64 KB panels at every level (the layer's hympi_pipeline), 4 MiB as fig3_15-3_17
     out="$sim/graphene-thesis-fig3_17-reduce-segments.csv"; fresh "$out"
     for seg in 32768 65536; do
-      if [ -n "${HYMPI_SIM_LOCK:-}" ] && [ -z "$tiny" ]; then
-        ( flock 9; run --op reduce --ranks 128 --cores 4 --bytes $((4 * MiB)) --groups 1,4,16,32 --flat hympi_pipeline:$seg \
-            --out "$out" --timeout 600 ) 9>"$HYMPI_SIM_LOCK"
-      else
-        run --op reduce --ranks 128 --cores 4 --bytes $((4 * MiB)) --groups 1,4,16,32 --flat hympi_pipeline:$seg \
-          --out "$out" --timeout 600
-      fi
+      run --op reduce --ranks 128 --cores 4 --bytes $((4 * MiB)) --groups 1,4,16,32 --flat hympi_pipeline:$seg \
+        --out "$out" --timeout 600
     done
     exit 0 ;;
   fig3_20-segments)  # Fig 3.20 with the thesis' 32 KB and 64 KB segments at every level (the layer's
@@ -201,6 +205,18 @@ case "$fig" in
         --flat hympi_ring_segmented:$seg --out "$out" --timeout 300
     done; done; done
     exit 0 ;;
+  fig3_25-segments-512)  # fig3_25-segments at the thesis' 512 ranks = 128 nodes x 4 (not coarsened), G as the 512-rank sizing;
+    # --machine's network only (GigE default; the thesis names none): one run took 106 s of host and 462 MB at 4 KiB,
+    # 1 KiB segments (--reps 3), so both networks would be ~25 min; graphene-ib at 512 not run
+    out="$sim/graphene-thesis-fig3_25-allreduce-segring-segments-512.csv"; fresh "$out"
+    export HYMPI_SMPI_FOLD_SCOPE=all  # as fig3_25's own runs (timing only)
+    for m in "$machine"; do for seg in 1024 4096; do for b in 4096 65536 $MiB; do
+      run --machine $m --op allreduce --ranks 512 --cores 4 --bytes $b --groups 1,4,16,32,64,128,512 \
+        --flat hympi_ring_segmented:$seg --out "$out" --timeout 900
+    done; done; done
+    /usr/bin/python3 "$root/results/simulated/plot_graphene_ch3_bcast_reduce.py" --only "$(basename "${out%.csv}").png" \
+      ${tiny:+--dir "$tiny"}
+    exit 0 ;;
   fig3_24)  # ring allreduce (SimGrid's lr at the flat and leader levels), 4 KiB
     out="$sim/graphene-thesis-fig3_24-allreduce.csv"; fresh "$out"
     run --op allreduce --ranks 128 --cores 4 --bytes 4096 --groups 1,4,16,32,128 --flat lr --algo-between lr \
@@ -218,7 +234,7 @@ case "$fig" in
       run --op scatter --ranks 128 --cores 4 --bytes $((b * MiB)) --groups 1,4,16,32,128 --flat ompi_binomial \
         --algo-between ompi_binomial --algo-inside ompi_binomial --out "$out" --timeout 200
     done ;;
-  *) echo "run-graphene-hier-fig3.sh: error: unknown FIGURE '$fig' (fig3_19-3_20, fig3_15-3_17, fig3_24, fig3_36, fig3_40, fig3_17-segments, fig3_20-segments, fig3_25-segments)" >&2
+  *) echo "run-graphene-hier-fig3.sh: error: unknown FIGURE '$fig' (fig3_19-3_20, fig3_15-3_17, fig3_24, fig3_36, fig3_40, fig3_17-segments, fig3_20-segments, fig3_25-segments, fig3_25-segments-512; see --help)" >&2
      exit 2 ;;
 esac
 /usr/bin/python3 "$root/results/simulated/plot_graphene_hier_coll.py" --only "$(basename "${out%.csv}").png" \

@@ -49,7 +49,7 @@ Rows: kind=simulated, machine, platform (its make_platform.py command), op, rank
 bytes, groups, time_s, gain (flat time / this G's), algo_flat, algo_between, algo_inside,
 algo_inside_bcast (the algorithm that ran at each level; G = 1 ran algo_flat only), seg_between /
 seg_inside (the segment SimGrid's algorithm picks at that level, bytes, where its source has a rule;
-'-' unsegmented or no rule; not settable; a hympi_*:SEG algorithm's SEG), the fidelity columns, host_s and max_rss_mb (the run's).
+'-' unsegmented or no rule; not settable; a hympi_*:SEG algorithm's SEG), the fidelity columns, host_s and max_rss_mb (the run's), reps (each time the minimum of that many).
 Fidelity settings (apps/smpi/README.md; Graphene's faithful set by default):
 USAGE
   fidelity_usage
@@ -134,7 +134,7 @@ platform_rec="make_platform.py $machine --ranks $ranks --cores $cores --placemen
 python3 "$here/hier_coll_rows.py" "$work/run.out" "$out" "$machine" "$platform_rec" "$cores" "$flat" \
   "${algo_between:-$flat}" "${algo_inside:-$inside_default}" \
   "$( [ "$op" = allreduce ] && echo "${algo_inside_bcast:-ompi}" || echo -)" \
-  "$host_s" "$rss_kb" "${fidelity_labels[@]}"
+  "$host_s" "$rss_kb" "$reps" "${fidelity_labels[@]}"
 echo "[host $host_s s, max RSS $((rss_kb / 1024)) MB]"
 exit 0
 }

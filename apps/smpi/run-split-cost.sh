@@ -26,7 +26,7 @@ usage: run-split-cost.sh [options]
   --bin DIR       SMPI build's bin/ (default: \$HYMPI_SMPI_BIN or build-smpi/bin or build/smpi/bin)
 Rows: kind=simulated, machine, platform, op, ranks, ranks_per_node, bytes, groups, split_s (two
 MPI_Comm_split of the world), create_group_s (MPI_Comm_create_group by each group and by the leaders),
-hympi_create_s (the grouped OP's creation), the fidelity columns, host_s, max_rss_mb.
+hympi_create_s (the grouped OP's creation), the fidelity columns, host_s, max_rss_mb, reps (each time the minimum of that many).
 Fidelity settings (the machine's faithful set by default):
 USAGE
   fidelity_usage
@@ -75,15 +75,15 @@ if [ "$rc" -ne 0 ]; then
 fi
 read -r host_s rss_kb < <(tail -1 "$work/time")
 platform_rec="make_platform.py $machine --ranks $ranks${cores_args[*]:+ ${cores_args[*]}} --placement block${fidelity_platform[*]:+ ${fidelity_platform[*]}}"
-python3 - "$work/run.out" "$out" "$machine" "$platform_rec" "$per_node" "$host_s" "$rss_kb" "${fidelity_labels[@]}" <<'PY'
+python3 - "$work/run.out" "$out" "$machine" "$platform_rec" "$per_node" "$host_s" "$rss_kb" "$reps" "${fidelity_labels[@]}" <<'PY'
 import csv, os, sys
-run, out, machine, platform, per_node, host_s, rss_kb = sys.argv[1:8]
-fidelity = dict(kv.split("=", 1) for kv in sys.argv[8:])
+run, out, machine, platform, per_node, host_s, rss_kb, reps = sys.argv[1:9]
+fidelity = dict(kv.split("=", 1) for kv in sys.argv[9:])
 rows = list(csv.DictReader(line for line in open(run) if not line.startswith("#")))
 if not rows:
     sys.exit("run-split-cost.sh: error: the simulation printed no rows")
 fields = ["kind", "machine", "platform", "op", "ranks", "ranks_per_node", "bytes", "groups", "split_s",
-          "create_group_s", "hympi_create_s"] + list(fidelity) + ["host_s", "max_rss_mb"]
+          "create_group_s", "hympi_create_s"] + list(fidelity) + ["host_s", "max_rss_mb", "reps"]
 new = not os.path.exists(out) or os.path.getsize(out) == 0
 if not new and open(out).readline().strip().split(",") != fields:
     sys.exit(f"run-split-cost.sh: error: {out} has other columns; use another --out")
@@ -93,7 +93,7 @@ with open(out, "a", newline="") as f:
         w.writeheader()
     for r in rows:
         w.writerow(dict(r, kind="simulated", machine=machine, platform=platform, ranks_per_node=per_node, **fidelity,
-                        host_s=host_s, max_rss_mb=int(rss_kb) // 1024))
+                        host_s=host_s, max_rss_mb=int(rss_kb) // 1024, reps=reps))
         print(f"{r['op']} P={r['ranks']} G={r['groups']}: split {float(r['split_s']) * 1e3:.4f} ms, "
               f"create_group {float(r['create_group_s']) * 1e3:.4f} ms, hympi create {float(r['hympi_create_s']) * 1e3:.4f} ms")
 PY

@@ -29,7 +29,7 @@ want = {  # figure: (op, the runs' flat algorithms in order; --tiny shortens the
     "fig3_8-3_9": ("bcast", ["ompi_pipeline"] * 2 + ["hympi_chain:1:0"] * 2 + ["hympi_chain:4:0"] * 2),
     "fig3_10": ("bcast", ["ompi_pipeline"] * 2 + ["ompi"]),
     "fig3_11-3_12": ("bcast", ["ompi_pipeline"] * 2),
-    "fig3_16": ("reduce", ["ompi", "ompi_pipeline"]),
+    "fig3_16": ("reduce", ["ompi", "ompi_pipeline", "hympi_pipeline:1024"]),
     "fig3_18": ("reduce", ["ompi_basic_linear", "ompi_in_order_binary"]),
     "fig3_21": ("reduce", ["ompi_basic_linear", "ompi_in_order_binary"]),
     "fig3_25": ("allreduce", ["ompi_ring_segmented"] * 2),
@@ -47,6 +47,7 @@ for fig, (op, algos) in want.items():
         m = "graphene-ib" if op == "reduce" or (fig == "fig3_25" and rows.index(r) >= 3) else "graphene-gige"
         assert r["ranks"] == "8" and float(r["time_s"]) > 0 and r["machine"] == m, (m, r)
         assert r["fidelity"] == "faithful" and float(r["host_s"]) >= 0, r
+        assert r["reps"] == "3", r  # the runner's default --reps: the minimum of 3 after a warm-up
         if r["groups"] != "1":  # a named algorithm runs among the leaders too
             assert r["algo_between"] == r["algo_flat"], r
 # The flat chain: 7 hops of alpha + m / beta (16 KiB, eager, one rank per node in one cabinet).
@@ -64,11 +65,26 @@ assert [(s["algo_flat"], s["ranks_per_node"], s["groups"]) for s in sizing] == [
 split = list(csv.DictReader(open(os.path.join(d, "graphene-thesis-fig3_16-split.csv"))))
 assert [s["groups"] for s in split] == ["1", "2", "4"], split
 for s in split:
-    assert float(s["split_s"]) > 0 and float(s["create_group_s"]) > 0, s
+    assert float(s["split_s"]) > 0 and float(s["create_group_s"]) > 0 and s["reps"] == "3", s
     if s["groups"] != "1":
         assert float(s["split_s"]) > float(s["hympi_create_s"]), s
 bgp = list(csv.DictReader(open(os.path.join(d, "bgp-thesis-fig3_6-split.csv"))))
 assert [(s["machine"], s["ranks"], s["groups"]) for s in bgp] == [("bgp", "8", g) for g in "124"], bgp
 assert os.path.exists(os.path.join(d, "bgp-thesis-fig3_6-split.png"))
 print(f"fig3 bcast/reduce/allreduce smoke: ok, {len(want)} figure commands, chain {float(r['time_s']) / hop:.2f} hops")
+PY
+# Fig 3.25 at the thesis' 512 ranks with its 1 KB / 4 KB segments (fig3_25-segments-512; own directory: its
+# CSV's name shares fig3_25's prefix): 3 sizes x 2 segments, the layer's segmented ring at every level.
+mkdir "$work/seg512"
+"$root/apps/smpi/run-graphene-hier-fig3.sh" fig3_25-segments-512 --bin "$bin" --tiny "$work/seg512" > "$work/seg512.log" 2>&1 ||
+  { cat "$work/seg512.log"; echo "fig3_25-segments-512 failed"; exit 1; }
+python3 - "$work/seg512" <<'PY'
+import csv, os, sys
+path = os.path.join(sys.argv[1], "graphene-thesis-fig3_25-allreduce-segring-segments-512.csv")
+assert os.path.exists(path[:-4] + ".png"), path
+rows = list(csv.DictReader(open(path)))
+assert [r["algo_flat"] for r in rows[::3]] == [f"hympi_ring_segmented:{s}" for s in (1024, 4096) for _ in range(3)], rows
+assert all(r["op"] == "allreduce" and r["reps"] == "3" and r["ranks"] == "8" for r in rows), rows
+assert all(r["algo_between"] == r["algo_flat"] for r in rows if r["groups"] != "1"), rows
+print("fig3_25-segments-512 smoke: ok,", len(rows), "rows")
 PY
