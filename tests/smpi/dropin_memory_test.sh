@@ -10,6 +10,8 @@
 set -euo pipefail
 bin="$1" root="$2" bound="${3:-1.5}"
 command -v smpirun >/dev/null || { echo "SKIP: smpirun not installed"; exit 77; }
+# run-fig49.sh takes peak RSS from GNU time: without it there is nothing to measure here.
+[ -x /usr/bin/time ] || { echo "SKIP: /usr/bin/time (GNU time) not installed"; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for n in 16384 65536; do
