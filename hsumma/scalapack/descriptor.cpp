@@ -1,6 +1,7 @@
 #include "descriptor.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace hympi::hsumma::scalapack {
 
@@ -69,6 +70,7 @@ void Axis::append(int owner, std::int64_t local, std::int64_t len) {
 }
 
 const Axis::Run& Axis::run_at(std::int64_t t) const {
+  if (t < 0 || t >= len_) throw std::out_of_range("hympi scalapack: Axis index past the axis");
   // The last run starting at or before t.
   const auto after =
       std::upper_bound(runs_.begin(), runs_.end(), t, [](std::int64_t x, const Run& r) { return x < r.start; });

@@ -8,6 +8,7 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 namespace hympi::hsumma::scalapack {
@@ -66,6 +67,8 @@ class Axis {
    public:
     explicit Cursor(const Axis& a) : a_(a) {}
     const Run& at(std::int64_t t) {
+      // Past the end the loop below would never stop (run_end stays len_): an internal error, said.
+      if (t < 0 || t >= a_.len_) throw std::out_of_range("hympi scalapack: Axis::Cursor::at past the axis");
       while (a_.run_end(i_) <= t) ++i_;
       return a_.runs_[i_];
     }

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <vector>
 
 namespace hympi::hsumma::scalapack {
@@ -67,28 +68,36 @@ TEST(Axis, RunsMatchEnumeration) {
     for (std::int64_t first : {1, 2, 5, 64})
       for (std::int64_t block : {1, 3, 8})
         for (std::int64_t offset : {0, 1, 4})
-          for (int src = 0; src < nprocs; ++src) {
-            const CyclicDim d{80, first, block, src, nprocs};
-            const Enumerated e = enumerate(d);
-            const std::int64_t len = d.n - offset - 3;
-            const Axis a = Axis::of(d, offset, len), c = compact(a, nprocs);
-            ASSERT_EQ(a.size(), len);
-            ASSERT_EQ(c.size(), len);
-            std::vector<std::int64_t> next(static_cast<std::size_t>(nprocs), 0), counts = next;
-            for (std::int64_t t = 0; t < len; ++t) {
-              const auto g = static_cast<std::size_t>(offset + t);
-              ASSERT_EQ(a.owner(t), e.owner[g]) << first << " " << block << " " << offset << " " << t;
-              ASSERT_EQ(a.local(t), e.local[g]) << first << " " << block << " " << offset << " " << t;
-              ASSERT_EQ(c.owner(t), e.owner[g]);
-              ASSERT_EQ(c.local(t), next[static_cast<std::size_t>(e.owner[g])]++);
-              ++counts[static_cast<std::size_t>(e.owner[g])];
+          for (int src = 0; src < nprocs; ++src)
+            for (std::int64_t shorter : {80, 79, 3, 0}) {  // windows of 0, 1, most and all of the rest
+              const CyclicDim d{80, first, block, src, nprocs};
+              const Enumerated e = enumerate(d);
+              const std::int64_t len = d.n - offset - shorter;
+              if (len < 0) continue;
+              const Axis a = Axis::of(d, offset, len), c = compact(a, nprocs);
+              ASSERT_EQ(a.size(), len);
+              ASSERT_EQ(c.size(), len);
+              std::vector<std::int64_t> next(static_cast<std::size_t>(nprocs), 0), counts = next;
+              for (std::int64_t t = 0; t < len; ++t) {
+                const auto g = static_cast<std::size_t>(offset + t);
+                ASSERT_EQ(a.owner(t), e.owner[g]) << first << " " << block << " " << offset << " " << t;
+                ASSERT_EQ(a.local(t), e.local[g]) << first << " " << block << " " << offset << " " << t;
+                ASSERT_EQ(c.owner(t), e.owner[g]);
+                ASSERT_EQ(c.local(t), next[static_cast<std::size_t>(e.owner[g])]++);
+                ++counts[static_cast<std::size_t>(e.owner[g])];
+              }
+              for (int p = 0; p < nprocs; ++p) EXPECT_EQ(a.count(p), counts[static_cast<std::size_t>(p)]);
+              // Blocks touched by the window, plus the short first one.
+              EXPECT_LE(static_cast<std::int64_t>(a.runs().size()), len / block + 2);
+              EXPECT_TRUE(a == Axis::of(d, offset, len));
+              if (len > 0 && offset + 1 + len <= d.n) {
+                EXPECT_FALSE(a == Axis::of(d, offset + 1, len));
+              }
+              // Past the window: refused, not read out of bounds (run_at) nor looped on forever (Cursor).
+              EXPECT_THROW(a.owner(len), std::out_of_range);
+              Axis::Cursor cursor(a);
+              EXPECT_THROW(cursor.at(len), std::out_of_range);
             }
-            for (int p = 0; p < nprocs; ++p) EXPECT_EQ(a.count(p), counts[static_cast<std::size_t>(p)]);
-            // Blocks touched by the window, plus the short first one.
-            EXPECT_LE(static_cast<std::int64_t>(a.runs().size()), len / block + 2);
-            EXPECT_TRUE(a == Axis::of(d, offset, len));
-            EXPECT_FALSE(a == Axis::of(d, offset + 1, len));
-          }
   // Equal maps compare equal however they were built (runs are maximal): on one
   // process every block layout is the identity (same_layout in pdgemm_route.cpp).
   for (std::int64_t block : {1, 3, 8})
