@@ -20,27 +20,36 @@ struct Run {
 
 std::vector<Run> runs(const Axis& mine, int me, const Axis& other) {
   std::vector<Run> out;
+  Axis::Cursor in_mine(mine), in_other(other);  // t only grows: amortized O(1) reads, no search per item
+  std::int64_t mine_last = 0, other_last = 0;   // the local indices of the last item taken
   for (std::int64_t t = 0; t < mine.size(); ++t) {
-    if (mine.owner(t) != me) continue;
-    const int owner = other.owner(t);
+    const Axis::Run& m = in_mine.at(t);
+    if (m.owner != me) continue;
+    const Axis::Run& o = in_other.at(t);
+    const std::int64_t mine_local = m.local + (t - m.start), other_local = o.local + (t - o.start);
     if (!out.empty()) {
       Run& last = out.back();
-      const std::int64_t prev = last.first + last.len - 1;
-      if (prev == t - 1 && last.other_owner == owner && mine.local(t) == mine.local(prev) + 1 &&
-          other.local(t) == other.local(prev) + 1) {
+      if (last.first + last.len == t && last.other_owner == o.owner && mine_local == mine_last + 1 &&
+          other_local == other_last + 1) {
         ++last.len;
+        mine_last = mine_local;
+        other_last = other_local;
         continue;
       }
     }
-    out.push_back({t, 1, owner});
+    out.push_back({t, 1, o.owner});
+    mine_last = mine_local;
+    other_last = other_local;
   }
   return out;
 }
 
 std::vector<std::int64_t> owned(const Axis& axis, int me) {
   std::vector<std::int64_t> out;
-  for (std::int64_t t = 0; t < axis.size(); ++t)
-    if (axis.owner(t) == me) out.push_back(t);
+  const std::vector<Axis::Run>& runs = axis.runs();
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    if (runs[i].owner == me)
+      for (std::int64_t t = runs[i].start; t < axis.run_end(i); ++t) out.push_back(t);
   return out;
 }
 
