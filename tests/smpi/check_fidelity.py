@@ -227,6 +227,18 @@ def check_bcast(tmp):
     print("check_fidelity: bcast ok (MPICH thresholds; bytes exact at 5, 8, 12 ranks, plain and merged ring)")
 
 
+def check_groups(tmp):
+    # One group per member list (apps/smpi/glue/sim_groups.cpp): the world reversed, pairs (high rank
+    # first) and each rank alone, made twice and freed: one handle per list on every member, its own
+    # MPI_COMM_SELF group for a rank alone, communicators that sum right (odd counts leave a rank unpaired).
+    for np in (1, 2, 5, 8):
+        got = probe(tmp, np, ["groups"])[0].get("groups")
+        want = f"ok {2 * (2 * np + 2 * (np // 2))} shared={(np > 1) + np // 2}"
+        if got != want:
+            fail(f"shared groups at {np} ranks: {got!r}, expected {want!r}")
+    print("check_fidelity: groups ok (one group per member list at 1, 2, 5, 8 ranks)")
+
+
 def check_ring_merge(tmp):
     # 16 ranks (not a power of two... 16 is: use 12), 1 MiB: scatter + ring
     t = {}
@@ -325,8 +337,8 @@ def main():
         if not BIN or not shutil.which("smpirun") or not os.access(PROBE, os.X_OK):
             print("check_fidelity: no SMPI build or smpirun: simulations skipped")
             return 77 if not FAILS else 1
-        which = sys.argv[3].split(",") if len(sys.argv) > 3 else ["sharing", "overheads", "eager", "bcast", "ring_merge",
-                                                                 "linked", "scripts"]
+        which = sys.argv[3].split(",") if len(sys.argv) > 3 else ["sharing", "overheads", "eager", "bcast", "groups",
+                                                                 "ring_merge", "linked", "scripts"]
         for part in which:
             globals()[f"check_{part}"](tmp)  # prints its "ok" line even after a failure: FAILS decides
     if FAILS:

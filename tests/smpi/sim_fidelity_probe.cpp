@@ -7,6 +7,10 @@
 //   bcast BYTES ROOT         one MPI_Bcast on the world: the last rank's completion time
 //   check                    bit-exact broadcasts (MPI_Bcast and every layer algorithm) over
 //                            several communicators, roots, counts and datatypes: "check=ok CASES"
+//   groups                   the layer's one group per member list (sim_groups.cpp): pairs, the
+//                            world reversed and each rank alone, made twice, freed and remade;
+//                            every rank of a list holds the same group, its communicator sums
+//                            right, MPI_Group_compare agrees: "groups=ok CASES shared=LISTS"
 #include <mpi.h>
 #include <simgrid/actor.h>
 
@@ -169,6 +173,76 @@ void check() {
   if (me == 0) std::printf("check=%s %d\n", failed ? "FAILED" : "ok", cases);
 }
 
+// The handle of `group` on every rank of `comm`, gathered (SMPI's ranks share one heap).
+std::vector<std::uintptr_t> handles_on(MPI_Comm comm, MPI_Group group) {
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  std::vector<std::uintptr_t> all(static_cast<std::size_t>(size));
+  const auto mine = reinterpret_cast<std::uintptr_t>(group);
+  MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, comm);
+  return all;
+}
+
+void groups() {
+  int me = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Group world = MPI_GROUP_NULL;
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  const int high = me | 1, low = me & ~1;
+  std::vector<int> reversed(static_cast<std::size_t>(size));
+  for (int i = 0; i < size; ++i) reversed[static_cast<std::size_t>(i)] = size - 1 - i;
+  std::vector<std::vector<int>> lists = {reversed, {me}};
+  if (high < size) lists.push_back({high, low});  // high rank first: the group's own order
+  int failed = 0, cases = 0, shared = 0;
+  std::vector<std::uintptr_t> first(lists.size());
+  for (int round = 0; round < 2; ++round)
+    for (std::size_t l = 0; l < lists.size(); ++l) {
+      const std::vector<int>& members = lists[l];
+      const int n = static_cast<int>(members.size());
+      MPI_Group g = MPI_GROUP_NULL, fresh = MPI_GROUP_NULL;
+      MPI_Group_incl(world, n, members.data(), &g);
+      PMPI_Group_incl(world, n, members.data(), &fresh);  // SimGrid's own, for the comparison
+      int same = MPI_UNEQUAL;
+      MPI_Group_compare(g, fresh, &same);
+      PMPI_Group_free(&fresh);
+      MPI_Comm comm = MPI_COMM_NULL;
+      MPI_Comm_create_group(MPI_COMM_WORLD, g, 11 + static_cast<int>(l), &comm);
+      int rank = -1, sum = -1, want = 0;
+      for (int m : members) want += m;
+      if (comm != MPI_COMM_NULL) {
+        MPI_Comm_rank(comm, &rank);
+        MPI_Allreduce(&me, &sum, 1, MPI_INT, MPI_SUM, comm);
+      }
+      // One handle for every member, the same in both rounds (kept, not remade); a list of one is the rank's own.
+      const std::vector<std::uintptr_t> all = comm == MPI_COMM_NULL ? std::vector<std::uintptr_t>{} : handles_on(comm, g);
+      bool one = !all.empty();
+      for (std::uintptr_t h : all) one = one && h == all[0];
+      if (round == 0) first[l] = reinterpret_cast<std::uintptr_t>(g);
+      bool kept = reinterpret_cast<std::uintptr_t>(g) == first[l];
+      if (n == 1) {  // the rank's MPI_COMM_SELF group, not a copy of it
+        MPI_Group self = MPI_GROUP_NULL;
+        MPI_Comm_group(MPI_COMM_SELF, &self);
+        kept = kept && g == self;
+        MPI_Group_free(&self);
+      }
+      const bool ok = same == MPI_IDENT && comm != MPI_COMM_NULL && members[static_cast<std::size_t>(rank)] == me &&
+                      sum == want && one && kept;
+      if (!ok)
+        std::printf("FAIL rank %d list %zu round %d: compare %d, comm rank %d, sum %d of %d, one handle %d, kept %d\n", me,
+                    l, round, same, rank, sum, want, one, kept);
+      failed += !ok;
+      ++cases;
+      if (round == 0 && n > 1 && rank == 0) ++shared;
+      MPI_Group_free(&g);
+      if (g != MPI_GROUP_NULL) ++failed, std::printf("FAIL rank %d: MPI_Group_free left the handle\n", me);
+      if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+    }
+  int totals[3] = {failed, cases, shared}, sums[3] = {0, 0, 0};
+  MPI_Allreduce(totals, sums, 3, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (me == 0) std::printf("groups=%s %d shared=%d\n", sums[0] ? "FAILED" : "ok", sums[1], sums[2]);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -185,8 +259,10 @@ int main(int argc, char** argv) {
     bcast(arg(2), arg(3));
   else if (mode == "check")
     check();
+  else if (mode == "groups")
+    groups();
   else if (world_rank() == 0)
-    std::fprintf(stderr, "usage: sim_fidelity_probe p2p|mpi_p2p|flows|notify|bcast|check ...\n");
+    std::fprintf(stderr, "usage: sim_fidelity_probe p2p|mpi_p2p|flows|notify|bcast|check|groups ...\n");
   MPI_Finalize();
   return 0;
 }

@@ -12,9 +12,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "hympi/blacs.h"
+#include "sim_groups.hpp"
 #include "sim_sink.hpp"
 
 namespace {
@@ -22,7 +24,9 @@ namespace {
 struct Grid {
   MPI_Comm comm = MPI_COMM_NULL;
   int P = 0, Q = 0, row = -1, col = -1;
-  std::vector<int> ranks;  // the comm rank of grid place row * Q + col
+  // The comm rank of grid place row * Q + col: one copy per distinct map for all ranks
+  // (4 bytes x p a rank otherwise; sim_groups.hpp).
+  const std::vector<int>* ranks = nullptr;
 };
 
 std::map<int, MPI_Comm> g_handles;
@@ -51,12 +55,15 @@ void Cblacs_gridmap(int* context, int* usermap, int ldumap, int nprow, int npcol
   g.Q = npcol;
   int me = -1;
   MPI_Comm_rank(g.comm, &me);
+  std::vector<int> ranks;
+  ranks.reserve(static_cast<std::size_t>(nprow) * static_cast<std::size_t>(npcol));
   for (int r = 0; r < nprow; ++r)
     for (int c = 0; c < npcol; ++c) {
       const int rank = usermap[r + c * ldumap];
-      g.ranks.push_back(rank);
+      ranks.push_back(rank);
       if (rank == me) g.row = r, g.col = c;
     }
+  g.ranks = &hympi_sim::shared_ranks(std::move(ranks));
   *context = g_next++;
   g_grids[*context] = g;
 }
@@ -107,7 +114,7 @@ __attribute__((weak)) void pdgemm_(const char* transa, const char* transb, const
     fail(e.what());
   }
   const Grid& grid = g->second;
-  hympi::pdgemm_skel::SimSink sink(c, grid.row * grid.Q + grid.col, grid.comm, grid.ranks, nullptr);
+  hympi::pdgemm_skel::SimSink sink(c, grid.row * grid.Q + grid.col, grid.comm, *grid.ranks, nullptr);
   hympi::pdgemm_skel::run(c, grid.row * grid.Q + grid.col, sink);
 }
 }

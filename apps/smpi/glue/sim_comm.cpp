@@ -1,6 +1,7 @@
 // The simulated MPI layer's per-communicator cache (sim_comm.hpp).
 #include "sim_comm.hpp"
 
+#include "sim_groups.hpp"
 #include "sim_state.hpp"
 
 #include <simgrid/actor.h>
@@ -14,19 +15,36 @@
 namespace hympi_sim {
 namespace {
 
+// What every rank of a communicator knows alike, shared by all communicators of one member
+// list (the world, its duplicates and splits of it): per rank, a world-sized communicator's
+// tables came to 12 bytes x p each, 12 GB at 16384 ranks (sim_groups.cpp, issue 51).
+struct Members {
+  std::vector<int> world;  // the world rank of each rank
+  std::vector<sg_host_t> hosts;  // nullptr until looked up
+  std::string key;  // the world ranks, comma-separated, once a broadcast key asked for them
+};
+
 struct CommInfo {
-  MPI_Group group = MPI_GROUP_NULL;
-  std::vector<int> world;  // -1 until looked up
-  std::vector<sg_host_t> hosts;
-  std::string members;  // the world ranks, comma-separated, once a key asked for them
-  std::uint64_t merged_bcasts = 0;
+  Members* members = nullptr;
+  std::uint64_t merged_bcasts = 0;  // this rank's count on this communicator
 };
 
 int free_info(MPI_Comm, int, void* value, void*) {
-  auto* info = static_cast<CommInfo*>(value);
-  if (info->group != MPI_GROUP_NULL) MPI_Group_free(&info->group);
-  delete info;
+  delete static_cast<CommInfo*>(value);
   return MPI_SUCCESS;
+}
+
+Members& members_of(MPI_Group group) {
+  static std::map<std::vector<int>, Members> table;  // one library for every rank: one table per run
+  std::vector<int> world = world_members(group);
+  auto it = table.find(world);
+  if (it == table.end()) {
+    Members m;
+    m.hosts.assign(world.size(), nullptr);
+    m.world = world;
+    it = table.emplace(std::move(world), std::move(m)).first;
+  }
+  return it->second;
 }
 
 }  // namespace
@@ -47,41 +65,31 @@ CommInfo& info_of(MPI_Comm comm) {
   MPI_Comm_get_attr(comm, keyval, &value, &found);
   if (found) return *static_cast<CommInfo*>(value);
   auto* info = new CommInfo;
-  int size = 0;
-  MPI_Comm_size(comm, &size);
-  MPI_Comm_group(comm, &info->group);
-  info->world.assign(size, -1);
-  info->hosts.assign(size, nullptr);
+  MPI_Group group = MPI_GROUP_NULL;
+  PMPI_Comm_group(comm, &group);
+  info->members = &members_of(group);
+  PMPI_Group_free(&group);
   MPI_Comm_set_attr(comm, keyval, info);
   return *info;
 }
 
 }  // namespace
 
-int world_rank_of(MPI_Comm comm, int rank) {
-  CommInfo& info = info_of(comm);
-  int& w = info.world.at(rank);
-  if (w < 0) {
-    static MPI_Group world = MPI_GROUP_NULL;
-    if (world == MPI_GROUP_NULL) MPI_Comm_group(MPI_COMM_WORLD, &world);
-    MPI_Group_translate_ranks(info.group, 1, &rank, world, &w);
-  }
-  return w;
-}
+int world_rank_of(MPI_Comm comm, int rank) { return info_of(comm).members->world.at(rank); }
 
 sg_host_t host_of(MPI_Comm comm, int rank) {
-  CommInfo& info = info_of(comm);
-  sg_host_t& h = info.hosts.at(rank);
-  if (h == nullptr) h = state::host_of(world_rank_of(comm, rank));
+  Members& m = *info_of(comm).members;
+  sg_host_t& h = m.hosts.at(rank);
+  if (h == nullptr) h = state::host_of(m.world.at(rank));
   return h;
 }
 
 std::string next_bcast_key(MPI_Comm comm, int root) {
   CommInfo& info = info_of(comm);
-  if (info.members.empty()) {
-    for (int r = 0; r < static_cast<int>(info.world.size()); ++r) info.members += std::to_string(world_rank_of(comm, r)) + ",";
-  }
-  return info.members + "/" + std::to_string(root) + "/" + std::to_string(info.merged_bcasts++);
+  std::string& key = info.members->key;
+  if (key.empty())
+    for (const int w : info.members->world) key += std::to_string(w) + ",";
+  return key + "/" + std::to_string(root) + "/" + std::to_string(info.merged_bcasts++);
 }
 
 }  // namespace hympi_sim

@@ -11,6 +11,9 @@ extern "C" {
 int hympi_sim_init(int* argc, char*** argv);
 int hympi_sim_init_thread(int* argc, char*** argv, int required, int* provided);
 int hympi_sim_bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm);
+// One group per member list (sim_groups.cpp).
+int hympi_sim_group_incl(MPI_Group group, int n, const int* ranks, MPI_Group* out);
+int hympi_sim_group_free(MPI_Group* group);
 // Per-level algorithms (sim_levels.cpp): SMPI's own collective unless the run names one.
 int hympi_sim_reduce(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm c);
 int hympi_sim_allreduce(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c);
@@ -28,5 +31,9 @@ int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
 int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
   return hympi_sim_bcast(buf, count, type, root, comm);
 }
+int MPI_Group_incl(MPI_Group group, int n, const int* ranks, MPI_Group* out) {
+  return hympi_sim_group_incl(group, n, ranks, out);
+}
+int MPI_Group_free(MPI_Group* group) { return hympi_sim_group_free(group); }
 #include "sim_level_forwarders.inc"
 }

@@ -151,10 +151,12 @@ int main(int argc, char** argv) {
   }
   // The BLACS grid, row-major over the world (as Cblacs_gridinit "Row").
   int ctxt = Csys2blacs_handle(MPI_COMM_WORLD);
-  std::vector<int> map(static_cast<std::size_t>(ranks));
-  for (int r = 0; r < o.P; ++r)
-    for (int c = 0; c < o.Q; ++c) map[static_cast<std::size_t>(r + c * o.P)] = r * o.Q + c;
-  Cblacs_gridmap(&ctxt, map.data(), o.P, o.P, o.Q);
+  {  // freed at once: every rank's map alive together is 4 bytes x p^2 of host memory
+    std::vector<int> map(static_cast<std::size_t>(ranks));
+    for (int r = 0; r < o.P; ++r)
+      for (int c = 0; c < o.Q; ++c) map[static_cast<std::size_t>(r + c * o.P)] = r * o.Q + c;
+    Cblacs_gridmap(&ctxt, map.data(), o.P, o.P, o.Q);
+  }
   int nprow = 0, npcol = 0, myrow = 0, mycol = 0;
   Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
   const long long kmax = o.steps * o.nb;
