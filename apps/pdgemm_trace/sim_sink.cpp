@@ -13,8 +13,8 @@ namespace {
 constexpr int kTag = 51;  // below the layer's own tags (sim_p2p.hpp)
 }
 
-SimSink::SimSink(const Case& c, int place, MPI_Comm comm, std::vector<int> ranks, std::ostream* trace)
-    : c_(c), place_(place), comm_(comm), ranks_(std::move(ranks)), trace_(trace ? new TraceSink(*trace, place) : nullptr) {
+SimSink::SimSink(const Case& c, int place, MPI_Comm comm, const std::vector<int>& ranks, std::ostream* trace)
+    : c_(c), place_(place), comm_(comm), ranks_(ranks), trace_(trace ? new TraceSink(*trace, place) : nullptr) {
   // The largest message: a chunk of local rows, columns or K (blocks round up).
   const long cmp = (c.M + c.P - 1) / c.P + c.nb, cnq = (c.N + c.Q - 1) / c.Q + c.nb, kp = (c.K + c.P - 1) / c.P + c.nb;
   buffer_ = static_cast<char*>(SMPI_SHARED_MALLOC(static_cast<std::size_t>(8L * c.kb * std::max({cmp, cnq, kp}))));

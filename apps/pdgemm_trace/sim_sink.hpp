@@ -19,9 +19,11 @@ namespace hympi::pdgemm_skel {
 
 class SimSink : public Sink {
  public:
-  // `ranks[i]`: the rank in `comm` of grid place i = row * Q + column; `trace`: also
-  // write the events in the tracer's format (may be null). Collective over `comm` for TN.
-  SimSink(const Case& c, int place, MPI_Comm comm, std::vector<int> ranks, std::ostream* trace);
+  // `ranks[i]`: the rank in `comm` of grid place i = row * Q + column, kept by reference (it
+  // must outlive the sink: a p-sized copy per rank is 4 bytes x p^2 of host memory under SMPI);
+  // `trace`: also write the events in the tracer's format (may be null). Collective over
+  // `comm` for TN.
+  SimSink(const Case& c, int place, MPI_Comm comm, const std::vector<int>& ranks, std::ostream* trace);
   ~SimSink() override;
   SimSink(const SimSink&) = delete;
   SimSink& operator=(const SimSink&) = delete;
@@ -41,7 +43,7 @@ class SimSink : public Sink {
   const Case& c_;
   int place_;
   MPI_Comm comm_;
-  std::vector<int> ranks_;
+  const std::vector<int>& ranks_;
   std::unique_ptr<TraceSink> trace_;
   MPI_Comm scope_ = MPI_COMM_NULL;  // TN: my process column; NT: my process row
   double start_ = 0;

@@ -16,9 +16,11 @@
 #include <cstdlib>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "case_options.hpp"
+#include "sim_groups.hpp"  // apps/smpi/glue
 #include "sim_sink.hpp"
 
 namespace {
@@ -85,8 +87,9 @@ int main(int argc, char** argv) {
   double elapsed = 0, dgemm_s = 0;
   std::vector<double> marks;
   {
-    std::vector<int> ranks(static_cast<std::size_t>(size));
-    for (int i = 0; i < size; ++i) ranks[static_cast<std::size_t>(i)] = i;  // row-major grid on the world
+    std::vector<int> order(static_cast<std::size_t>(size));
+    for (int i = 0; i < size; ++i) order[static_cast<std::size_t>(i)] = i;  // row-major grid on the world
+    const std::vector<int>& ranks = hympi_sim::shared_ranks(std::move(order));  // one copy for every rank
     SimSink sink(c, rank, MPI_COMM_WORLD, ranks, trace.empty() ? nullptr : &lines);
     MPI_Barrier(MPI_COMM_WORLD);
     const double t0 = MPI_Wtime();

@@ -59,7 +59,7 @@ def platform(tmp, ranks, cores, sharing="route"):
 
 
 def probe(tmp, np, args, sharing="route", overheads="smpi", bcast="smpi", eager=None, merge=1, cores=1,
-          platform_ranks=27, smpi_bcast=None, log=False):
+          platform_ranks=27, smpi_bcast=None, log=False, extra=()):
     """One simulation of the probe; returns (stdout key=value dict, stderr)."""
     plat = platform(tmp, platform_ranks, cores, sharing)
     cfg = [] if eager is None else [f"--cfg=smpi/send-is-detached-thresh:{eager}"]
@@ -70,7 +70,8 @@ def probe(tmp, np, args, sharing="route", overheads="smpi", bcast="smpi", eager=
     if log:
         env["HYMPI_SIM_BCAST_LOG"] = "1"
     r = subprocess.run(["smpirun", "-np", str(np), "-platform", plat, "-hostfile", plat[:-4] + ".hosts"] + smpi_flags()
-                       + cfg + [PROBE] + [str(a) for a in args], capture_output=True, text=True, env=env, timeout=120)
+                       + cfg + list(extra) + [PROBE] + [str(a) for a in args], capture_output=True, text=True, env=env,
+                       timeout=120)
     if r.returncode != 0:
         fail(f"probe {args} ({sharing}, {overheads}, {bcast}) exited {r.returncode}: {r.stderr[-2000:]}")
         return {}, r.stderr
@@ -231,12 +232,15 @@ def check_groups(tmp):
     # One group per member list (apps/smpi/glue/sim_groups.cpp): the world reversed, pairs (high rank
     # first) and each rank alone, made twice and freed: one handle per list on every member, its own
     # MPI_COMM_SELF group for a rank alone, communicators that sum right (odd counts leave a rank unpaired).
-    for np in (1, 2, 5, 8):
-        got = probe(tmp, np, ["groups"])[0].get("groups")
+    # Unprivatized, the layer preloaded (run-common.sh's sim_layer_preload): its own MPI_Group_* come first.
+    layer = os.path.join(BIN, "..", "libhympi_sim_layer.so")
+    unprivatized = ["--cfg=smpi/privatization:no", "-wrapper", f"env LD_PRELOAD={os.path.abspath(layer)}"]
+    for np, extra in ((1, ()), (2, ()), (5, ()), (8, ()), (5, unprivatized)):
+        got = probe(tmp, np, ["groups"], extra=extra)[0].get("groups")
         want = f"ok {2 * (2 * np + 2 * (np // 2))} shared={(np > 1) + np // 2}"
         if got != want:
-            fail(f"shared groups at {np} ranks: {got!r}, expected {want!r}")
-    print("check_fidelity: groups ok (one group per member list at 1, 2, 5, 8 ranks)")
+            fail(f"shared groups at {np} ranks{' unprivatized' if extra else ''}: {got!r}, expected {want!r}")
+    print("check_fidelity: groups ok (one group per member list at 1, 2, 5, 8 ranks; 5 unprivatized)")
 
 
 def check_ring_merge(tmp):

@@ -19,7 +19,7 @@ namespace {
 // list (the world, its duplicates and splits of it): per rank, a world-sized communicator's
 // tables came to 12 bytes x p each, 12 GB at 16384 ranks (sim_groups.cpp, issue 51).
 struct Members {
-  std::vector<int> world;  // the world rank of each rank
+  const std::vector<int>* world = nullptr;  // the world rank of each rank: the table's key
   std::vector<sg_host_t> hosts;  // nullptr until looked up
   std::string key;  // the world ranks, comma-separated, once a broadcast key asked for them
 };
@@ -36,13 +36,10 @@ int free_info(MPI_Comm, int, void* value, void*) {
 
 Members& members_of(MPI_Group group) {
   static std::map<std::vector<int>, Members> table;  // one library for every rank: one table per run
-  std::vector<int> world = world_members(group);
-  auto it = table.find(world);
-  if (it == table.end()) {
-    Members m;
-    m.hosts.assign(world.size(), nullptr);
-    m.world = world;
-    it = table.emplace(std::move(world), std::move(m)).first;
+  auto [it, added] = table.try_emplace(world_members(group));
+  if (added) {
+    it->second.world = &it->first;  // map keys do not move
+    it->second.hosts.assign(it->first.size(), nullptr);
   }
   return it->second;
 }
@@ -75,12 +72,12 @@ CommInfo& info_of(MPI_Comm comm) {
 
 }  // namespace
 
-int world_rank_of(MPI_Comm comm, int rank) { return info_of(comm).members->world.at(rank); }
+int world_rank_of(MPI_Comm comm, int rank) { return info_of(comm).members->world->at(rank); }
 
 sg_host_t host_of(MPI_Comm comm, int rank) {
   Members& m = *info_of(comm).members;
   sg_host_t& h = m.hosts.at(rank);
-  if (h == nullptr) h = state::host_of(m.world.at(rank));
+  if (h == nullptr) h = state::host_of(m.world->at(rank));
   return h;
 }
 
@@ -88,7 +85,7 @@ std::string next_bcast_key(MPI_Comm comm, int root) {
   CommInfo& info = info_of(comm);
   std::string& key = info.members->key;
   if (key.empty())
-    for (const int w : info.members->world) key += std::to_string(w) + ",";
+    for (const int w : *info.members->world) key += std::to_string(w) + ",";
   return key + "/" + std::to_string(root) + "/" + std::to_string(info.merged_bcasts++);
 }
 

@@ -1,6 +1,8 @@
-// What the simulated MPI layer knows about a communicator (SMPI builds only), cached on it
-// as an MPI attribute (freed with it): its ranks' world ranks and hosts, looked up on first
-// use, and the count of merged-ring broadcasts so far (their snapshot key, sim_state.hpp).
+// What the simulated MPI layer knows about a communicator (SMPI builds only): its ranks'
+// world ranks (translated at its first use) and hosts (looked up on first use), in a table
+// shared by every communicator of the same members for the rest of the run (sim_comm.cpp),
+// and, cached on it as an MPI attribute freed with it, this rank's count of merged-ring
+// broadcasts so far (their snapshot key, sim_state.hpp).
 #pragma once
 #include <mpi.h>
 #include <simgrid/forward.h>

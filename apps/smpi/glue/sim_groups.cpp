@@ -5,9 +5,10 @@
 // host memory at 2048 ranks (12 GB at 16384; issue 51). A group never changes once made,
 // SMPI's ranks share one heap, and MPI_Comm_create keeps a reference to the group it is
 // given, so every rank asking for the same members gets the same group: the first one
-// made, kept for the rest of the run (one per distinct member list); a rank alone gets its
-// MPI_COMM_SELF's group. MPI_Group_free leaves such groups to this table. Nothing simulated
-// changes: making a group is local.
+// made, kept for the rest of the run (one per distinct member list: the table only grows);
+// a rank alone gets its MPI_COMM_SELF's group. MPI_Group_free leaves such groups to this
+// table. Nothing simulated changes: making a group is local. Assumes what SMPI runs today:
+// one simulation per process and one host thread for all ranks (contexts/nthreads:1).
 #include "sim_groups.hpp"
 
 #include <map>
@@ -31,14 +32,18 @@ SharedGroups& shared() {
 
 }  // namespace
 
-std::vector<int> world_members(MPI_Group group) {
+MPI_Group world_group() {
   static MPI_Group world = MPI_GROUP_NULL;
   if (world == MPI_GROUP_NULL) PMPI_Comm_group(MPI_COMM_WORLD, &world);
+  return world;
+}
+
+std::vector<int> world_members(MPI_Group group) {
   int size = 0;
   PMPI_Group_size(group, &size);
   std::vector<int> index(static_cast<std::size_t>(size)), members(index.size());
   std::iota(index.begin(), index.end(), 0);
-  PMPI_Group_translate_ranks(group, size, index.data(), world, members.data());
+  PMPI_Group_translate_ranks(group, size, index.data(), world_group(), members.data());
   return members;
 }
 
@@ -52,17 +57,29 @@ const std::vector<int>& shared_ranks(std::vector<int> ranks) {
 }  // namespace hympi_sim
 
 extern "C" int hympi_sim_group_incl(MPI_Group group, int n, const int* ranks, MPI_Group* out) {
-  const int rc = PMPI_Group_incl(group, n, ranks, out);
-  if (rc != MPI_SUCCESS || n < 1 || *out == MPI_GROUP_EMPTY || *out == MPI_GROUP_NULL) return rc;
   auto& table = hympi_sim::shared();
+  if (n > 1 && group != MPI_GROUP_NULL && ranks && out) {  // a list made before: no new group at all
+    std::vector<int> members(static_cast<std::size_t>(n));
+    if (PMPI_Group_translate_ranks(group, n, ranks, hympi_sim::world_group(), members.data()) == MPI_SUCCESS) {
+      const auto it = table.by_members.find(members);  // a key is a list SimGrid accepted: valid ranks
+      if (it != table.by_members.end()) {
+        *out = it->second;
+        return MPI_SUCCESS;
+      }
+    }
+  }
+  const int rc = PMPI_Group_incl(group, n, ranks, out);  // SimGrid's checks and errors for the rest
+  if (rc != MPI_SUCCESS || n < 1 || *out == MPI_GROUP_EMPTY || *out == MPI_GROUP_NULL) return rc;
   std::vector<int> members = hympi_sim::world_members(*out);
   if (n == 1) {  // distinct per rank: the caller alone is its MPI_COMM_SELF's group, SMPI's own
     int me = -1;
     PMPI_Comm_rank(MPI_COMM_WORLD, &me);
     if (members[0] != me) return rc;
     MPI_Group self = MPI_GROUP_NULL;
+    // This reference is never given back, on purpose: SMPI frees the rank's MPI_COMM_SELF at its
+    // finalize, and the group must outlive it, as the table's pointer to it does (never reused).
     PMPI_Comm_group(MPI_COMM_SELF, &self);
-    table.kept.insert(self);  // lives as long as the rank: never freed through this table
+    table.kept.insert(self);
     PMPI_Group_free(out);
     *out = self;
     return rc;

@@ -6,6 +6,8 @@
 
 namespace hympi_sim {
 
+// MPI_COMM_WORLD's group (SMPI's own, never freed).
+MPI_Group world_group();
 // The group's members as world ranks, in group order.
 std::vector<int> world_members(MPI_Group group);
 // Whether `group` is one of the layer's shared groups (never freed).
