@@ -119,28 +119,21 @@ GridCache::Entries GridCache::free_agreed(MPI_Comm comm, Entries entries) {
   std::sort(entries.begin(), entries.end(), [](const auto& x, const auto& y) { return x->id() < y->id(); });
   std::vector<long long> mine;
   for (const auto& entry : entries) mine.insert(mine.end(), {entry->id().first, entry->id().second});
-  if (same_everywhere(comm, mine)) {  // each entry held by all `ranks`
-    Entries kept;
-    for (auto& entry : entries) {
-      if (entry->ranks() == ranks)
-        entry.reset();  // collective over its grid, whose ranks all free it now
-      else
-        kept.push_back(std::move(entry));
-    }
-    return kept;
-  }
-  const int count = static_cast<int>(mine.size());
-  std::vector<int> counts(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks));
-  HYMPI_CHECK_MPI(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm));
-  int total = 0;
-  for (int r = 0; r < ranks; ++r)
-    offsets[static_cast<std::size_t>(r)] = total, total += counts[static_cast<std::size_t>(r)];
-  if (total == 0) return entries;
-  std::vector<long long> all(static_cast<std::size_t>(total));
-  HYMPI_CHECK_MPI(MPI_Allgatherv(mine.data(), count, MPI_LONG_LONG, all.data(), counts.data(), offsets.data(),
-                                 MPI_LONG_LONG, comm));
   std::map<GridId, int> holders;  // how many ranks of `comm` passed each entry
-  for (std::size_t i = 0; i + 1 < all.size(); i += 2) ++holders[{all[i], all[i + 1]}];
+  if (same_everywhere(comm, mine)) {
+    for (const auto& entry : entries) holders[entry->id()] = ranks;
+  } else {
+    const int count = static_cast<int>(mine.size());
+    std::vector<int> counts(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks));
+    HYMPI_CHECK_MPI(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm));
+    int total = 0;
+    for (int r = 0; r < ranks; ++r)
+      offsets[static_cast<std::size_t>(r)] = total, total += counts[static_cast<std::size_t>(r)];
+    std::vector<long long> all(static_cast<std::size_t>(total));
+    HYMPI_CHECK_MPI(MPI_Allgatherv(mine.data(), count, MPI_LONG_LONG, all.data(), counts.data(), offsets.data(),
+                                   MPI_LONG_LONG, comm));
+    for (std::size_t i = 0; i + 1 < all.size(); i += 2) ++holders[{all[i], all[i + 1]}];
+  }
   Entries kept;
   for (auto& entry : entries) {
     if (holders[entry->id()] == entry->ranks())

@@ -58,19 +58,21 @@ const std::vector<int>& shared_ranks(std::vector<int> ranks) {
 
 extern "C" int hympi_sim_group_incl(MPI_Group group, int n, const int* ranks, MPI_Group* out) {
   auto& table = hympi_sim::shared();
-  if (n > 1 && group != MPI_GROUP_NULL && ranks && out) {  // a list made before: no new group at all
-    std::vector<int> members(static_cast<std::size_t>(n));
-    if (PMPI_Group_translate_ranks(group, n, ranks, hympi_sim::world_group(), members.data()) == MPI_SUCCESS) {
-      const auto it = table.by_members.find(members);  // a key is a list SimGrid accepted: valid ranks
-      if (it != table.by_members.end()) {
-        *out = it->second;
-        return MPI_SUCCESS;
-      }
+  // The members as world ranks, once: the table's key, and the new group's members when
+  // SimGrid accepts the list (it refuses any rank the translation could not place).
+  std::vector<int> members(static_cast<std::size_t>(n > 0 ? n : 0));
+  const bool translated = n > 0 && group != MPI_GROUP_NULL && ranks && out &&
+                          PMPI_Group_translate_ranks(group, n, ranks, hympi_sim::world_group(), members.data()) ==
+                              MPI_SUCCESS;
+  if (translated && n > 1) {  // a list made before: no new group at all
+    const auto it = table.by_members.find(members);  // a key is a list SimGrid accepted: valid ranks
+    if (it != table.by_members.end()) {
+      *out = it->second;
+      return MPI_SUCCESS;
     }
   }
   const int rc = PMPI_Group_incl(group, n, ranks, out);  // SimGrid's checks and errors for the rest
-  if (rc != MPI_SUCCESS || n < 1 || *out == MPI_GROUP_EMPTY || *out == MPI_GROUP_NULL) return rc;
-  std::vector<int> members = hympi_sim::world_members(*out);
+  if (rc != MPI_SUCCESS || !translated || *out == MPI_GROUP_EMPTY || *out == MPI_GROUP_NULL) return rc;
   if (n == 1) {  // distinct per rank: the caller alone is its MPI_COMM_SELF's group, SMPI's own
     int me = -1;
     PMPI_Comm_rank(MPI_COMM_WORLD, &me);
